@@ -1,0 +1,27 @@
+# safari_kit: two commands on a fresh machine.
+#   make lab   - set everything up and open JupyterLab on the notebooks
+#   make test  - set everything up and run every test
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "safari_kit needs Python 3.11 or newer; this is " + sys.version.split()[0] + ". Run make PYTHON=python3.12 (or any 3.11+).")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[lab,test]'
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

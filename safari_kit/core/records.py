@@ -1,0 +1,106 @@
+"""Versioned JSON game records: options, seed, setup and the actions taken.
+
+A record is enough to replay a game to the identical state, because every
+chance event is derived from the seed (see :mod:`safari_kit.core.chance`).
+
+Document shape (version 1)::
+
+    {"format": "safari-kit-game-record", "version": 1,
+     "game": "witness" | "knockout",
+     "options": {...game options...},
+     "seed": 12345,
+     "setup": {...e.g. a given deck order, or null...},
+     "actions": [{"type": "...", ...}, ...]}
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from safari_kit.core.errors import RecordError
+
+RECORD_FORMAT = "safari-kit-game-record"
+RECORD_VERSION = 1
+_KEYS = {"format", "version", "game", "options", "seed", "setup", "actions"}
+
+
+def make_record(game: str, options: dict, seed: int, setup: dict | None, actions: list[dict]) -> dict:
+    """Assemble a record document (plain JSON types only)."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "game": game,
+        "options": options,
+        "seed": seed,
+        "setup": setup,
+        "actions": actions,
+    }
+
+
+def read_record(source: str | Path | dict, game: str | None = None) -> dict:
+    """Parse and check a record from a dict, a JSON string or a file path.
+
+    Raises :class:`RecordError` naming what is wrong: not JSON, truncated, an
+    unknown format or version, a missing field, or a record of the other game.
+    """
+    origin = "record"
+    if isinstance(source, dict):
+        doc = source
+    else:
+        text = None
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+            path = Path(source)
+            origin = str(path)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                raise RecordError(f"{origin}: no such file") from None
+            except UnicodeDecodeError as exc:
+                raise RecordError(f"{origin}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        else:
+            text = source
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            hint = " (the record looks truncated)" if exc.pos >= len(text.rstrip()) else ""
+            raise RecordError(f"{origin}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}") from None
+    if not isinstance(doc, dict):
+        raise RecordError(f"{origin}: expected a JSON object, got {type(doc).__name__}")
+    if doc.get("format") != RECORD_FORMAT:
+        raise RecordError(f"{origin}: 'format' is {doc.get('format')!r}, expected {RECORD_FORMAT!r}")
+    if doc.get("version") != RECORD_VERSION:
+        raise RecordError(f"{origin}: 'version' is {doc.get('version')!r}; this safari_kit reads version {RECORD_VERSION}")
+    missing = sorted(_KEYS - doc.keys())
+    if missing:
+        raise RecordError(f"{origin}: missing field(s) {', '.join(missing)}")
+    if game is not None and doc["game"] != game:
+        raise RecordError(f"{origin}: a record of {doc['game']!r}, expected {game!r}")
+    if not isinstance(doc["options"], dict):
+        raise RecordError(f"{origin}: 'options' must be an object, got {doc['options']!r}")
+    if not isinstance(doc["seed"], int) or isinstance(doc["seed"], bool) or doc["seed"] < 0:
+        raise RecordError(f"{origin}: 'seed' must be a non-negative integer, got {doc['seed']!r}")
+    if not isinstance(doc["actions"], list) or not all(isinstance(a, dict) for a in doc["actions"]):
+        raise RecordError(f"{origin}: 'actions' must be a list of objects")
+    return doc
+
+
+def write_record(doc: dict, path: str | Path | None = None) -> str:
+    """Serialise a record as indented JSON; also write it to ``path`` when given."""
+    text = json.dumps(doc, indent=1, sort_keys=False)
+    if path is not None:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    return text
+
+
+def action_from_dict(doc: dict, types: dict[str, Any], index: int):
+    """Rebuild one action from ``{"type": name, **fields}`` using ``types``."""
+    kind = doc.get("type")
+    cls = types.get(kind)
+    if cls is None:
+        raise RecordError(f"action #{index}: unknown type {kind!r}; expected one of {', '.join(sorted(types))}")
+    fields = {k: v for k, v in doc.items() if k != "type"}
+    try:
+        return cls.from_dict(fields)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise RecordError(f"action #{index}: cannot read {doc!r}: {exc}") from None
