@@ -1,0 +1,163 @@
+"""Loading the card CSV: validation, then immutable card objects and pandas frames.
+
+>>> cards = load_cards(strict=False)
+>>> len(cards.witness)
+75
+>>> cards.mugshot("W03").name
+'TAM'
+>>> cards.witness_frame.groupby("animal", observed=True).size().tolist()
+[15, 15, 15, 15, 15]
+"""
+from __future__ import annotations
+
+import functools
+import io
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+
+from safari_kit.cards.model import Mugshot, SafariPal
+from safari_kit.cards.schema import (
+    DECK_COLUMNS, ELEMENT_COLUMNS, KNOCKOUT, STAT_COLUMNS, WITNESS,
+)
+from safari_kit.cards.validate import Problem, ValidatedRows, validate_bytes
+from safari_kit.core.errors import CardDataError
+
+__all__ = ["Cards", "load_cards", "default_cards_path"]
+
+
+def default_cards_path() -> Path:
+    """The deck shipped with safari_kit.
+
+    In an installed wheel it is ``safari_kit/data/cards.csv`` (hatch
+    force-include); in a source checkout (editable install) it is the repo's
+    ``data/cards.csv`` next to the package.
+    """
+    shipped = resources.files("safari_kit") / "data" / "cards.csv"
+    if shipped.is_file():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parents[2] / "data" / "cards.csv"
+
+
+@dataclass(frozen=True, eq=False)
+class Cards:
+    """Both decks as loaded from one CSV.
+
+    ``witness`` and ``knockout`` are tuples of frozen card objects in file
+    order. ``witness_frame`` and ``knockout_frame`` return a fresh *copy* of
+    the frame on each access, so changing one never changes the deck.
+    """
+
+    path: Path
+    witness: tuple[Mugshot, ...]
+    knockout: tuple[SafariPal, ...]
+    _witness_frame: pd.DataFrame = field(repr=False)
+    _knockout_frame: pd.DataFrame = field(repr=False)
+    _by_id: dict = field(repr=False)
+
+    @property
+    def witness_frame(self) -> pd.DataFrame:
+        """The Mugshots: id, name (str), animal, texture, color (categoricals), ink (bool)."""
+        return self._witness_frame.copy()
+
+    @property
+    def knockout_frame(self) -> pd.DataFrame:
+        """The Safari Pals: id, name (str) and the four data items (float)."""
+        return self._knockout_frame.copy()
+
+    def mugshot(self, card_id: str) -> Mugshot:
+        """The Mugshot with this id; ``KeyError`` when there is none."""
+        card = self._by_id.get(card_id)
+        if not isinstance(card, Mugshot):
+            raise KeyError(f"no witness card with id {card_id!r} in {self.path.name} "
+                           f"(ids run {self._id_range(self.witness)})")
+        return card
+
+    def pal(self, card_id: str) -> SafariPal:
+        """The Safari Pal with this id; ``KeyError`` when there is none."""
+        card = self._by_id.get(card_id)
+        if not isinstance(card, SafariPal):
+            raise KeyError(f"no knockout card with id {card_id!r} in {self.path.name} "
+                           f"(ids run {self._id_range(self.knockout)})")
+        return card
+
+    @staticmethod
+    def _id_range(deck) -> str:
+        return f"{deck[0].id}..{deck[-1].id}" if deck else "nowhere: the deck is empty"
+
+    def __repr__(self) -> str:
+        return (f"Cards({str(self.path)!r}: {len(self.witness)} witness, "
+                f"{len(self.knockout)} knockout)")
+
+
+def _frames(rows: ValidatedRows) -> tuple[pd.DataFrame, pd.DataFrame]:
+    df = pd.read_csv(io.StringIO(rows.text), dtype=str, keep_default_na=False,
+                     skipinitialspace=False)
+    df.columns = [c.strip() for c in df.columns]
+    if len(df) != len(rows.rows):  # pandas and csv disagree on the file's shape
+        raise AssertionError(f"pandas read {len(df)} rows, the validator {len(rows.rows)}")
+    deck = df["deck"].str.strip()
+    w = df.loc[deck == WITNESS, list(DECK_COLUMNS[WITNESS])].drop(columns="deck").reset_index(drop=True)
+    for col, allowed in ELEMENT_COLUMNS.items():
+        w[col] = pd.Categorical(w[col], categories=list(allowed))
+    w["id"] = w["id"].astype(str)
+    w["name"] = w["name"].astype(str)
+    w["ink"] = w["name"].str.contains("?", regex=False).astype(bool)
+    k = df.loc[deck == KNOCKOUT, list(DECK_COLUMNS[KNOCKOUT])].drop(columns="deck").reset_index(drop=True)
+    k["id"] = k["id"].astype(str)
+    k["name"] = k["name"].astype(str)
+    for col in STAT_COLUMNS:
+        k[col] = k[col].str.strip().astype(float)
+    return w, k
+
+
+def _build(path: Path, strict: bool) -> Cards:
+    file = path.name or str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = {FileNotFoundError: "does not exist", IsADirectoryError: "is a directory",
+                  PermissionError: "cannot be read (permission denied)"}.get(type(exc), f"cannot be read ({exc.strerror or exc})")
+        raise CardDataError([Problem(str(path), None, None, None, "a readable CSV file",
+                                     issue=f"the file {reason}")], path) from None
+    rows = validate_bytes(data, file, strict=strict, path=path)
+    w, k = _frames(rows)
+    witness = tuple(Mugshot(r.id, r.animal, r.texture, r.color, r.name)
+                    for r in w.itertuples(index=False))
+    knockout = tuple(SafariPal(r.id, r.name, float(r.weight_kg), float(r.size_cm),
+                               float(r.top_speed_kmh), float(r.lifespan_years))
+                     for r in k.itertuples(index=False))
+    by_id = {c.id: c for c in witness + knockout}
+    return Cards(path, witness, knockout, w, k, by_id)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached(path: str, stamp: tuple, strict: bool) -> Cards:
+    return _build(Path(path), strict)
+
+
+def load_cards(path: str | os.PathLike | None = None, *, strict: bool = True) -> Cards:
+    """Load and validate the card CSV (the shipped deck when ``path`` is None).
+
+    Every problem is collected and raised at once as one
+    :class:`~safari_kit.core.errors.CardDataError` (also for a missing or
+    unreadable file). ``strict=True`` also checks the decks as a whole: the
+    W1 balance of the 75 Mugshots and at least 49 Safari Pals (K1);
+    ``strict=False`` (a teacher's own deck) skips those but never the checks of
+    each row. Loads are cached by path, file size and modification time, so
+    creating many games costs one read; the result is immutable.
+    """
+    p = default_cards_path() if path is None else Path(os.fspath(path))
+    try:
+        st = p.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        return _build(p, strict)  # raises a CardDataError naming the file
+    try:
+        key = str(p.resolve())
+    except OSError:
+        key = str(p.absolute())
+    return _cached(key, stamp, bool(strict))
