@@ -1,0 +1,107 @@
+"""What one player may know in Safari Witness, and nothing else.
+
+The observation is the only thing a bot, a widget or a lesson sees. Every
+face-down card is a back; what a player saw earlier is in the log (public
+reveals, the player's own TOM looks), so memory can be modelled on top. The
+deck order, unrevealed places, another player's TOM look and the result of a
+SAM shuffle appear nowhere.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class WitnessObservation:
+    player: int
+    players: int
+    current_player: int | None
+    phase: str
+    turn: int
+    deck_count: int
+    unidentified: tuple[tuple[int, str | None], ...]  # (place id, card id when face up else None)
+    revealed_this_turn: tuple[int, ...]
+    available_places: tuple[int, ...]
+    clue_area: tuple[str, ...]
+    identified_clues: tuple[str, ...]
+    won_this_turn: tuple[str, ...]
+    challenged: str | None
+    safe_reveals: int
+    archives: tuple[tuple[str, ...], ...]  # bottom to top; archives are public (W10)
+    case_card: str | None  # this player's own Case Card
+    case_cards: tuple[str, ...] | None  # everybody's, only once the game is over
+    pending_abilities: tuple[tuple[str, ...], ...]
+    alex: bool  # may the player to act declare two clue types now?
+    scores: tuple[int, ...]  # archive sizes during play; final totals (with Case points) at the end
+    winners: tuple[int, ...] | None
+    end_reason: str | None
+    log: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        """Plain JSON types, for widgets and files."""
+        d = asdict(self)
+        d["unidentified"] = [list(x) for x in self.unidentified]
+        return d
+
+    def card_ids(self) -> set[str]:
+        """Every card id this observation mentions anywhere (for leak tests)."""
+        found: set[str] = set()
+
+        def walk(x):
+            if isinstance(x, str):
+                found.add(x)
+            elif isinstance(x, dict):
+                for k, v in x.items():
+                    walk(k)
+                    walk(v)
+            elif isinstance(x, (list, tuple)):
+                for v in x:
+                    walk(v)
+
+        walk(self.to_dict())
+        return found
+
+    def _repr_html_(self) -> str:
+        from safari_kit.witness.html import observation_html
+
+        return observation_html(self)
+
+
+def observe(state, player: int) -> WitnessObservation:
+    if not isinstance(player, int) or not 0 <= player < state.players:
+        raise ValueError(f"player must be a seat from 0 to {state.players - 1}, got {player!r}")
+    ids = state.card_id
+    over = state.phase == "over"
+    log = []
+    for event, who, private in state.log:
+        if private is not None and who == player:
+            log.append({**event, **private})
+        else:
+            log.append(dict(event))
+    current = state.current_player
+    alex = current is not None and state.game.options.advanced and state.alex_on_top()
+    return WitnessObservation(
+        player=player,
+        players=state.players,
+        current_player=current,
+        phase=state.phase,
+        turn=state.turn,
+        deck_count=len(state.deck),
+        unidentified=tuple((p, ids(state.card_at[p]) if p in state.face_up else None) for p in state.places),
+        revealed_this_turn=tuple(p for p in state.places if p in state.turn_revealed),
+        available_places=tuple(state.available_places()) if not over else (),
+        clue_area=tuple(ids(c) for c in state.clue),
+        identified_clues=tuple(ids(c) for c in state.resolved),
+        won_this_turn=tuple(ids(c) for c in state.won),
+        challenged=None if state.challenged is None else ids(state.challenged),
+        safe_reveals=state.safe,
+        archives=tuple(tuple(ids(c) for c in a) for a in state.archives),
+        case_card=None if state.case_cards is None else state.case_cards[player],
+        case_cards=tuple(state.case_cards) if over and state.case_cards is not None else None,
+        pending_abilities=tuple(tuple(sorted(s)) for s in state.pending),
+        alex=bool(alex),
+        scores=tuple(state.scores()) if over else tuple(state.archive_sizes()),
+        winners=tuple(state.winners()) if over else None,
+        end_reason=state.end_reason,
+        log=tuple(log),
+    )
