@@ -107,7 +107,7 @@ def _decode(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
         return None, [Problem(file, line, None, None, "a CSV text file (UTF-8)",
-                              issue=f"is a binary file, not CSV text (a NUL byte at byte offset {nul})")]
+                              issue=f"the file is binary, not CSV text (a NUL byte at byte offset {nul})")]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -115,7 +115,7 @@ def _decode(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
         bad = data[exc.start:exc.start + 1]
         return None, [Problem(file, line, None, None,
                               "UTF-8 text (in a spreadsheet: save as 'CSV UTF-8')",
-                              issue=f"is not UTF-8: byte {bad!r} at byte offset {exc.start} cannot be decoded")]
+                              issue=f"the file is not UTF-8: byte {bad!r} at byte offset {exc.start} cannot be decoded")]
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         return None, [Problem(file, None, None, None, f"CSV with the header {','.join(COLUMNS)}",
