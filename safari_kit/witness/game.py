@@ -74,6 +74,7 @@ class WitnessGame:
         shares["name"] = tuple(frozenset(j for j in range(n) if j != i and name_sets[i] & name_sets[j]) for i in range(n))
         self.shares = shares
         # unsafe[i]: cards sharing any element with i, names included (W5)
+        self.declare_cache: dict = {}  # interned Declare actions: legal_actions() builds many
         self.unsafe = tuple(frozenset().union(*(shares[t][i] for t in CLUE_TYPES)) for i in range(n))
 
     @property

@@ -176,12 +176,34 @@ class WitnessState:
         """Every action allowed now, in a stable order (the single source of truth)."""
         if self._legal is None:
             self._legal = self._compute_legal()
-            self._legal_set = frozenset(self._legal)
         return list(self._legal)
 
     def is_legal(self, action) -> bool:
-        self.legal_actions()
+        """Is ``action`` among ``legal_actions()``? Large phases test membership by parts."""
+        phase = self.phase
+        if phase == "identify":
+            if type(action) is not A.Declare:
+                return False
+            clues, types, places = self._declare_parts()
+            return action.clue in clues and action.types in types and action.place in places
+        if phase == "abilities" and type(action) is A.UseTam:
+            spots = self._spots()
+            return (action.first in spots and action.second in spots
+                    and spots.index(action.first) < spots.index(action.second) and "TAM" in self._pending_names())
+        if phase == "abilities" and type(action) is A.UseKris:
+            return ("KRIS" in self._pending_names() and action.element in KRIS_ELEMENTS
+                    and action.place in self.card_at and action.place not in self.face_up)
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_actions())
         return action in self._legal_set
+
+    def _declare_parts(self):
+        ids = self.game.cards
+        clues = [ids[c].id for c in self.clue if c not in self.resolved]
+        return clues, self.type_choices(), self.available_places()
+
+    def _pending_names(self) -> set[str]:
+        return set().union(*self.pending) if self.pending else set()
 
     def _compute_legal(self) -> list:
         phase = self.phase
@@ -192,12 +214,18 @@ class WitnessState:
             out.append(A.Challenge())
             return out
         if phase == "identify":
-            places = self.available_places()
-            ids = self.game.cards
-            return [A.Declare(ids[c].id, types, p)
-                    for c in self.clue if c not in self.resolved
-                    for types in self.type_choices()
-                    for p in places]
+            clues, types, places = self._declare_parts()
+            cache = self.game.declare_cache
+            out = []
+            for c in clues:
+                for t in types:
+                    for p in places:
+                        key = (c, t, p)
+                        action = cache.get(key)
+                        if action is None:
+                            action = cache[key] = A.Declare(c, t, p)
+                        out.append(action)
+            return out
         if phase == "challenge":
             places = self.face_down_places()
             out = [A.RevealNext(p) for p in places]
@@ -229,7 +257,7 @@ class WitnessState:
         return spots
 
     def _ability_actions(self) -> list:
-        names = set().union(*self.pending) if self.pending else set()
+        names = self._pending_names()
         out: list = []
         down = self.face_down_places()
         if "TAM" in names:
