@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return args.func(args)
-    except SafariKitError as exc:
+    except (SafariKitError, OSError) as exc:
         _write(sys.stderr, f"safari-kit {args.command}: {exc}")
         return EXIT_BAD_INPUT
 

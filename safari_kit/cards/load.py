@@ -93,12 +93,16 @@ class Cards:
                 f"{len(self.knockout)} knockout)")
 
 
-def _frames(rows: ValidatedRows) -> tuple[pd.DataFrame, pd.DataFrame]:
-    df = pd.read_csv(io.StringIO(rows.text), dtype=str, keep_default_na=False,
-                     skipinitialspace=False)
+def _frames(rows: ValidatedRows, file: str, path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    try:
+        df = pd.read_csv(io.StringIO(rows.text), dtype=str, keep_default_na=False)
+    except (ValueError, pd.errors.ParserError) as exc:  # pragma: no cover - the validator read it
+        raise CardDataError([Problem(file, None, None, None, "CSV that pandas can read",
+                                     issue=f"pandas cannot read the file ({exc})")], path) from None
     df.columns = [c.strip() for c in df.columns]
-    if len(df) != len(rows.rows):  # pandas and csv disagree on the file's shape
-        raise AssertionError(f"pandas read {len(df)} rows, the validator {len(rows.rows)}")
+    if len(df) != len(rows.rows):  # pragma: no cover - pandas and csv disagree on the shape
+        raise CardDataError([Problem(file, None, None, None, f"{len(rows.rows)} card lines",
+                                     issue=f"pandas reads {len(df)} card lines")], path)
     deck = df["deck"].str.strip()
     w = df.loc[deck == WITNESS, list(DECK_COLUMNS[WITNESS])].drop(columns="deck").reset_index(drop=True)
     for col, allowed in ELEMENT_COLUMNS.items():
@@ -114,17 +118,22 @@ def _frames(rows: ValidatedRows) -> tuple[pd.DataFrame, pd.DataFrame]:
     return w, k
 
 
-def _build(path: Path, strict: bool) -> Cards:
-    file = path.name or str(path)
+def _read(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         reason = {FileNotFoundError: "does not exist", IsADirectoryError: "is a directory",
-                  PermissionError: "cannot be read (permission denied)"}.get(type(exc), f"cannot be read ({exc.strerror or exc})")
+                  PermissionError: "cannot be read (permission denied)"}.get(
+            type(exc), f"cannot be read ({exc.strerror or exc})")
         raise CardDataError([Problem(str(path), None, None, None, "a readable CSV file",
                                      issue=f"the file {reason}")], path) from None
+
+
+@functools.lru_cache(maxsize=32)
+def _build(path: Path, data: bytes, strict: bool) -> Cards:
+    file = path.name or str(path)
     rows = validate_bytes(data, file, strict=strict, path=path)
-    w, k = _frames(rows)
+    w, k = _frames(rows, file, path)
     witness = tuple(Mugshot(r.id, r.animal, r.texture, r.color, r.name)
                     for r in w.itertuples(index=False))
     knockout = tuple(SafariPal(r.id, r.name, float(r.weight_kg), float(r.size_cm),
@@ -132,11 +141,6 @@ def _build(path: Path, strict: bool) -> Cards:
                      for r in k.itertuples(index=False))
     by_id = {c.id: c for c in witness + knockout}
     return Cards(path, witness, knockout, w, k, by_id)
-
-
-@functools.lru_cache(maxsize=32)
-def _cached(path: str, stamp: tuple, strict: bool) -> Cards:
-    return _build(Path(path), strict)
 
 
 def load_cards(path: str | os.PathLike | None = None, *, strict: bool = True) -> Cards:
@@ -147,17 +151,9 @@ def load_cards(path: str | os.PathLike | None = None, *, strict: bool = True) ->
     unreadable file). ``strict=True`` also checks the decks as a whole: the
     W1 balance of the 75 Mugshots and at least 49 Safari Pals (K1);
     ``strict=False`` (a teacher's own deck) skips those but never the checks of
-    each row. Loads are cached by path, file size and modification time, so
-    creating many games costs one read; the result is immutable.
+    each row. Loads are cached by path and file content, so creating many
+    games costs one small read and no parsing; an edited file is read anew.
+    The result is immutable (the frames are copies).
     """
     p = default_cards_path() if path is None else Path(os.fspath(path))
-    try:
-        st = p.stat()
-        stamp = (st.st_size, st.st_mtime_ns)
-    except OSError:
-        return _build(p, strict)  # raises a CardDataError naming the file
-    try:
-        key = str(p.resolve())
-    except OSError:
-        key = str(p.absolute())
-    return _cached(key, stamp, bool(strict))
+    return _build(p, _read(p), bool(strict))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import csv
 import difflib
 import io
-import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import combinations
@@ -175,15 +175,17 @@ def _check_header(header: list[str], file: str) -> tuple[list[Problem], bool]:
 
 
 # --------------------------------------------------------------------- stage 2
+# Plain decimal numbers only: Python's float() would also take "1_000", "nan",
+# "inf" and non-ASCII digits, which pandas may read differently.
+_NUMBER_RE = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+
 def _check_stat(file: str, line: int, col: str, raw: str) -> Problem | None:
     rng = STAT_RANGES[col]
     expected = f"a number of {rng.unit} between {rng.low:g} and {rng.high:g}"
-    try:
-        value = float(raw)
-    except ValueError:
-        return Problem(file, line, col, raw, expected, issue="is not a number")
-    if math.isnan(value) or math.isinf(value):
-        return Problem(file, line, col, raw, expected, issue="is not a finite number")
+    if not _NUMBER_RE.match(raw):
+        return Problem(file, line, col, raw, expected + " (digits and a decimal point, no units)",
+                       issue="is not a number")
+    value = float(raw)
     if value <= 0:
         return Problem(file, line, col, raw, expected, issue="is not positive")
     if not rng.low <= value <= rng.high:

@@ -202,7 +202,10 @@ def test_value_in_unused_column(card_csv, witness_lines, knockout_lines):
     ("top_speed_kmh", 8, "-5", "not positive", "km/h between 0.1 and 150"),
     ("lifespan_years", 9, "900", "out of the plausible range", "years between 1 and 150"),
     ("weight_kg", 6, "50000", "out of the plausible range", "kg between 0.001 and 10000"),
-    ("size_cm", 7, "nan", "not a finite number", "cm between 1 and 2000"),
+    ("size_cm", 7, "nan", "not a number", "cm between 1 and 2000"),
+    ("size_cm", 7, "1_000", "not a number", "cm between 1 and 2000"),
+    ("weight_kg", 6, "12 kg", "not a number", "kg between 0.001 and 10000"),
+    ("lifespan_years", 9, "inf", "not a number", "years between 1 and 150"),
 ])
 def test_bad_stats_name_unit_and_range(card_csv, knockout_lines, column, index, bad, issue, unit_range):
     k = knockout_lines()
@@ -399,3 +402,36 @@ def test_card_html_is_escaped_and_readable_without_color():
     for word in ("Weight (kg)", "190", "Size (cm)", "Top speed (km/h)", "80", "Lifespan (years)", "14"):
         assert word in html
     assert p._repr_html_() == html
+
+
+# ------------------------------------------------------------------ fuzz
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300))
+def test_random_bytes_raise_only_card_data_errors(tmp_path, data):
+    path = tmp_path / "cards.csv"
+    path.write_bytes(b"id,deck,name,animal,texture,color,weight_kg,size_cm,top_speed_kmh,lifespan_years\n" + data)
+    try:
+        load_cards(path, strict=False)
+    except CardDataError as err:
+        assert err.problems and all(isinstance(p, Problem) for p in err.problems)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(row=st.integers(0, 123), col=st.integers(0, 9),
+       text=st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=12))
+def test_any_edited_cell_loads_or_raises_card_data_error(card_csv, row, col, text):
+    lines = card_csv().read_text(encoding="utf-8").splitlines()
+    fields = lines[1 + row].split(",")
+    fields[col] = text
+    lines[1 + row] = ",".join(fields)
+    path = card_csv().with_name("edited.csv")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        cards = load_cards(path, strict=False)
+    except CardDataError as err:
+        assert err.problems
+    else:
+        assert len(cards.witness) + len(cards.knockout) >= 123
