@@ -1,6 +1,6 @@
 """Loading the card CSV: validation, then immutable card objects and pandas frames.
 
->>> cards = load_cards(strict=False)
+>>> cards = load_cards()
 >>> len(cards.witness)
 75
 >>> cards.mugshot("W03").name
