@@ -72,5 +72,5 @@ def random_play(state: KnockoutState, choices, check=None, limit: int = 10_000) 
 
 
 def small_game(**kw) -> KnockoutGame:
-    kw.setdefault("cards", make_cards(max(49, 7 * kw.get("players", 4))))
+    kw.setdefault("cards", make_cards(49))
     return KnockoutGame(**kw)
