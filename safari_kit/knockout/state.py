@@ -210,6 +210,11 @@ class KnockoutState:
         return self._turn
 
     @property
+    def turns_played(self) -> int:
+        """Turns completed in the whole game so far."""
+        return len(self._turns)
+
+    @property
     def active(self) -> tuple[int, ...]:
         """Seats still in the game (all seats without elimination)."""
         return self._active

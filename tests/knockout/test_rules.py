@@ -9,7 +9,7 @@ import pytest
 from safari_kit.cards import load_cards
 from safari_kit.cards.model import DATA_ITEMS
 from safari_kit.knockout import KnockoutGame, Play, cards_per_player
-from tests.knockout.helpers import cid, make_cards, number, play_turn, scripted_deals, small_game
+from tests.knockout.helpers import cid, make_cards, play_turn, scripted_deals, small_game
 
 CARDS = make_cards(49)
 IDS = [c.id for c in CARDS]
@@ -256,7 +256,7 @@ def test_k4_scoring():
         diff = [a - b for a, b in zip(after, before)]
         assert sorted(diff) == [0, 0, 0, 1]                # one point per turn
         totals[diff.index(1)] += 1
-    assert sum(state.scores()) == 28 == sum(8 - r for r in range(1, 8))
+    assert sum(state.scores()) == 28 == sum(8 - r for r in range(1, 8)) == state.turns_played
     assert state.scores() == [totals[s] for s in range(4)]
     assert state.returns() == [float(s) for s in state.scores()]
     best = max(state.scores())
