@@ -35,7 +35,7 @@ def play_game(game, bots: Sequence, seed: int, *, keep_state: bool = False):
     while not state.is_terminal():
         seat = state.current_player
         bot = bots[seat]
-        legal = state.legal_actions()
+        legal = state.legal_sequence() if hasattr(state, "legal_sequence") else state.legal_actions()
         obs = state.observation(seat) if bot.needs_observation else None
         state.apply(bot.choose(obs, legal))
         steps += 1

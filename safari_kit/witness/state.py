@@ -12,6 +12,7 @@ Cards are held as indices into ``game.cards``; ids appear only at the edges
 from __future__ import annotations
 
 from itertools import combinations
+from collections.abc import Sequence as SequenceABC
 from typing import Sequence
 
 from safari_kit.cards.model import ANIMALS, CLUE_TYPES, COLORS, TEXTURES
@@ -174,18 +175,25 @@ class WitnessState:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list:
         """Every action allowed now, in a stable order (the single source of truth)."""
+        return list(self.legal_sequence())
+
+    def legal_sequence(self) -> Sequence:
+        """``legal_actions()`` without building a list: indexable, sized, iterable.
+
+        Bots and simulators use it to pick the k-th legal action cheaply; an
+        identification offers clue x type x place actions, built only on demand.
+        """
         if self._legal is None:
             self._legal = self._compute_legal()
-        return list(self._legal)
+        return self._legal
 
     def is_legal(self, action) -> bool:
         """Is ``action`` among ``legal_actions()``? Large phases test membership by parts."""
         phase = self.phase
         if phase == "identify":
-            if type(action) is not A.Declare:
-                return False
-            clues, types, places = self._declare_parts()
-            return action.clue in clues and action.types in types and action.place in places
+            return action in self.legal_sequence()
+        if phase == "challenge" and type(action) is A.RevealNext:
+            return action.place in self.card_at and action.place not in self.face_up
         if phase == "abilities" and type(action) is A.UseTam:
             spots = self._spots()
             return (action.first in spots and action.second in spots
@@ -214,18 +222,7 @@ class WitnessState:
             out.append(A.Challenge())
             return out
         if phase == "identify":
-            clues, types, places = self._declare_parts()
-            cache = self.game.declare_cache
-            out = []
-            for c in clues:
-                for t in types:
-                    for p in places:
-                        key = (c, t, p)
-                        action = cache.get(key)
-                        if action is None:
-                            action = cache[key] = A.Declare(c, t, p)
-                        out.append(action)
-            return out
+            return DeclareGrid(*self._declare_parts(), self.game.declare_cache)
         if phase == "challenge":
             places = self.face_down_places()
             out = [A.RevealNext(p) for p in places]
@@ -634,6 +631,39 @@ class WitnessState:
         from safari_kit.witness.html import state_html
 
         return state_html(self)
+
+
+class DeclareGrid(SequenceABC):
+    """The Declare actions of an identification, in clue, type, place order, built on demand."""
+
+    __slots__ = ("clues", "types", "places", "cache", "_block")
+
+    def __init__(self, clues, types, places, cache):
+        self.clues, self.types, self.places, self.cache = clues, types, places, cache
+        self._block = len(types) * len(places)
+
+    def __len__(self) -> int:
+        return len(self.clues) * self._block
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(k)
+        c, rest = divmod(k, self._block)
+        t, p = divmod(rest, len(self.places))
+        key = (self.clues[c], self.types[t], self.places[p])
+        action = self.cache.get(key)
+        if action is None:
+            action = self.cache[key] = A.Declare(*key)
+        return action
+
+    def __contains__(self, action) -> bool:
+        return (type(action) is A.Declare and action.clue in self.clues and action.types in self.types
+                and action.place in self.places)
 
 
 def _has_element(card, element: str) -> bool:
