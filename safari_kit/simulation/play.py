@@ -44,7 +44,6 @@ def play_game(game, bots: Sequence, seed: int, *, keep_state: bool = False):
 
 
 def _turns(state) -> int:
-    turn = getattr(state, "turn", None)
-    if turn is not None:
-        return int(turn)
-    return int(getattr(state, "turns_played", 0))
+    """Whole-game turn count: Knockout's ``turns_played``; Witness's ``turn``."""
+    played = getattr(state, "turns_played", None)
+    return int(played if played is not None else state.turn)
