@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test venv clean
+.PHONY: lab test venv clean student
 
 venv: $(STAMP)
 
@@ -22,6 +22,9 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+student: $(STAMP)
+	$(PY) -m safari_kit.teaching.student notebooks student
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,142 @@
+"""Exercise checks that give hints, not answers.
+
+A lesson registers each exercise with a function that *computes* the right
+answer with the kit (never a typed-in number) and a list of hints for the
+wrong answers learners commonly give. ``check(key, answer)`` then says
+"correct" or gives the first hint that fits, never the answer itself.
+
+>>> from fractions import Fraction
+>>> ex = Exercise("demo-owl", "P(a random Mugshot is an Owl)", lambda: Fraction(15, 75),
+...               hints=[Hint(lambda a: a == Fraction(1, 15), "Count Owls out of all 75 cards, not out of 15.")])
+>>> ex.check("1/5").correct
+True
+>>> print(ex.check(1/15).text)
+Not yet. Count Owls out of all 75 cards, not out of 15.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from html import escape
+from typing import Any, Callable
+
+Number = int | float | Fraction
+
+
+def as_number(answer: Any) -> Fraction | float | None:
+    """Read a learner's answer: a Fraction, an int, a float, or text like "14/74", "0.19", "19%"."""
+    if isinstance(answer, bool):
+        return None
+    if isinstance(answer, (int, Fraction)):
+        return Fraction(answer)
+    if isinstance(answer, float):
+        return answer
+    if isinstance(answer, str):
+        text = answer.strip().replace(" ", "")
+        try:
+            if text.endswith("%"):
+                return float(text[:-1]) / 100
+            if "/" in text:
+                return Fraction(text)
+            return float(text) if "." in text or "e" in text.lower() else Fraction(int(text))
+        except (ValueError, ZeroDivisionError):
+            return None
+    try:
+        return float(answer)
+    except (TypeError, ValueError):
+        return None
+
+
+def close(a: Fraction | float, b: Fraction | float, tolerance: float) -> bool:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a == b
+    return abs(float(a) - float(b)) <= tolerance
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint shown when ``applies(answer)`` is true (answer already read as a number)."""
+
+    applies: Callable[[Any], bool]
+    text: str
+
+
+@dataclass(frozen=True)
+class Feedback:
+    correct: bool
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        color = "#1b7f3b" if self.correct else "#9a5b00"
+        mark = "✔" if self.correct else "✎"
+        return f'<div style="border-left:4px solid {color};padding:4px 8px"><b>{mark}</b> {escape(self.text)}</div>'
+
+
+@dataclass
+class Exercise:
+    """One exercise: its key, its question, how to compute the answer, and hints."""
+
+    key: str
+    question: str
+    answer: Callable[[], Any]
+    hints: list[Hint] = field(default_factory=list)
+    tolerance: float = 0.005  # for decimal answers to a Fraction
+    general_hint: str = "Check your counting: which cards are still possible?"
+    compare: Callable[[Any, Any], bool] | None = None  # for answers that are not numbers
+
+    def check(self, answer: Any) -> Feedback:
+        expected = self.answer()
+        if self.compare is not None:
+            ok = self.compare(answer, expected)
+            value = answer
+        else:
+            value = as_number(answer)
+            if value is None:
+                return Feedback(False, f"I could not read {answer!r} as a number; try a fraction like 3/75 or a decimal.")
+            ok = close(value, expected, self.tolerance) if isinstance(expected, (int, float, Fraction)) else value == expected
+        if ok:
+            return Feedback(True, "Correct! " + _praise(value, expected))
+        # a decimal answer is matched against hints as the nearest simple fraction
+        hint_value = Fraction(value).limit_denominator(200) if isinstance(value, float) else value
+        for hint in self.hints:
+            try:
+                if hint.applies(hint_value):
+                    return Feedback(False, "Not yet. " + hint.text)
+            except (TypeError, ValueError, ZeroDivisionError):
+                continue
+        return Feedback(False, "Not yet. " + self.general_hint)
+
+
+def _praise(value, expected) -> str:
+    if isinstance(expected, Fraction) and isinstance(value, float):
+        return f"As an exact fraction it is {expected}."
+    return ""
+
+
+_REGISTRY: dict[str, Exercise] = {}
+
+
+def register(exercise: Exercise) -> Exercise:
+    if exercise.key in _REGISTRY:
+        raise ValueError(f"exercise {exercise.key!r} is registered twice")
+    _REGISTRY[exercise.key] = exercise
+    return exercise
+
+
+def check(key: str, answer: Any) -> Feedback:
+    """Check a learner's answer to exercise ``key`` (hints, never the answer)."""
+    from safari_kit.teaching import lessons  # noqa: F401  (registers the lessons' exercises)
+
+    if key not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY))
+        raise KeyError(f"no exercise {key!r}; the exercises are: {known}")
+    return _REGISTRY[key].check(answer)
+
+
+def exercises() -> dict[str, Exercise]:
+    from safari_kit.teaching import lessons  # noqa: F401
+
+    return dict(_REGISTRY)
