@@ -1,0 +1,483 @@
+"""Exact Safari Witness probabilities (fractions.Fraction), from one player's knowledge.
+
+Everything is computed from a :class:`~safari_kit.probability.knowledge.Knowledge`
+(what the player knows, memory included) and the game's card data. Card sets
+are Python integers used as bitsets, precomputed once per game, so a query is
+a few bit counts and one Fraction (see ``tools``/the report for timings).
+
+Board formulas
+--------------
+* Identification, knowing nothing: P(match) = m / (N) where m is the number
+  of the other cards sharing the declared element and N the unknown cards
+  (74 at the start: an Owl clue matches 14/74).
+* With memory: P(match at place) = Σ P(place holds x)·[x matches]; a
+  remembered card gives 1 or 0, an unknown place m/N, a SAM pair a 1/2-mixture.
+* ALEX (two types): the union, |A ∪ B| = |A| + |B| − |A ∩ B|.
+* Challenge: S safe among N unknown; P(k safe in a row) = S(S−1)…(S−k+1) /
+  (N(N−1)…(N−k+1)) = C(S,k)/C(N,k), known-safe places revealed first.
+* Optimal stopping: with n cards archived by stopping now, continue while
+  P(next safe) > n/(n+1).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+from weakref import WeakKeyDictionary
+
+from safari_kit.cards.model import CLUE_TYPES
+from safari_kit.probability.distributions import Exact
+
+__all__ = [
+    "tables", "match_count", "shared_element_count", "safe_count", "p_match_baseline", "p_match",
+    "best_declaration", "declaration_table", "identify_value", "p_two_clues", "reveal_another_value",
+    "best_two_clue_plan", "p_safe_next", "p_streak", "p_streak_counts", "challenge_dp", "one_step_continue",
+    "challenge_position", "challenge_value", "challenge_decision", "stop_vs_continue", "choice_values",
+    "SINGLE_TYPES", "ALEX_TYPES", "MIN_SAFE",
+]
+
+MIN_SAFE = 4
+SINGLE_TYPES = tuple((t,) for t in CLUE_TYPES)
+ALEX_TYPES = SINGLE_TYPES + tuple(combinations(CLUE_TYPES, 2))
+_ONE = Fraction(1)
+_ZERO = Fraction(0)
+
+
+class Tables:
+    """Per-game bitsets: ``match[types][i]`` = cards sharing an element of ``types`` with card i."""
+
+    def __init__(self, game):
+        n = len(game.cards)
+        self.n = n
+        single = {t: tuple(sum(1 << j for j in game.shares[t][i]) for i in range(n)) for t in CLUE_TYPES}
+        self.match = {}
+        for types in ALEX_TYPES:
+            self.match[types] = tuple(_or(single[t][i] for t in types) for i in range(n))
+        self.unsafe = tuple(sum(1 << j for j in game.unsafe[i]) | (1 << i) for i in range(n))
+        self.all = (1 << n) - 1
+
+
+def _or(xs) -> int:
+    out = 0
+    for x in xs:
+        out |= x
+    return out
+
+
+_TABLES: "WeakKeyDictionary" = WeakKeyDictionary()
+
+
+def tables(game) -> Tables:
+    t = _TABLES.get(game)
+    if t is None:
+        t = _TABLES[game] = Tables(game)
+    return t
+
+
+def _game(game):
+    if game is None:
+        from safari_kit.probability.knowledge import _default_game
+
+        return _default_game()
+    return game
+
+
+def _types(types) -> tuple:
+    if isinstance(types, str):
+        return (types,)
+    types = tuple(types)
+    if len(types) == 2 and types not in ALEX_TYPES:  # normalise the order of a pair
+        types = (types[1], types[0])
+    return types
+
+
+def _card(game, card) -> int:
+    return game.index[card] if isinstance(card, str) else int(card)
+
+
+# ------------------------------------------------------------------ the lesson figures
+def match_count(card, clue_type="animal", game=None) -> int:
+    """How many of the other cards share an element of ``clue_type`` (or a pair of types) with ``card``.
+
+    Over the full deck: an animal 14, a TAM name 12, KRIS 9, ``??M`` 42.
+    """
+    game = _game(game)
+    return tables(game).match[_types(clue_type)][_card(game, card)].bit_count()
+
+
+def shared_element_count(card, game=None) -> int:
+    """Cards sharing an animal, texture or color with ``card`` (inclusion–exclusion: 14+14+14−2−2−2+0 = 36)."""
+    game = _game(game)
+    i = _card(game, card)
+    t = tables(game)
+    return (t.match[("animal",)][i] | t.match[("texture",)][i] | t.match[("color",)][i]).bit_count()
+
+
+def safe_count(card, game=None) -> int:
+    """Of the other cards, how many are safe for a Challenge of ``card`` (no element, no possible name, W5)."""
+    game = _game(game)
+    t = tables(game)
+    return (t.all & ~t.unsafe[_card(game, card)]).bit_count()
+
+
+def p_match_baseline(card, clue_type="animal", game=None) -> Exact:
+    """Knowing nothing: P(match) = m / (n − 1) (e.g. 14/74)."""
+    game = _game(game)
+    m = match_count(card, clue_type, game)
+    n = len(game.cards) - 1
+    return Exact(Fraction(m, n), f"P({'+'.join(_types(clue_type))} match), knowing nothing", f"{m}/{n}")
+
+
+# ------------------------------------------------------------------ identification
+def _entry_p(x, mask: int, pool_mask: int, n_pool: int) -> Fraction:
+    if x is None:
+        return Fraction((mask & pool_mask).bit_count(), n_pool) if n_pool else _ZERO
+    return _ONE if (mask >> x) & 1 else _ZERO
+
+
+def p_match(kn, clue, place: int, types=("animal",)) -> Exact:
+    """P(the card at ``place`` shares an element of ``types`` with ``clue``), given knowledge ``kn``.
+
+    Formula: Σ over what the place may hold: remembered card → 1 or 0;
+    unknown → m/N (m matching cards among the N unknown); SAM pair → average.
+    """
+    game = kn.game
+    types = _types(types)
+    c = _card(game, clue)
+    mask = tables(game).match[types][c]
+    n = len(kn.pool)
+    total = _ZERO
+    for x, w in kn.place_dist(place).items():
+        total += w * _entry_p(x, mask, kn.pool_mask, n)
+    m = (mask & kn.pool_mask).bit_count()
+    formula = (f"{m}/{n}" if place in kn.unknown_places else
+               "remembered" if place in kn.known else "mixture over the SAM pair")
+    return Exact(total, f"P({'+'.join(types)} match at place {place})", formula)
+
+
+def _type_choices(kn) -> tuple:
+    return ALEX_TYPES if kn.alex else SINGLE_TYPES
+
+
+def declaration_table(kn, clue=None, places=None, type_choices=None) -> list:
+    """[(place, types, Exact)] for every declaration of ``clue`` (default: the first unresolved clue)."""
+    clue = kn.unresolved[0] if clue is None else _card(kn.game, clue)
+    places = kn.available if places is None else places
+    out = []
+    for types in (type_choices or _type_choices(kn)):
+        for p in places:
+            out.append((p, types, p_match(kn, clue, p, types)))
+    return out
+
+
+def best_declaration(kn, clue=None, places=None, type_choices=None):
+    """The (place, types, Exact P(match)) with the highest probability (ties: fewest types, table order)."""
+    clue = kn.unresolved[0] if clue is None else _card(kn.game, clue)
+    places = kn.available if places is None else tuple(places)
+    t = tables(kn.game)
+    n = len(kn.pool)
+    best = None
+    for types in (type_choices or _type_choices(kn)):
+        mask = t.match[types][clue]
+        unknown_p = Fraction((mask & kn.pool_mask).bit_count(), n) if n else _ZERO
+        for p in places:
+            if p in kn.known:
+                v = _ONE if (mask >> kn.known[p]) & 1 else _ZERO
+            elif p in kn.mixed:
+                v = sum((w * _entry_p(x, mask, kn.pool_mask, n) for x, w in kn.place_dist(p).items()), _ZERO)
+            else:
+                v = unknown_p
+            if best is None or v > best[2]:
+                best = (p, types, v)
+    if best is None:
+        return None
+    p, types, v = best
+    return p, types, Exact(v, f"best: {'+'.join(types)} at place {p}")
+
+
+def identify_value(kn) -> Exact:
+    """Expected cards archived by identifying the one clue now: 2·p (clue + identified card)."""
+    best = best_declaration(kn)
+    p = best[2].value if best else _ZERO
+    return Exact(2 * p, "E[archived], identify", f"2·{p}")
+
+
+def _pair_joint(kn, p1, m1, p2, m2, pool_mask, n):
+    """P(place p1 matches set m1 and place p2 matches set m2), p1 ≠ p2, pool given as mask/size."""
+    d1, d2 = kn.place_dist(p1), kn.place_dist(p2)
+    g1, g2 = kn.mixed.get(p1), kn.mixed.get(p2)
+    if g1 is not None and g1 == g2:
+        entries = kn.groups[g1]
+        g = len(entries)
+        pairs = [((entries[i], entries[j]), Fraction(1, g * (g - 1))) for i in range(g) for j in range(g) if i != j]
+    else:
+        pairs = [((x1, x2), w1 * w2) for x1, w1 in d1.items() for x2, w2 in d2.items()]
+    total = _ZERO
+    for (x1, x2), w in pairs:
+        if x1 is None and x2 is None:
+            if n < 2:
+                continue
+            a = (m1 & pool_mask).bit_count()
+            b = (m2 & pool_mask).bit_count()
+            ab = (m1 & m2 & pool_mask).bit_count()
+            total += w * Fraction(a * b - ab, n * (n - 1))
+        else:
+            total += w * _entry_p(x1, m1, pool_mask, n) * _entry_p(x2, m2, pool_mask, n)
+    return total
+
+
+def _place_classes(kn, places):
+    """Representatives: every known or SAM place, and at most two unknown places (they are exchangeable)."""
+    reps, unknown = [], 0
+    for p in places:
+        if p in kn.known or p in kn.mixed:
+            reps.append(p)
+        elif unknown < 2:
+            reps.append(p)
+            unknown += 1
+    return reps
+
+
+def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
+    """Best pair of declarations for two clue cards, chosen before either place is revealed.
+
+    Returns ((place1, types1), (place2, types2), Exact P(both succeed)); the
+    pool is the knowledge's pool minus ``clue2`` when ``clue2`` is still in it
+    (the hypothetical second clue of "reveal another"). The search runs in
+    floating point over exchangeable place classes; the winner is recomputed exactly.
+    """
+    game = kn.game
+    t = tables(game)
+    c1, c2 = _card(game, clue1), _card(game, clue2)
+    pool_mask = kn.pool_mask & ~(1 << c2)
+    n = pool_mask.bit_count()
+    places = kn.available if places is None else tuple(places)
+    reps = _place_classes(kn, places)
+    choices = type_choices or _type_choices(kn)
+    if len(reps) < 2:
+        return None
+    m1s = [t.match[t1][c1] for t1 in choices]
+    m2s = [t.match[t2][c2] for t2 in choices]
+    dists = {p: [(x, float(w)) for x, w in kn.place_dist(p).items()] for p in reps}
+    best_v, best = -1.0, None
+    nn = float(n * (n - 1)) if n > 1 else 1.0
+    for pa in reps:
+        da, ga = dists[pa], kn.mixed.get(pa)
+        for pb in reps:
+            if pa == pb:
+                continue
+            db, gb = dists[pb], kn.mixed.get(pb)
+            if ga is not None and ga == gb:
+                entries = kn.groups[ga]
+                g = len(entries)
+                pairs = [(entries[i], entries[j], 1.0 / (g * (g - 1))) for i in range(g) for j in range(g) if i != j]
+            else:
+                pairs = [(x1, x2, w1 * w2) for x1, w1 in da for x2, w2 in db]
+            for i1, m1 in enumerate(m1s):
+                a = (m1 & pool_mask).bit_count()
+                for i2, m2 in enumerate(m2s):
+                    v = 0.0
+                    for x1, x2, w in pairs:
+                        if x1 is None and x2 is None:
+                            b = (m2 & pool_mask).bit_count()
+                            v += w * (a * b - (m1 & m2 & pool_mask).bit_count()) / nn
+                        else:
+                            v1 = a / n if x1 is None else float((m1 >> x1) & 1)
+                            v2 = ((m2 & pool_mask).bit_count() / n) if x2 is None else float((m2 >> x2) & 1)
+                            v += w * v1 * v2
+                    if v > best_v + 1e-12:
+                        best_v, best = v, ((pa, choices[i1]), (pb, choices[i2]))
+    (pa, t1), (pb, t2) = best
+    exact = _pair_joint(kn, pa, t.match[t1][c1], pb, t.match[t2][c2], pool_mask, n)
+    return (pa, t1), (pb, t2), Exact(exact, "P(both clues succeed)")
+
+
+def p_two_clues(kn, clue2) -> Exact:
+    """P(a two-clue turn fully succeeds) when the second clue turns out to be ``clue2`` (best plan)."""
+    plan = best_two_clue_plan(kn, kn.clue[0], clue2)
+    return plan[2] if plan else Exact(_ZERO)
+
+
+def reveal_another_value(kn) -> Exact:
+    """Expected cards archived by "reveal another", before the second clue is seen.
+
+    Definition: the second clue X is uniform over the unknown pool (the deck's top
+    card is any unknown card with equal chance); seeing X, the player picks the
+    best pair of declarations (places and types, chosen before revealing either
+    place) and wins 4 cards when both succeed:
+    E = (1/N) Σ_X 4·P(both succeed | X). A player who adapts the second
+    declaration after seeing the first revealed card can do slightly better.
+    """
+    if not kn.clue or kn.deck_count == 0 or len(kn.available) < 2:
+        return Exact(_ZERO, "E[archived], reveal another", "impossible now")
+    n = len(kn.pool)
+    cache = _two_clue_cache(kn)
+    total = _ZERO
+    for x in kn.pool:
+        total += cache(x)
+    return Exact(4 * total / n, "E[archived], reveal another", "(4/N)·Σ_X P(both | X)")
+
+
+def _two_clue_cache(kn):
+    c1 = kn.clue[0]
+    memo = {}
+
+    def value(x):
+        # cards of the same "profile" for clue 1 give the same answer only by symmetry we cannot
+        # assume in general, so compute per card (cached within one call)
+        v = memo.get(x)
+        if v is None:
+            plan = best_two_clue_plan(kn, c1, x)
+            v = memo[x] = plan[2].value if plan else _ZERO
+        return v
+
+    return value
+
+
+# ------------------------------------------------------------------ challenge
+def p_streak_counts(safe: int, unknown: int, k: int) -> Fraction:
+    """P(k reveals in a row are safe) drawing without replacement: C(S,k)/C(N,k)."""
+    if k < 0:
+        raise ValueError("k must be non-negative")
+    if k > unknown:
+        return _ZERO
+    return Fraction(comb(safe, k), comb(unknown, k))
+
+
+@lru_cache(maxsize=None)
+def challenge_dp(s: int, a: int, n: int, f: int, blocked: bool = False) -> Fraction:
+    """Expected archive size (challenged card included) under optimal play.
+
+    State: ``s`` safe reveals so far, ``a`` safe cards among the ``n`` unknown,
+    ``f`` unknown face-down places left. Stopping (allowed when s ≥ 4, or when no
+    face-down place is left) archives 1 + s; revealing is safe with chance a/n:
+    V(s,a,n,f) = max(1+s, a/n · V(s+1, a−1, n−1, f−1)). ``blocked``: other
+    face-down places (known unsafe, or a SAM mixture we never reveal) forbid
+    stopping with fewer than 4 safe reveals when the unknown places run out,
+    which counts as a failure (0).
+    """
+    stop = None
+    if s >= MIN_SAFE or (f == 0 and not blocked):
+        stop = Fraction(1 + s)
+    if f == 0 or n == 0:
+        return stop if stop is not None else _ZERO
+    cont = Fraction(a, n) * challenge_dp(s + 1, a - 1, n - 1, f - 1, blocked) if a else _ZERO
+    if stop is None:
+        return cont
+    return cont if cont > stop else stop
+
+
+def one_step_continue(s: int, a: int, n: int) -> bool:
+    """The one-step rule: continue while P(next safe) = a/n > (1+s)/(2+s) (always before 4 safe)."""
+    if s < MIN_SAFE:
+        return True
+    return n > 0 and Fraction(a, n) > Fraction(1 + s, 2 + s)
+
+
+def challenge_position(kn, challenged=None) -> dict:
+    """The counts a challenge decision depends on, from knowledge ``kn``.
+
+    ``safe_places``: face-down places known to hold a safe card (revealed first);
+    ``unknown_places``: places holding a pool card; ``a``/``n``: safe/all pool cards;
+    ``blocked``: other face-down places (known unsafe or a SAM mixture).
+    """
+    game = kn.game
+    t = tables(game)
+    c = kn.challenged if challenged is None else _card(game, challenged)
+    if c is None:
+        c = kn.clue[0]
+    safe_mask = kn.pool_mask & ~t.unsafe[c]
+    unsafe = t.unsafe[c]
+    safe_places, other = [], []
+    for p in kn.face_down:
+        if p in kn.known:
+            (other if (unsafe >> kn.known[p]) & 1 else safe_places).append(p)
+        elif p in kn.mixed:
+            entries = kn.groups[kn.mixed[p]]
+            if all(x is not None and not (unsafe >> x) & 1 for x in entries):
+                safe_places.append(p)
+            else:
+                other.append(p)
+    unknown = [p for p in kn.face_down if p in set(kn.unknown_places)]
+    return {"card": c, "s": kn.safe_reveals if kn.challenged is not None else 0,
+            "safe_places": safe_places, "unknown_places": unknown, "other_places": other,
+            "a": safe_mask.bit_count(), "n": len(kn.pool), "blocked": bool(other)}
+
+
+def p_safe_next(kn, challenged=None) -> Exact:
+    """P(the next reveal is safe): 1 with a known-safe place left, else S/N."""
+    pos = challenge_position(kn, challenged)
+    if pos["safe_places"]:
+        return Exact(_ONE, "P(next safe)", "a remembered safe place")
+    if not pos["unknown_places"] or pos["n"] == 0:
+        return Exact(_ZERO, "P(next safe)", "no unknown place")
+    return Exact(Fraction(pos["a"], pos["n"]), "P(next safe)", f"{pos['a']}/{pos['n']}")
+
+
+def p_streak(kn, k: int, challenged=None) -> Exact:
+    """P(the next k reveals are all safe), remembered safe places first, then C(S,j)/C(N,j)."""
+    pos = challenge_position(kn, challenged)
+    j = max(0, k - len(pos["safe_places"]))
+    if j > len(pos["unknown_places"]):
+        return Exact(_ZERO, f"P({k} safe in a row)", "not enough places")
+    v = p_streak_counts(pos["a"], pos["n"], j)
+    return Exact(v, f"P({k} safe in a row)", f"C({pos['a']},{j})/C({pos['n']},{j})")
+
+
+def challenge_value(kn, challenged=None) -> Exact:
+    """Exact expected archive size of a Challenge (from now) under the optimal stopping rule."""
+    pos = challenge_position(kn, challenged)
+    s = pos["s"] + len(pos["safe_places"])
+    v = challenge_dp(s, pos["a"], pos["n"], len(pos["unknown_places"]), pos["blocked"])
+    return Exact(v, "E[archived], challenge (optimal stopping)",
+                 f"DP over (s={s}, S={pos['a']}, N={pos['n']}, f={len(pos['unknown_places'])})")
+
+
+def stop_vs_continue(kn) -> tuple:
+    """(value of stopping now or None if not allowed, value of revealing one more or None)."""
+    pos = challenge_position(kn)
+    s = pos["s"]
+    places_left = pos["safe_places"] or pos["unknown_places"] or pos["other_places"]
+    stop = Fraction(1 + s) if (s >= MIN_SAFE or not places_left) else None
+    if pos["safe_places"]:
+        cont = challenge_dp(s + len(pos["safe_places"]), pos["a"], pos["n"], len(pos["unknown_places"]),
+                            pos["blocked"])
+    elif pos["unknown_places"] and pos["n"]:
+        a, n = pos["a"], pos["n"]
+        cont = Fraction(a, n) * challenge_dp(s + 1, a - 1, n - 1, len(pos["unknown_places"]) - 1, pos["blocked"])
+    else:
+        cont = None
+    return (None if stop is None else Exact(stop, "stop now")), (None if cont is None else Exact(cont, "continue"))
+
+
+def challenge_decision(kn):
+    """("reveal", place) or ("stop",): known-safe places first, then the optimal rule on unknown places."""
+    pos = challenge_position(kn)
+    s = pos["s"]
+    if pos["safe_places"]:
+        return ("reveal", pos["safe_places"][0])
+    can_stop = s >= MIN_SAFE or not (pos["unknown_places"] or pos["other_places"])
+    if pos["unknown_places"] and pos["n"]:
+        if not can_stop or one_step_continue(s, pos["a"], pos["n"]):
+            return ("reveal", pos["unknown_places"][0])
+    if can_stop:
+        return ("stop",)
+    # forced to reveal: the most likely safe of what is left
+    best = max(pos["other_places"], key=lambda p: p_safe_place(kn, p, pos["card"]))
+    return ("reveal", best)
+
+
+def p_safe_place(kn, place, challenged) -> Fraction:
+    unsafe = tables(kn.game).unsafe[challenged]
+    return sum((w * _entry_p(x, ~unsafe, kn.pool_mask, len(kn.pool)) for x, w in kn.place_dist(place).items()),
+               _ZERO)
+
+
+# ------------------------------------------------------------------ the turn choice
+def choice_values(kn, with_reveal_another: bool = True) -> dict:
+    """Expected archived cards of each W3 choice: {"identify", "reveal_another", "challenge"} -> Exact."""
+    out = {"identify": identify_value(kn), "challenge": challenge_value(kn, kn.clue[0])}
+    if with_reveal_another and kn.deck_count > 0:
+        out["reveal_another"] = reveal_another_value(kn)
+    return out
