@@ -45,7 +45,7 @@ def _specific(state, action) -> str | None:
     if isinstance(action, A.RevealAnother) and not state.deck:
         return "the deck is empty, so no card can be revealed (W3 b)"
     if isinstance(action, A.Declare):
-        if action.clue not in game.index or game.index[action.clue] not in state.clue:
+        if not isinstance(action.clue, str) or action.clue not in game.index or game.index[action.clue] not in state.clue:
             clue = [state.card_id(c) for c in state.clue]
             return f"{action.clue!r} is not in the Clue Area (it holds {clue})"
         if game.index[action.clue] in state.resolved:
@@ -77,7 +77,8 @@ def _specific(state, action) -> str | None:
             return f"no {name} ability was earned this turn (pending: {pending})"
         return _ability_target_problem(state, action)
     if isinstance(action, A.AlanTake):
-        if action.card not in game.index or game.index[action.card] not in state.archives[state.current]:
+        if not isinstance(action.card, str) or action.card not in game.index \
+                or game.index[action.card] not in state.archives[state.current]:
             return f"{action.card!r} is not in your Archive Area"
         return "you cannot take more cards than there are face-down places to identify against"
     if isinstance(action, A.AlanDone):

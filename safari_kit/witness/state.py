@@ -189,6 +189,12 @@ class WitnessState:
 
     def is_legal(self, action) -> bool:
         """Is ``action`` among ``legal_actions()``? Large phases test membership by parts."""
+        try:
+            return self._is_legal(action)
+        except TypeError:  # an unhashable field (a list or dict where an id, place or tuple belongs)
+            return False
+
+    def _is_legal(self, action) -> bool:
         phase = self.phase
         if phase == "identify":
             return action in self.legal_sequence()
