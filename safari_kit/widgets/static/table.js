@@ -1,0 +1,500 @@
+// safari_kit card table: draws a Safari Witness or Safari Knockout table from `view`.
+// Vanilla DOM + inline SVG, no imports. The page knows only what `view` holds (one
+// viewer's observation + public faces); what is clickable comes from `selectable`.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+const COLOR_FILL = {
+  Teal: "#2a9d8f", Yellow: "#f2c94c", Orange: "#f4a261", Pink: "#f08cbf", Violet: "#9b72cf",
+};
+const ITEM_ICON = { weight_kg: "⚖", size_cm: "📏", top_speed_kmh: "⚡", lifespan_years: "⏳" };
+
+let tableCounter = 0;
+
+// ------------------------------------------------------------------ tiny DOM helpers
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return el;
+}
+
+function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined) continue;
+    if (k === "text") el.textContent = v;
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) el.appendChild(c);
+  return el;
+}
+
+function hash(str) {
+  let x = 2166136261;
+  for (let i = 0; i < str.length; i++) { x ^= str.charCodeAt(i); x = Math.imul(x, 16777619); }
+  return x >>> 0;
+}
+
+function who(view, p) {
+  return p === view.viewer ? "You" : `Player ${p}`;
+}
+
+// ------------------------------------------------------------------ textures
+function texturePattern(id, texture) {
+  const dark = "rgba(0,0,0,0.30)";
+  const light = "rgba(255,255,255,0.45)";
+  const p = (w, hgt, ...kids) => s("pattern", { id, width: w, height: hgt, patternUnits: "userSpaceOnUse" }, ...kids);
+  switch (texture) {
+    case "Brick":
+      return p(24, 12,
+        s("path", { d: "M0 0.75H24M0 6.75H24M0.75 0.75V6.75M12.75 6.75V12", stroke: dark, "stroke-width": 1.5, fill: "none" }),
+        s("path", { d: "M2 2.5H10M14 8.5H22", stroke: light, "stroke-width": 1, fill: "none" }));
+    case "Wood":
+      return p(40, 20,
+        s("path", { d: "M0 4Q10 1 20 4T40 4M0 11Q10 14 20 11T40 11M0 17Q10 15 20 17T40 17", stroke: dark, "stroke-width": 1.2, fill: "none" }),
+        s("ellipse", { cx: 30, cy: 8, rx: 3.5, ry: 1.8, stroke: dark, "stroke-width": 1, fill: "none" }));
+    case "Circular Tile":
+      return p(14, 14,
+        s("circle", { cx: 7, cy: 7, r: 5.2, stroke: dark, "stroke-width": 1.3, fill: "none" }),
+        s("circle", { cx: 7, cy: 7, r: 2, fill: light }));
+    case "Diamond Tile":
+      return p(16, 16,
+        s("path", { d: "M8 0.8L15.2 8L8 15.2L0.8 8Z", stroke: dark, "stroke-width": 1.3, fill: "none" }),
+        s("path", { d: "M8 5L11 8L8 11L5 8Z", fill: light }));
+    case "Wavy":
+    default:
+      return p(20, 10,
+        s("path", { d: "M0 5Q5 0 10 5T20 5", stroke: dark, "stroke-width": 1.6, fill: "none" }),
+        s("path", { d: "M0 8Q5 3 10 8T20 8", stroke: light, "stroke-width": 1, fill: "none" }));
+  }
+}
+
+// ------------------------------------------------------------------ animals (drawn around 0,0, about 60 wide)
+function animalIcon(animal) {
+  const ink = "#2b2b2b";
+  switch (animal) {
+    case "Elephant":
+      return s("g", { class: "st-animal" },
+        s("ellipse", { cx: -17, cy: -3, rx: 12, ry: 15, fill: "#8d99a6", stroke: ink, "stroke-width": 1.5 }),
+        s("ellipse", { cx: 17, cy: -3, rx: 12, ry: 15, fill: "#8d99a6", stroke: ink, "stroke-width": 1.5 }),
+        s("circle", { cx: 0, cy: -5, r: 13, fill: "#b3bdc7", stroke: ink, "stroke-width": 1.5 }),
+        s("path", { d: "M-5 3Q-6 18 1 25Q7 28 7 23Q2 17 5 3Z", fill: "#b3bdc7", stroke: ink, "stroke-width": 1.5 }),
+        s("path", { d: "M-7 4Q-10 11 -15 12M7 4Q10 11 15 12", stroke: "#fffdf4", "stroke-width": 3, fill: "none", "stroke-linecap": "round" }),
+        s("circle", { cx: -5, cy: -8, r: 2, fill: ink }),
+        s("circle", { cx: 5, cy: -8, r: 2, fill: ink }));
+    case "Owl":
+      return s("g", { class: "st-animal" },
+        s("path", { d: "M-16 -11L-13 -27L-5 -16ZM16 -11L13 -27L5 -16Z", fill: "#8a5a35", stroke: ink, "stroke-width": 1.5 }),
+        s("ellipse", { cx: 0, cy: 3, rx: 18, ry: 23, fill: "#a0704a", stroke: ink, "stroke-width": 1.5 }),
+        s("ellipse", { cx: 0, cy: 14, rx: 10, ry: 9, fill: "#dcb88e" }),
+        s("circle", { cx: -8, cy: -6, r: 7.5, fill: "#fff", stroke: ink, "stroke-width": 1.5 }),
+        s("circle", { cx: 8, cy: -6, r: 7.5, fill: "#fff", stroke: ink, "stroke-width": 1.5 }),
+        s("circle", { cx: -8, cy: -6, r: 3.2, fill: ink }),
+        s("circle", { cx: 8, cy: -6, r: 3.2, fill: ink }),
+        s("path", { d: "M-3.5 1L3.5 1L0 8Z", fill: "#f0a020", stroke: ink, "stroke-width": 1 }));
+    case "Bear":
+      return s("g", { class: "st-animal" },
+        s("circle", { cx: -14, cy: -16, r: 7.5, fill: "#7a4a2a", stroke: ink, "stroke-width": 1.5 }),
+        s("circle", { cx: 14, cy: -16, r: 7.5, fill: "#7a4a2a", stroke: ink, "stroke-width": 1.5 }),
+        s("circle", { cx: -14, cy: -16, r: 3.5, fill: "#c48a5a" }),
+        s("circle", { cx: 14, cy: -16, r: 3.5, fill: "#c48a5a" }),
+        s("circle", { cx: 0, cy: 0, r: 19, fill: "#8b5a35", stroke: ink, "stroke-width": 1.5 }),
+        s("ellipse", { cx: 0, cy: 8, rx: 9.5, ry: 7.5, fill: "#dcb08c" }),
+        s("ellipse", { cx: 0, cy: 4.5, rx: 4, ry: 2.8, fill: ink }),
+        s("path", { d: "M0 7V11M-3.5 12Q0 14.5 3.5 12", stroke: ink, "stroke-width": 1.3, fill: "none" }),
+        s("circle", { cx: -7, cy: -5, r: 2.2, fill: ink }),
+        s("circle", { cx: 7, cy: -5, r: 2.2, fill: ink }));
+    case "Goat":
+      return s("g", { class: "st-animal" },
+        s("path", { d: "M-6 -14Q-15 -30 -24 -18M6 -14Q15 -30 24 -18", stroke: "#8a7a60", "stroke-width": 4.5, fill: "none", "stroke-linecap": "round" }),
+        s("ellipse", { cx: -16, cy: -7, rx: 8, ry: 3.5, fill: "#d9d6cf", stroke: ink, "stroke-width": 1.3, transform: "rotate(20 -16 -7)" }),
+        s("ellipse", { cx: 16, cy: -7, rx: 8, ry: 3.5, fill: "#d9d6cf", stroke: ink, "stroke-width": 1.3, transform: "rotate(-20 16 -7)" }),
+        s("path", { d: "M-3 15L0 29L3 15Z", fill: "#b9b4aa", stroke: ink, "stroke-width": 1 }),
+        s("ellipse", { cx: 0, cy: 0, rx: 11, ry: 18, fill: "#efece6", stroke: ink, "stroke-width": 1.5 }),
+        s("ellipse", { cx: 0, cy: 12, rx: 6.5, ry: 4.5, fill: "#d4cfc6" }),
+        s("circle", { cx: -2.3, cy: 12, r: 1.1, fill: ink }),
+        s("circle", { cx: 2.3, cy: 12, r: 1.1, fill: ink }),
+        s("rect", { x: -8, y: -6, width: 5, height: 2.2, rx: 1, fill: ink }),
+        s("rect", { x: 3, y: -6, width: 5, height: 2.2, rx: 1, fill: ink }));
+    case "Pig":
+    default:
+      return s("g", { class: "st-animal" },
+        s("path", { d: "M-15 -10L-18 -25L-5 -17ZM15 -10L18 -25L5 -17Z", fill: "#f4a3b8", stroke: ink, "stroke-width": 1.5 }),
+        s("circle", { cx: 0, cy: 0, r: 19, fill: "#f7b6c6", stroke: ink, "stroke-width": 1.5 }),
+        s("ellipse", { cx: 0, cy: 7, rx: 8.5, ry: 6.5, fill: "#ef8fa8", stroke: ink, "stroke-width": 1.3 }),
+        s("ellipse", { cx: -3, cy: 7, rx: 1.4, ry: 2.4, fill: "#6e2236" }),
+        s("ellipse", { cx: 3, cy: 7, rx: 1.4, ry: 2.4, fill: "#6e2236" }),
+        s("circle", { cx: -7, cy: -6, r: 2.2, fill: ink }),
+        s("circle", { cx: 7, cy: -6, r: 2.2, fill: ink }));
+  }
+}
+
+// ------------------------------------------------------------------ ink blot over a hidden letter
+function inkBlot(cx, cy, r, seed) {
+  let x = seed || 1;
+  const rnd = () => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return (x >>> 8) / 16777216; };
+  const n = 9;
+  const pts = [];
+  for (let i = 0; i < n; i++) {
+    const a = (i / n) * Math.PI * 2;
+    const rr = r * (0.72 + rnd() * 0.5);
+    pts.push([cx + Math.cos(a) * rr, cy + Math.sin(a) * rr]);
+  }
+  let d = "";
+  for (let i = 0; i < n; i++) {
+    const [x1, y1] = pts[i];
+    const [x2, y2] = pts[(i + 1) % n];
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    d += (i === 0 ? `M${mx.toFixed(1)} ${my.toFixed(1)}` : "") + `Q${x2.toFixed(1)} ${y2.toFixed(1)} ${((x2 + pts[(i + 2) % n][0]) / 2).toFixed(1)} ${((y2 + pts[(i + 2) % n][1]) / 2).toFixed(1)}`;
+  }
+  return s("g", { class: "st-ink" },
+    s("path", { d: d + "Z", fill: "#16142a" }),
+    s("circle", { cx: cx + r * 1.05, cy: cy - r * 0.7, r: r * 0.16, fill: "#16142a" }),
+    s("circle", { cx: cx - r * 0.95, cy: cy + r * 0.85, r: r * 0.11, fill: "#16142a" }));
+}
+
+// ------------------------------------------------------------------ cards
+function mugshotSVG(face, prefix) {
+  const pid = `${prefix}-tex-${face.id}`;
+  const fill = COLOR_FILL[face.color] || "#cccccc";
+  const letters = Array.from(face.name || "");
+  const cell = letters.length > 3 ? 19 : 22;
+  const x0 = 60 - ((letters.length - 1) * cell) / 2;
+  const seed = hash(face.id);
+  return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": face.label, focusable: "false" },
+    s("defs", {}, texturePattern(pid, face.texture)),
+    s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill }),
+    s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill: `url(#${pid})`, stroke: "#222", "stroke-width": 2.5 }),
+    s("rect", { x: 8, y: 7, width: 104, height: 18, rx: 5, fill: "rgba(255,255,255,0.9)" }),
+    s("text", { x: 60, y: 20, "text-anchor": "middle", class: "st-card-words", text: `${face.color} · ${face.texture}` }),
+    s("circle", { cx: 60, cy: 66, r: 32, fill: "rgba(255,255,255,0.93)", stroke: "#222", "stroke-width": 1.5 }),
+    s("g", { transform: "translate(60 66) scale(0.92)" }, animalIcon(face.animal)),
+    s("rect", { x: 33, y: 102, width: 54, height: 15, rx: 7.5, fill: "rgba(255,255,255,0.9)" }),
+    s("text", { x: 60, y: 113.5, "text-anchor": "middle", class: "st-card-animal", text: face.animal }),
+    s("path", { d: "M3 130L14 126V158L3 154L8 142ZM117 130L106 126V158L117 154L112 142Z", fill: "#c9a227", stroke: "#222", "stroke-width": 1.2 }),
+    s("rect", { x: 12, y: 123, width: 96, height: 36, rx: 4, fill: "#fff8dc", stroke: "#222", "stroke-width": 1.5 }),
+    letters.map((ch, i) => ch === "?"
+      ? inkBlot(x0 + i * cell, 141, 9.5, seed + i * 7919)
+      : s("text", { x: x0 + i * cell, y: 148, "text-anchor": "middle", class: "st-card-name", text: ch })));
+}
+
+function backSVG(place, prefix) {
+  const pid = `${prefix}-back`;
+  const label = place === null || place === undefined ? "Deck" : `Place ${place}`;
+  return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": `Face-down card${place ? " at place " + place : ""}`, focusable: "false" },
+    s("defs", {}, s("pattern", { id: pid, width: 14, height: 14, patternUnits: "userSpaceOnUse" },
+      s("path", { d: "M7 0L14 7L7 14L0 7Z", fill: "none", stroke: "rgba(255,255,255,0.18)", "stroke-width": 1.5 }))),
+    s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill: "#23395d" }),
+    s("rect", { x: 8, y: 8, width: 104, height: 154, rx: 7, fill: `url(#${pid})`, stroke: "#f2c94c", "stroke-width": 2 }),
+    s("circle", { cx: 54, cy: 76, r: 24, fill: "#fff8dc", stroke: "#f2c94c", "stroke-width": 6 }),
+    s("path", { d: "M71 93L92 116", stroke: "#f2c94c", "stroke-width": 9, "stroke-linecap": "round" }),
+    s("text", { x: 54, y: 88, "text-anchor": "middle", class: "st-back-q", text: "?" }),
+    s("rect", { x: 22, y: 134, width: 76, height: 20, rx: 10, fill: "#f2c94c" }),
+    s("text", { x: 60, y: 148.5, "text-anchor": "middle", class: "st-back-label", text: label }));
+}
+
+function palCard(face, view) {
+  const hue = hash(face.id) % 360;
+  const rows = face.bars.map((b) => {
+    const named = view.item === b.item;
+    return h("div", { class: "st-bar-row" + (named ? " st-named" : "") },
+      h("span", { class: "st-bar-label" }, `${ITEM_ICON[b.item] || ""} ${b.label}`),
+      h("span", { class: "st-bar-track", title: b.scale === "log" ? "log scale" : null },
+        h("span", { class: "st-bar-fill", style: `width:${(b.fraction * 100).toFixed(1)}%` })),
+      h("span", { class: "st-bar-value" }, b.text));
+  });
+  return h("div", { class: "st-pal", role: "img", "aria-label": face.label },
+    h("div", { class: "st-pal-head", style: `background:hsl(${hue} 55% 42%)` }, face.name),
+    h("div", { class: "st-pal-bars" }, rows),
+    h("div", { class: "st-pal-foot" }, "weight bar: log scale"));
+}
+
+// ------------------------------------------------------------------ the widget
+export default {
+  render({ model, el }) {
+    const prefix = `st${++tableCounter}`;
+    const root = h("div", { class: "safari-table" });
+    el.appendChild(root);
+    let hintTimer = null;
+
+    const key = (kind, id) => `${kind}:${JSON.stringify(id)}`;
+
+    function send(kind, id) {
+      const old = model.get("click") || {};
+      const seq = (typeof old.seq === "number" ? old.seq : 0) + 1;
+      model.set("click", { kind, id, seq });
+      model.save_changes();
+    }
+
+    function hint(text) {
+      const box = root.querySelector(".st-hint");
+      if (!box) return;
+      box.textContent = text;
+      clearTimeout(hintTimer);
+      hintTimer = setTimeout(() => { box.textContent = ""; }, 4000);
+    }
+
+    function draw() {
+      const view = model.get("view") || {};
+      const selectable = model.get("selectable") || [];
+      const highlight = model.get("highlight") || [];
+      const sel = new Map(selectable.map((t) => [key(t.kind, t.id), t]));
+      const lit = new Set(highlight.map((t) => key(t.kind, t.id)));
+      const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
+
+      // a click target: candidates = [[kind, id], ...]; the first selectable one wins
+      function target(node, candidates, label) {
+        const hit = candidates.find(([k, i]) => sel.has(key(k, i)));
+        const [kind, id] = hit || candidates[0];
+        const k = key(kind, id);
+        node.setAttribute("data-key", k);
+        node.classList.add("st-target");
+        if (lit.has(k) || candidates.some(([a, b]) => lit.has(key(a, b)))) node.classList.add("st-highlight");
+        if (hit) {
+          const t = sel.get(k);
+          node.classList.add("st-selectable");
+          node.setAttribute("tabindex", "0");
+          node.setAttribute("role", "button");
+          node.setAttribute("aria-label", t.label || label);
+          node.setAttribute("title", t.label || label);
+          const go = (ev) => { ev.preventDefault(); ev.stopPropagation(); send(kind, id); };
+          node.addEventListener("click", go);
+          node.addEventListener("keydown", (ev) => {
+            if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") go(ev);
+          });
+        } else {
+          node.classList.add("st-disabled");
+          node.setAttribute("aria-disabled", "true");
+          node.setAttribute("aria-label", label);
+          node.addEventListener("click", (ev) => {
+            ev.preventDefault();
+            hint("Not clickable right now.");
+            send(kind, id); // Python answers in the message line with the reason
+          });
+        }
+        return node;
+      }
+
+      const cardBox = (face, candidates, extra) =>
+        target(h("div", { class: "st-card" + (extra ? " " + extra : "") }, mugshotSVG(face, prefix)), candidates, face.label);
+
+      root.replaceChildren();
+      if (!view.game) {
+        root.appendChild(h("div", { class: "st-empty" }, "Nothing on the table yet."));
+        return;
+      }
+      root.classList.toggle("st-my-turn", !!view.my_turn);
+      const header = h("div", { class: "st-header" },
+        h("div", { class: "st-title" }, view.game === "witness" ? "🔎 Safari Witness" : "🦁 Safari Knockout"),
+        h("div", { class: "st-phase" }, view.phase_words || ""));
+      const message = h("div", { class: "st-message", role: "status", "aria-live": "polite" },
+        h("span", { class: "st-message-text" }, model.get("message") || ""),
+        h("span", { class: "st-hint" }));
+      root.append(header, message);
+      root.appendChild(view.game === "witness" ? witness(view) : knockout(view));
+
+      if (focused) {
+        const again = Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === focused);
+        if (again && again.getAttribute("tabindex") === "0") again.focus();
+      }
+
+      // ---------------------------------------------------------- Witness
+      function witness(v) {
+        const cards = v.cards || {};
+        const body = h("div", { class: "st-body" });
+
+        // players strip
+        body.appendChild(h("div", { class: "st-seats" }, (v.archives || []).map((a) =>
+          h("div", { class: "st-seat" + (a.player === v.current_player ? " st-to-act" : "") + (a.you ? " st-you" : "") },
+            h("b", {}, a.you ? `You (player ${a.player})` : `Player ${a.player}`),
+            h("span", { class: "st-score" }, `${(v.scores || [])[a.player] ?? a.count} pts`),
+            a.player === v.current_player ? h("span", { class: "st-badge" }, "to play") : null,
+            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, "🏆 winner") : null))));
+
+        // deck + clue area
+        const row = h("div", { class: "st-row" });
+        row.appendChild(h("div", { class: "st-zone st-deck" },
+          h("div", { class: "st-zone-title" }, "Deck"),
+          h("div", { class: "st-card st-static" }, backSVG(null, prefix + "d")),
+          h("div", { class: "st-count" }, `${v.deck_count} card${v.deck_count === 1 ? "" : "s"}`)));
+        const clue = h("div", { class: "st-cards" });
+        for (const cid of v.clue_area || []) {
+          const face = cards[cid];
+          if (!face) continue;
+          const done = (v.identified_clues || []).includes(cid);
+          const box = cardBox(face, [["clue", cid], ["card", cid]], done ? "st-done" : "");
+          clue.appendChild(h("div", { class: "st-slot" },
+            box, done ? h("div", { class: "st-tag st-ok" }, "✔ identified") : null,
+            v.challenged === cid ? h("div", { class: "st-tag" }, "⚔ challenged") : null));
+        }
+        if (!(v.clue_area || []).length) clue.appendChild(h("div", { class: "st-none" }, "empty"));
+        const clueTitle = v.challenged ? `Clue Area · Challenge: ${v.safe_reveals} safe` : "Clue Area";
+        row.appendChild(h("div", { class: "st-zone st-clue" }, h("div", { class: "st-zone-title" }, clueTitle), clue));
+        if ((v.won_this_turn || []).length && v.phase === "archive") {
+          const won = h("div", { class: "st-cards" });
+          for (const cid of v.won_this_turn) if (cards[cid]) won.appendChild(h("div", { class: "st-slot" }, cardBox(cards[cid], [["card", cid]])));
+          row.appendChild(h("div", { class: "st-zone st-won" }, h("div", { class: "st-zone-title" }, "Won this turn → archive"), won));
+        }
+        body.appendChild(row);
+
+        // Unidentified Area
+        const places = h("div", { class: "st-cards" });
+        for (const p of v.places || []) {
+          let box;
+          if (p.face_up && cards[p.card]) {
+            box = target(h("div", { class: "st-card st-face-up" }, mugshotSVG(cards[p.card], prefix)),
+              [["place", p.place], ["card", p.card]], `Place ${p.place}: ${cards[p.card].label}`);
+          } else {
+            box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`)),
+              [["place", p.place]], `Face-down card at place ${p.place}`);
+          }
+          places.appendChild(h("div", { class: "st-slot" }, h("div", { class: "st-place-id" }, `Place ${p.place}`), box));
+        }
+        body.appendChild(h("div", { class: "st-zone st-unidentified" },
+          h("div", { class: "st-zone-title" }, "Unidentified Area"), places));
+
+        // buttons
+        body.appendChild(buttons(v));
+
+        // archives
+        const arch = h("div", { class: "st-archives" });
+        for (const a of v.archives || []) {
+          const top = a.cards.length ? a.cards[a.cards.length - 1] : null;
+          const topIdx = a.cards.length - 1;
+          const panel = h("div", { class: "st-zone st-archive" + (a.you ? " st-you" : "") },
+            h("div", { class: "st-zone-title" }, `${a.you ? "Your" : "Player " + a.player + "'s"} Archive · ${a.count}`));
+          if (top && cards[top]) {
+            panel.appendChild(h("div", { class: "st-slot" },
+              cardBox(cards[top], [["archive", `A${a.player}.${topIdx}`], ["card", top]], "st-small"),
+              h("div", { class: "st-tag" }, "top")));
+          } else panel.appendChild(h("div", { class: "st-none" }, "empty"));
+          if (a.cards.length > 1) {
+            const all = h("div", { class: "st-cards st-archive-all" });
+            a.cards.forEach((cid, i) => {
+              if (cards[cid]) all.appendChild(cardBox(cards[cid], [["archive", `A${a.player}.${i}`], ["card", cid]], "st-tiny"));
+            });
+            panel.appendChild(h("details", {}, h("summary", {}, `All ${a.count} (bottom → top)`), all));
+          }
+          arch.appendChild(panel);
+        }
+        body.appendChild(arch);
+
+        if (v.case_card) {
+          body.appendChild(h("div", { class: "st-case" }, h("b", {}, "🗂 Your Case Card: "), v.case_card.text));
+        }
+        if (v.case_cards) {
+          body.appendChild(h("div", { class: "st-case" }, h("b", {}, "Case Cards: "),
+            h("ul", {}, v.case_cards.map((c) => h("li", {}, `${who(v, c.player)}: ${c.text}`)))));
+        }
+        if ((v.pending_abilities || []).length) {
+          body.appendChild(h("div", { class: "st-note" }, "Abilities earned: " + v.pending_abilities.map((a) => a.join(" or ")).join(", ")));
+        }
+        if (v.alex) body.appendChild(h("div", { class: "st-note" }, "ALEX is on top of the archive: two clue types may be declared."));
+        return body;
+      }
+
+      function buttons(v) {
+        const bar = h("div", { class: "st-buttons" });
+        const groups = { type: [], use: [], main: [] };
+        for (const t of selectable) {
+          if (t.kind !== "button") continue;
+          const id = String(t.id);
+          const g = id.startsWith("type:") ? "type" : id.startsWith("use:") ? "use" : "main";
+          groups[g].push(t);
+        }
+        const make = (t) => target(h("button", { type: "button", class: "st-button" }, t.label), [["button", t.id]], t.label);
+        if (groups.type.length) bar.appendChild(h("div", { class: "st-button-group" }, h("span", {}, "Clue type:"), groups.type.map(make)));
+        if (groups.use.length) bar.appendChild(h("div", { class: "st-button-group" }, h("span", {}, "Abilities:"), groups.use.map(make)));
+        if (groups.main.length) bar.appendChild(h("div", { class: "st-button-group" }, groups.main.map(make)));
+        return bar;
+      }
+
+      // ---------------------------------------------------------- Knockout
+      function knockout(v) {
+        const cards = v.cards || {};
+        const body = h("div", { class: "st-body" });
+        body.appendChild(h("div", { class: "st-info" },
+          h("span", {}, `Round ${v.round} of ${v.rounds}`),
+          h("span", {}, `${v.cards_per_player} cards each`),
+          v.item_label ? h("span", { class: "st-badge st-item-now" }, `Named: ${v.item_label}`) : null,
+          v.elimination ? h("span", {}, "Elimination rule on") : null));
+        body.appendChild(h("div", { class: "st-seats" }, (v.seats || []).map((p) =>
+          h("div", { class: "st-seat" + (p.to_play ? " st-to-act" : "") + (p.you ? " st-you" : "") + (p.out ? " st-out" : "") },
+            h("b", {}, p.you ? `You (player ${p.player})` : `Player ${p.player}`),
+            h("span", { class: "st-score" }, `${p.score} pts`),
+            h("span", {}, `🂠 ${p.hand_size}`),
+            p.dealer ? h("span", { class: "st-badge" }, "dealer") : null,
+            p.lead ? h("span", { class: "st-badge" }, "lead") : null,
+            p.to_play ? h("span", { class: "st-badge" }, "to play") : null,
+            p.out ? h("span", { class: "st-badge st-out-badge" }, "out") : null,
+            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, "🏆 winner") : null))));
+
+        const trick = h("div", { class: "st-cards" });
+        (v.trick || []).forEach((play, i) => {
+          const face = cards[play.card];
+          if (!face) return;
+          trick.appendChild(h("div", { class: "st-slot" },
+            h("div", { class: "st-place-id" }, `${i + 1}. ${who(v, play.player)}`),
+            target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", play.card]], `${who(v, play.player)} played ${face.label}`)));
+        });
+        if (!(v.trick || []).length) trick.appendChild(h("div", { class: "st-none" }, "No card played yet this turn."));
+        body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Played this turn"), trick));
+
+        const items = selectable.filter((t) => t.kind === "item");
+        if (items.length) {
+          body.appendChild(h("div", { class: "st-buttons" }, h("div", { class: "st-button-group" },
+            h("span", {}, "Name a data item:"),
+            items.map((t) => target(h("button", { type: "button", class: "st-button" }, `${ITEM_ICON[t.id] || ""} ${t.label}`), [["item", t.id]], t.label)))));
+        }
+        body.appendChild(buttons(v));
+
+        const hand = h("div", { class: "st-cards st-hand" });
+        for (const cid of v.hand || []) {
+          const face = cards[cid];
+          if (face) hand.appendChild(target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", cid]], face.label));
+        }
+        if (!(v.hand || []).length) hand.appendChild(h("div", { class: "st-none" }, v.you_are_out ? "You are out." : "No cards in hand."));
+        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, "Your hand"), hand));
+
+        if ((v.turns_this_round || []).length) {
+          body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Turns this round"),
+            h("ol", { class: "st-turns" }, v.turns_this_round.map((t) => h("li", {},
+              h("b", {}, `${t.item_label}: `),
+              t.plays.map((p) => `${who(v, p.player)} ${cards[p.card] ? cards[p.card].name : "?"}`).join(", "),
+              h("span", { class: "st-badge st-win" }, `won by ${who(v, t.winner)}`))))));
+        }
+        if ((v.earlier_rounds || []).length) {
+          body.appendChild(h("div", { class: "st-note" }, "Earlier rounds (turns won): " +
+            v.earlier_rounds.map((r) => `R${r.round} ` + r.wins.map((w, p) => `${who(v, p)} ${w}`).join(" · ")).join(" | ")));
+        }
+        return body;
+      }
+    }
+
+    function safeDraw() {
+      try {
+        draw();
+      } catch (err) {
+        console.error("safari_kit table: drawing failed", err);
+        root.replaceChildren(h("div", { class: "st-error", role: "alert" }, `The table could not be drawn: ${err && err.message ? err.message : err}`));
+      }
+    }
+
+    safeDraw();
+    const events = ["change:view", "change:selectable", "change:message", "change:highlight"];
+    for (const ev of events) model.on(ev, safeDraw);
+    return () => {
+      for (const ev of events) model.off(ev, safeDraw);
+      clearTimeout(hintTimer);
+    };
+  },
+};

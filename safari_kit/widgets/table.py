@@ -1,0 +1,172 @@
+"""CardTable: the one anywidget that draws a Safari Witness or Safari Knockout table.
+
+The page receives only ``view`` (one viewer's observation plus public card
+faces, built by :mod:`safari_kit.widgets.view`), ``selectable`` (the targets
+the viewer may click now, given by the caller from ``legal_actions()``),
+``message`` and ``highlight``. A click comes back in ``click`` as
+``{"kind", "id", "seq"}``; Python checks it against ``selectable`` and calls
+the ``on_click`` callbacks with the matching target, or explains in
+``message`` why the click is not accepted (in the engine's own words).
+
+>>> from safari_kit.witness import WitnessGame
+>>> state = WitnessGame(players=2).new_initial_state(seed=3)
+>>> table = CardTable.for_witness(state, viewer=state.current_player)
+>>> picked = []
+>>> table.on_click(picked.append)
+>>> table.click = {"kind": "button", "id": "identify", "seq": 1}
+>>> picked[0]["label"]
+'Identify'
+"""
+from __future__ import annotations
+
+import logging
+import pathlib
+import traceback
+
+import anywidget
+import traitlets
+
+from safari_kit.widgets import view as V
+
+log = logging.getLogger("safari_kit.widgets")
+_STATIC = pathlib.Path(__file__).parent / "static"
+
+
+class CardTable(anywidget.AnyWidget):
+    """The table of either game, as one viewer sees it.
+
+    Make one with :meth:`for_witness` / :meth:`for_knockout`, refresh it with
+    :meth:`show`, listen with :meth:`on_click`. ``selectable=None`` means "the
+    engine's legal actions, when the viewer is the player to act" (else
+    nothing is clickable); pass a list to choose the targets yourself (they are
+    checked: a target naming a card the viewer cannot see raises ValueError).
+    """
+
+    _esm = _STATIC / "table.js"
+    _css = _STATIC / "table.css"
+
+    game = traitlets.Enum(("witness", "knockout"), default_value="witness").tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    selectable = traitlets.List(traitlets.Dict()).tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+    highlight = traitlets.List().tag(sync=True)
+    click = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._state = None
+        self._viewer = None
+        self._callbacks: list = []
+        self._last_seq = None
+        self.last_error: str | None = None
+        self.observe(self._on_click_change, names="click")
+
+    # ------------------------------------------------------------------ making and refreshing
+    @classmethod
+    def for_witness(cls, state, viewer: int, selectable=None, message: str | None = None, highlight=None):
+        """A table showing a Witness ``state`` as seat ``viewer`` sees it."""
+        table = cls(game="witness")
+        table.show(state, viewer, selectable=selectable, message=message, highlight=highlight)
+        return table
+
+    @classmethod
+    def for_knockout(cls, state, viewer: int, selectable=None, message: str | None = None, highlight=None):
+        """A table showing a Knockout ``state`` as seat ``viewer`` sees it."""
+        table = cls(game="knockout")
+        table.show(state, viewer, selectable=selectable, message=message, highlight=highlight)
+        return table
+
+    @property
+    def state(self):
+        """The state last shown (Python only; never sent to the page)."""
+        return self._state
+
+    @property
+    def viewer(self) -> int | None:
+        return self._viewer
+
+    def show(self, state, viewer: int | None = None, selectable=None, message: str | None = None,
+             highlight=None) -> None:
+        """Redraw for ``state`` as ``viewer`` (default: the same viewer as before) sees it."""
+        if viewer is None:
+            viewer = self._viewer
+        if viewer is None:
+            raise ValueError("show() needs a viewer (a seat number) the first time")
+        view = V.view_for(state, viewer)
+        if selectable is None:
+            selectable = V.selectable_from_legal(state) if view.get("my_turn") else []
+        targets = V.check_public(view, selectable)
+        marks = []
+        for h in highlight or []:
+            marks.extend(V.check_public(view, [h]) if isinstance(h, dict) else [])
+        self._state, self._viewer = state, viewer
+        with self.hold_sync():
+            self.game = view["game"]
+            self.view = view
+            self.selectable = targets
+            self.highlight = marks
+            self.message = V.default_message(view, targets) if message is None else str(message)
+
+    # ------------------------------------------------------------------ clicks
+    def on_click(self, callback, remove: bool = False) -> None:
+        """Call ``callback(target)`` for every accepted click (``remove=True`` to stop)."""
+        if remove:
+            self._callbacks = [c for c in self._callbacks if c is not callback]
+        elif callback not in self._callbacks:
+            self._callbacks.append(callback)
+
+    def _find(self, kind, id_) -> dict | None:
+        for t in self.selectable:
+            if t.get("kind") == kind and (t.get("id") == id_ or str(t.get("id")) == str(id_)):
+                return t
+        return None
+
+    def _on_click_change(self, change) -> None:
+        try:
+            self._handle_click(change["new"])
+        except Exception as exc:  # never let an error vanish in the page or escape into the comm
+            self._report(exc, "handling a click")
+
+    def _handle_click(self, click) -> None:
+        if not click:
+            return
+        if not isinstance(click, dict) or "kind" not in click or "id" not in click:
+            self.message = "That click could not be read; please click again."
+            return
+        seq = click.get("seq")
+        if seq is not None and self._last_seq is not None:
+            try:
+                if float(seq) <= float(self._last_seq):
+                    self.message = "That click was already handled (a repeated message was ignored)."
+                    return
+            except (TypeError, ValueError):
+                pass
+        if seq is not None:
+            self._last_seq = seq
+        target = self._find(click["kind"], click["id"])
+        if target is None:
+            self.message = self._refusal({"kind": click["kind"], "id": click["id"]})
+            return
+        for callback in list(self._callbacks):
+            try:
+                callback(dict(target))
+            except Exception as exc:
+                self._report(exc, f"running {getattr(callback, '__name__', 'a click callback')}")
+                return
+
+    def _refusal(self, target: dict) -> str:
+        if target["kind"] not in V.TARGET_KINDS:
+            return "That is not something you can click."
+        try:
+            return V.explain_refusal(self._state, self._viewer, target)
+        except Exception:  # the explanation itself must never fail the click
+            log.exception("safari_kit widget: explaining a refused click failed")
+            return "That is not clickable now."
+
+    def _report(self, exc: BaseException, doing: str) -> None:
+        self.last_error = "".join(traceback.format_exception(exc))
+        log.error("safari_kit widget: error while %s:\n%s", doing, self.last_error)
+        try:
+            self.message = f"Oops, something went wrong while {doing}: {type(exc).__name__}: {exc}"
+        except Exception:  # pragma: no cover - setting a Unicode trait cannot really fail
+            pass
