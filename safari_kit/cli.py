@@ -76,6 +76,334 @@ def _setup_validate(sub) -> None:
     p.set_defaults(func=_run_validate)
 
 
+# ---------------------------------------------------------- shared helpers
+def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Make argparse usage errors of ``parser`` one line on stderr (exit 2), not usage + error."""
+    def error(message: str):
+        _write(sys.stderr, f"{parser.prog}: error: {message} (see {parser.prog} --help)")
+        raise SystemExit(EXIT_BAD_INPUT)
+    parser.error = error
+    return parser
+
+
+def _int_in(low: int, high: int | None = None, what: str = "a whole number"):
+    """An argparse type: a whole number in [low, high] with a readable error."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"expected {what} {span}, got {value}")
+        return value
+    return parse
+
+
+def _guarded(run):
+    """Turn the expected errors of a command into one line on stderr and exit code 2."""
+    def wrapper(args) -> int:
+        try:
+            return run(args)
+        except (ValueError, ImportError, OSError) as exc:
+            msg = " ".join(str(exc).split()) or type(exc).__name__
+            _write(sys.stderr, f"safari-kit {args.command}: {msg}")
+            return EXIT_BAD_INPUT
+    return wrapper
+
+
+def _print_json(data) -> None:
+    import json
+
+    _write(sys.stdout, json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+# ------------------------------------------------------------------ simulate
+@_guarded
+def _run_simulate(args) -> int:
+    from safari_kit.simulation.tournament import tournament
+
+    players = args.players if args.players is not None else (3 if args.game == "witness" else 4)
+    progress = None
+    if args.progress:
+        def progress(done, total):
+            sys.stderr.write(f"\r{done}/{total} games")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+    result = tournament(args.game, players=players, bots=args.bots, games=args.games, seed=args.seed,
+                        elimination=args.elimination, case_module=args.case_module, advanced=args.advanced,
+                        workers=args.workers, scheduler=args.scheduler, progress=progress,
+                        chunk_size=args.chunk_size)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        _write(sys.stdout, result.table())
+    return EXIT_OK
+
+
+@command("simulate")
+def _setup_simulate(sub) -> None:
+    from safari_kit.simulation.registry import known_bots
+
+    p = _one_line_errors(sub.add_parser(
+        "simulate", help="play a tournament between bots and print win rates",
+        description="Play GAMES games between bots and print each bot's win rate (95%% Wilson interval; "
+                    "a shared victory counts 1/k), mean score and game length. Seats rotate every game; "
+                    "the same seed gives the same games whatever the number of workers."))
+    p.add_argument("game", choices=("witness", "knockout"), help="which game")
+    p.add_argument("--players", type=_int_in(2, 7), default=None,
+                   help="players (2-7; default 3 for witness, 4 for knockout)")
+    p.add_argument("--games", type=_int_in(1, None, "a number of games"), default=100, help="games (default 100)")
+    p.add_argument("--seed", type=_int_in(0, 2**63 - 1, "a seed"), default=0, help="seed (default 0)")
+    p.add_argument("--bots", default="random",
+                   help=f"comma-separated bots, one per seat or repeated to fill them (default random); "
+                        f"known: {known_bots()}")
+    p.add_argument("--elimination", action="store_true", help="Knockout: Variation 1 (K5)")
+    p.add_argument("--case-module", action="store_true", help="Witness: the Case Module (W9)")
+    p.add_argument("--advanced", action="store_true", help="Witness: character abilities (W10)")
+    p.add_argument("--workers", type=_int_in(1, None, "a number of worker processes"), default=None,
+                   help="local worker processes (default: all cores; 1 = no subprocess)")
+    p.add_argument("--scheduler", default=None, metavar="ADDR",
+                   help='a Dask scheduler address, e.g. tcp://10.0.0.5:8786 (pip install "safari_kit[dask]")')
+    p.add_argument("--chunk-size", type=_int_in(1, None, "a number of games"), default=100,
+                   help="games per seeded chunk (default 100; part of what the seed reproduces)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--progress", action="store_true", help="show games done on stderr")
+    p.set_defaults(func=_run_simulate)
+
+
+# ---------------------------------------------------------------------- prob
+def _frac(x) -> str:
+    from fractions import Fraction
+
+    v = Fraction(getattr(x, "value", x))
+    return f"{v.numerator}/{v.denominator}" if v.denominator != 1 else str(v.numerator)
+
+
+def _pf(x) -> str:
+    """A probability or expectation as 'p/q ≈ 0.1234'."""
+    from fractions import Fraction
+
+    v = Fraction(getattr(x, "value", x))
+    return f"{_frac(v)} ≈ {float(v):.4f}" if v.denominator != 1 else _frac(v)
+
+
+def _witness_card(card: str):
+    from safari_kit.probability.knowledge import _default_game
+
+    game = _default_game()
+    cid = card.strip().upper()
+    if cid not in game.index:
+        ids = [c.id for c in game.cards]
+        raise ValueError(f"unknown Safari Witness card id {card!r}; expected one of {ids[0]}-{ids[-1]}")
+    return game, cid
+
+
+def _run_prob_challenge(args) -> dict:
+    from math import comb
+
+    from safari_kit.probability import witness as pw
+
+    game, cid = _witness_card(args.card)
+    S = pw.safe_count(cid, game)
+    N = len(game.cards) - 1
+    F, k = args.places, args.safe
+    if k > F:
+        raise ValueError(f"--safe {k}: only {F} face-down places can be revealed (--places {F})")
+    if k > S:
+        raise ValueError(f"--safe {k}: only {S} cards are safe for {cid}")
+    a, n, f = S - k, N - k, F - k
+    card = game.cards[game.index[cid]]
+    need = max(0, pw.MIN_SAFE - k)
+    p_next = (a, n) if f > 0 and n > 0 else None
+    stop = k + 1 if (k >= pw.MIN_SAFE or f == 0) else None
+    cont = (pw.Fraction(a, n) * pw.challenge_dp(k + 1, a - 1, n - 1, f - 1)) if f > 0 and n > 0 else None
+    best = pw.challenge_dp(k, a, n, f)
+    if f == 0:
+        advice = "stop: no face-down place is left" + ("" if k >= pw.MIN_SAFE else " (the challenge fails short of 4)")
+        if k < pw.MIN_SAFE:
+            stop = None
+    elif k < pw.MIN_SAFE:
+        advice = f"continue: stopping is allowed only after {pw.MIN_SAFE} safe reveals (W5)"
+    elif pw.one_step_continue(k, a, n):
+        advice = f"continue: P(next safe) = {a}/{n} > {k + 1}/{k + 2} = n/(n+1) with n = {k + 1} archived by stopping"
+    else:
+        advice = f"stop: P(next safe) = {a}/{n} <= {k + 1}/{k + 2} = n/(n+1) with n = {k + 1} archived by stopping"
+    from fractions import Fraction
+
+    p4 = Fraction(comb(S, pw.MIN_SAFE), comb(N, pw.MIN_SAFE)) if F >= pw.MIN_SAFE else Fraction(0)
+    reach = Fraction(comb(a, need), comb(n, need)) if need <= f else Fraction(0)
+    data = {
+        "card": cid, "card_text": str(card), "places": F, "safe_reveals": k,
+        "safe_cards": S, "unknown_cards": N, "safe_left": a, "unknown_left": n,
+        "p_next_safe": None if p_next is None else Fraction(*p_next),
+        "p_4_in_a_row": p4, "p_reach_4_from_here": reach,
+        "expected_archive": {"stop_now": None if stop is None else Fraction(stop),
+                             "continue": cont, "optimal": best,
+                             "optimal_from_start": pw.challenge_dp(0, S, N, F)},
+        "advice": advice,
+    }
+    lines = [
+        f"Challenge of {card} from a fresh table: {F} face-down places, nothing known;",
+        f"  {S} of the {N} other cards are safe (no shared animal, texture, color or possible name).",
+        f"After {k} safe reveal(s): {a} safe among {n} unknown cards, {f} place(s) left.",
+        f"  P(next reveal safe)            = " + ("n/a (no place left)" if p_next is None else _pf(Fraction(a, n))),
+        f"  P(4 safe in a row, from start) = C({S},4)/C({N},4) = {_pf(p4)}" if F >= pw.MIN_SAFE else
+        f"  P(4 safe in a row, from start) = 0 (only {F} places)",
+        f"  P(reach 4 safe from here)      = " + (f"C({a},{need})/C({n},{need}) = {_pf(reach)}" if need else "1 (already 4)"),
+        f"  advice: {advice}",
+        "Expected archive size (the challenged card included):",
+        f"  stop now      : " + ("not allowed" if stop is None else str(stop)),
+        f"  reveal another: " + ("n/a" if cont is None else _pf(cont) + "  (then play on optimally)"),
+        f"  optimal play  : {_pf(best)}   (from the start of the challenge: {_pf(data['expected_archive']['optimal_from_start'])})",
+    ]
+    return {"lines": lines, "data": data}
+
+
+def _run_prob_identify(args) -> dict:
+    from safari_kit.probability import witness as pw
+
+    game, cid = _witness_card(args.card)
+    card = game.cards[game.index[cid]]
+    N = len(game.cards) - 1
+    rows = [(types, pw.p_match_baseline(cid, types, game)) for types in pw.ALEX_TYPES]
+    singles = [r for r in rows if len(r[0]) == 1]
+    pairs = [r for r in rows if len(r[0]) == 2]
+    best1 = max(singles, key=lambda r: r[1].value)
+    best2 = max(pairs, key=lambda r: r[1].value)
+    lines = [f"Identification with clue {card}, knowing nothing ({N} unknown cards):",
+             f"  {'clue type':<16} {'matching':>8}  P(match)"]
+    for types, e in singles:
+        mark = "  <- best" if types == best1[0] else ""
+        lines.append(f"  {'+'.join(types):<16} {pw.match_count(cid, types, game):>8}  {_pf(e)}{mark}")
+    lines.append("  with ALEX (two types, W10):")
+    for types, e in pairs:
+        mark = "  <- best" if types == best2[0] else ""
+        lines.append(f"  {'+'.join(types):<16} {pw.match_count(cid, types, game):>8}  {_pf(e)}{mark}")
+    lines.append(f"  P(match) = m/{N}: m = the other cards sharing the element (with ALEX, |A ∪ B|).")
+    data = {"card": cid, "card_text": str(card), "unknown_cards": N,
+            "p_match": {"+".join(t): e.value for t, e in rows},
+            "matching": {"+".join(t): pw.match_count(cid, t, game) for t, _ in rows},
+            "best": "+".join(best1[0]), "best_alex": "+".join(best2[0])}
+    return {"lines": lines, "data": data}
+
+
+def _run_prob_knockout(args) -> dict:
+    from safari_kit.cards.load import load_cards
+    from safari_kit.cards.model import DATA_ITEMS, DATA_ITEM_LABELS
+
+    from safari_kit.probability import knockout as pk
+
+    deck = tuple(load_cards().knockout)
+    ids = [c.id for c in deck]
+    cid = args.card.strip().upper()
+    if cid not in ids:
+        raise ValueError(f"unknown Safari Knockout card id {args.card!r}; expected one of {ids[0]}-{ids[-1]}")
+    if args.item is not None and args.item not in DATA_ITEMS:
+        raise ValueError(f"unknown data item {args.item!r}; expected one of {', '.join(DATA_ITEMS)}")
+    k = args.opponents * args.cards
+    if k > len(deck) - 1:
+        raise ValueError(f"{args.opponents} opponents with {args.cards} cards each hold {k} cards, "
+                         f"more than the {len(deck) - 1} other cards of the deck")
+    card = next(c for c in deck if c.id == cid)
+    items = DATA_ITEMS if args.item is None else (args.item,)
+    rows = {item: pk.p_win_leading_card_only(deck, cid, item, k) for item in items}
+    best = max(rows, key=lambda i: rows[i].value)
+    lines = [f"Leading with {cid} {card.name}, knowing only that card: {args.opponents} opponent(s) "
+             f"holding {args.cards} card(s) each (k = {k}) out of the {len(deck) - 1} other cards.",
+             f"  {'data item':<18} {'value':>9}  P(win leading)"]
+    for item, e in rows.items():
+        mark = "  <- best" if len(rows) > 1 and item == best else ""
+        lines.append(f"  {DATA_ITEM_LABELS[item]:<18} {getattr(card, item):>9g}  {_pf(e)}   = {e.formula}{mark}")
+    lines.append("  P(win) = C(N − 1 − H, k)/C(N − 1, k): none of the k opponents' cards is one of the "
+                 "H strictly higher ones (ties go to the lead, K3).")
+    data = {"card": cid, "name": card.name, "opponents": args.opponents, "cards_each": args.cards, "k": k,
+            "p_win_leading": {item: e.value for item, e in rows.items()},
+            "formula": {item: e.formula for item, e in rows.items()}, "best_item": best}
+    return {"lines": lines, "data": data}
+
+
+@_guarded
+def _run_prob(args) -> int:
+    out = args.prob_func(args)
+    if args.json:
+        _print_json(out["data"])
+    else:
+        _write(sys.stdout, "\n".join(out["lines"]))
+    return EXIT_OK
+
+
+@command("prob")
+def _setup_prob(sub) -> None:
+    p = _one_line_errors(sub.add_parser(
+        "prob", help="exact probabilities (fractions) for the main questions of the lessons",
+        description="Exact answers, as fractions, from a player who knows nothing but its own card."))
+    qs = p.add_subparsers(dest="question", metavar="QUESTION")
+    qs.required = True
+
+    c = _one_line_errors(qs.add_parser(
+        "challenge", help="Witness: P(next reveal safe), P(4 in a row), stop or continue, expected archive",
+        description="A Challenge of CARD from a fresh table after --safe safe reveals."))
+    c.add_argument("--card", required=True, help="the challenged Witness card id, e.g. W05")
+    c.add_argument("--safe", type=_int_in(0, None, "a number of safe reveals"), default=0,
+                   help="safe reveals so far (default 0)")
+    c.add_argument("--places", type=_int_in(1, 20, "a number of places"), default=4,
+                   help="face-down places at the start of the Challenge (default 4, a fresh table)")
+    c.set_defaults(prob_func=_run_prob_challenge)
+
+    i = _one_line_errors(qs.add_parser(
+        "identify", help="Witness: P(match) for each clue type (and ALEX pairs), knowing nothing",
+        description="P(a face-down card shares each element with the clue CARD), knowing nothing."))
+    i.add_argument("--card", required=True, help="the clue's Witness card id, e.g. W05")
+    i.set_defaults(prob_func=_run_prob_identify)
+
+    k = _one_line_errors(qs.add_parser(
+        "knockout", help="Knockout: P(win leading) with a card, knowing only that card",
+        description="P(the lead wins the turn) naming a data item, against opponents who play their best card."))
+    k.add_argument("--card", required=True, help="the Knockout card id, e.g. K03")
+    k.add_argument("--item", default=None, help="data item (weight_kg, size_cm, top_speed_kmh, "
+                                                "lifespan_years; default: all four)")
+    k.add_argument("--opponents", type=_int_in(1, 6, "a number of opponents"), default=3,
+                   help="opponents in the turn (default 3)")
+    k.add_argument("--cards", type=_int_in(1, 7, "a hand size"), default=7,
+                   help="cards each opponent holds (default 7, round 1)")
+    k.set_defaults(prob_func=_run_prob_knockout)
+
+    for q in (c, i, k):
+        q.add_argument("--json", action="store_true", help="print JSON (fractions as 'p/q')")
+        q.set_defaults(func=_run_prob)
+
+
+# --------------------------------------------------------------------- bench
+@_guarded
+def _run_bench(args) -> int:
+    from safari_kit.simulation.bench import MEASURES, format_table, run_bench, to_json
+
+    only = None
+    if args.only:
+        only = [x.strip() for x in args.only.split(",") if x.strip()]
+        unknown = [x for x in only if x not in MEASURES]
+        if unknown or not only:
+            raise ValueError(f"unknown figure(s) {', '.join(unknown) or args.only!r}; "
+                             f"expected some of {', '.join(MEASURES)}")
+    figures = run_bench(quick=args.quick, only=only)
+    _write(sys.stdout, to_json(figures, args.quick) if args.json else format_table(figures, args.quick))
+    return EXIT_OK
+
+
+@command("bench")
+def _setup_bench(sub) -> None:
+    p = _one_line_errors(sub.add_parser(
+        "bench", help="measure every speed figure against its target (one core)",
+        description="Measure each speed figure of the kit on one core (best of a few repeats) and print "
+                    "it beside its target. Figures whose code is not installed print n/a."))
+    p.add_argument("--quick", action="store_true", help="small counts: a few seconds, rough figures")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--only", default=None, metavar="KEYS", help="comma-separated figure keys to measure")
+    p.set_defaults(func=_run_bench)
+
+
 # ---------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="safari-kit",
