@@ -1,0 +1,151 @@
+"""Binder's environment, rebuilt without Docker, runs every notebook.
+
+A fresh virtual environment is built from ``binder/requirements.txt`` alone
+(pip run from the repository root, as repo2docker does, so ``-e .`` installs
+the kit), preferably on Python 3.12 as ``binder/runtime.txt`` asks. Then, with
+that environment's own nbclient and ipykernel (nothing from the development
+venv), a probe notebook imports what the lessons rely on, and every notebook
+in ``notebooks/`` is executed top to bottom. A dependency the notebooks use
+but Binder lacks fails here.
+
+Uses pip's cache; the first run downloads the wheels (about a minute on a fast
+link), later runs take about a minute on 2 cores plus the notebooks' own time.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+REQUIREMENTS = REPO / "binder" / "requirements.txt"
+NOTEBOOKS = REPO / "notebooks"
+
+PROBE = """\
+import os, sys, importlib.metadata as md
+import safari_kit, anywidget, ipywidgets, pandas, numpy, matplotlib, matplotlib.pyplot
+import IPython.display
+assert os.path.realpath(sys.prefix) == os.path.realpath({prefix!r}), (sys.prefix, {prefix!r})
+assert os.path.realpath(safari_kit.__file__).startswith(os.path.realpath({repo!r})), safari_kit.__file__
+print({{n: md.version(n) for n in ["jupyterlab", "ipywidgets", "anywidget", "pandas",
+                                   "numpy", "matplotlib", "ipykernel", "voila"]}})
+"""
+
+RUNNER = textwrap.dedent("""\
+    # Runs inside the Binder venv: execute notebooks with its own nbclient/ipykernel.
+    import json, sys, time, traceback
+    from pathlib import Path
+    import nbformat
+    from nbclient import NotebookClient
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    results = {"kernel_argv": spec.argv, "python": sys.version, "notebooks": []}
+    probe, paths = sys.argv[1], sys.argv[2:]
+    jobs = [("<probe>", nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(probe)]), Path.cwd())]
+    for p in paths:
+        jobs.append((p, nbformat.read(p, as_version=4), Path(p).parent))
+    for name, nb, cwd in jobs:
+        t0 = time.perf_counter()
+        entry = {"notebook": name, "ok": True}
+        try:
+            NotebookClient(nb, timeout=600, kernel_name="python3",
+                           resources={"metadata": {"path": str(cwd)}}).execute()
+        except Exception as exc:  # CellExecutionError, DeadKernelError, timeouts
+            entry["ok"] = False
+            entry["error"] = "".join(traceback.format_exception_only(type(exc), exc))[-4000:]
+        entry["seconds"] = round(time.perf_counter() - t0, 1)
+        if name == "<probe>":
+            entry["stdout"] = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", [])
+                                      if o.get("output_type") == "stream")
+        results["notebooks"].append(entry)
+    print("RESULTS " + json.dumps(results))
+""")
+
+
+def _python_for_binder() -> str:
+    """A Python 3.12 (binder/runtime.txt) if this machine has one, else this one (3.11+)."""
+    candidates = [shutil.which("python3.12"),
+                  *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12"))),
+                  "/usr/local/bin/python3.12", "/usr/bin/python3.12"]
+    for cand in filter(None, candidates):
+        try:
+            ok = subprocess.run([cand, "-c", "import sys, venv, ensurepip; sys.exit(sys.version_info[:2] != (3, 12))"],
+                                capture_output=True, timeout=30).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        if ok:
+            return cand
+    return sys.executable
+
+
+def _notebooks() -> list[Path]:
+    return sorted(p for p in NOTEBOOKS.glob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def _run(cmd, *, env, cwd, timeout, what):
+    proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{what} failed (rc={proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}"
+    return proc
+
+
+def test_binder_requirements_alone_run_every_notebook(tmp_path):
+    base_python = _python_for_binder()
+    venv = tmp_path / "binder-venv"
+    t0 = time.perf_counter()
+    subprocess.run([base_python, "-m", "venv", str(venv)], check=True, timeout=120)
+    py = venv / "bin" / "python"
+
+    # An environment that sees nothing of the development venv or the user's
+    # Jupyter setup (kernelspecs, config, user site-packages).
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"PYTHONPATH", "PYTHONHOME", "JUPYTER_PATH", "JUPYTER_CONFIG_PATH",
+                        "VIRTUAL_ENV", "PYTHONSTARTUP"}}
+    env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+               PYTHONNOUSERSITE="1", JUPYTER_DATA_DIR=str(tmp_path / "jupyter-data"),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "jupyter-runtime"),
+               IPYTHONDIR=str(tmp_path / "ipython"), MPLBACKEND="Agg",
+               PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_PROGRESS_BAR="off")
+
+    _run([str(py), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS.relative_to(REPO))],
+         env=env, cwd=REPO, timeout=900, what="pip install -r binder/requirements.txt")
+    t_install = time.perf_counter() - t0
+
+    # ipykernel is in the requirements; register its kernelspec inside the venv
+    # so the kernel nbclient starts is this venv's Python, whatever else is on the machine.
+    _run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
+         env=env, cwd=tmp_path, timeout=120, what="ipykernel install --sys-prefix")
+
+    runner = tmp_path / "run_notebooks.py"
+    runner.write_text(RUNNER, encoding="utf-8")
+    probe = PROBE.format(prefix=str(venv), repo=str(REPO))
+    notebooks = _notebooks()
+    proc = subprocess.run([str(py), str(runner), probe, *map(str, notebooks)],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=1800)
+    marker = [line for line in proc.stdout.splitlines() if line.startswith("RESULTS ")]
+    assert proc.returncode == 0 and marker, f"runner failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}"
+    results = json.loads(marker[-1][len("RESULTS "):])
+
+    kernel_python = results["kernel_argv"][0]
+    assert kernel_python in {"python", "python3", str(py)} or kernel_python.startswith(str(venv)), results["kernel_argv"]
+
+    summary = "\n".join(f"  {e['notebook']}: {'ok' if e['ok'] else 'FAILED'} ({e['seconds']} s)"
+                        for e in results["notebooks"])
+    print(f"\nBinder venv on {results['python'].split()[0]}: install {t_install:.0f} s\n{summary}")
+    probe_entry = results["notebooks"][0]
+    assert probe_entry["ok"], f"the Binder environment lacks something the kit needs:\n{probe_entry.get('error')}"
+    print("  versions:", probe_entry["stdout"].strip())
+    failed = [e for e in results["notebooks"][1:] if not e["ok"]]
+    assert not failed, "notebooks fail in the Binder environment:\n" + "\n\n".join(
+        f"{e['notebook']}:\n{e['error']}" for e in failed)

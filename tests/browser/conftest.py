@@ -1,0 +1,233 @@
+"""Fixtures for browser tests (JupyterLab + Debian's chromium + Playwright).
+
+See tests/browser/helpers.py for the fixtures' and helpers' API. Never call
+``playwright install``: the browser is Debian's chromium (``.ci/run`` installs it).
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.browser.helpers import ARTIFACTS, IGNORED_CONSOLE, screenshot
+
+REPO = Path(__file__).resolve().parents[2]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+STARTUP_TIMEOUT = 60
+
+
+def _missing(what: str):
+    if IN_CI:
+        pytest.fail(f"{what} (CI=true: browser tests must run in CI)")
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if not path:
+        _missing("Debian's chromium is not installed (apt-get install chromium; never `playwright install`)")
+    return path
+
+
+@dataclass
+class LabServer:
+    url: str          # http://127.0.0.1:PORT
+    token: str
+    root: Path        # the server's root_dir (a temporary folder)
+    log: Path         # the server's stdout+stderr
+    proc: subprocess.Popen
+
+    def lab_url(self, path: str = "") -> str:
+        return f"{self.url}/lab/tree/{path}?token={self.token}" if path else f"{self.url}/lab?token={self.token}"
+
+    def api(self, endpoint: str, timeout: float = 5):
+        req = urllib.request.Request(f"{self.url}/api/{endpoint}", headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.read()
+
+    def log_tail(self, n: int = 60) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return "(no log)"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's process group (server + kernels), then SIGKILL if needed."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    try:  # kernels left behind, or a stuck server
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _start(root: Path, home: Path) -> LabServer:
+    jupyter = Path(sys.executable).parent / "jupyter"
+    if not jupyter.exists():
+        _missing("jupyter is not installed in the test venv (pip install -e '.[lab,test]')")
+    token = secrets.token_hex(24)
+    port = _free_port()
+    log = home / f"jupyter-lab-{port}.log"
+    env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), IPYTHONDIR=str(home / "ipython"),
+        PYTHONNOUSERSITE="1",
+    )
+    # No "official Jupyter news?" toast over the screenshots, no update check.
+    notif = home / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    notif.parent.mkdir(parents=True, exist_ok=True)
+    notif.write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    cmd = [str(jupyter), "lab", "--allow-root", "--no-browser", "--ServerApp.ip=127.0.0.1",
+           f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--IdentityProvider.token={token}", "--LabApp.expose_app_in_browser=True",
+           f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+           # a safety net if pytest dies without cleaning up: idle kernels and an
+           # idle server end themselves
+           "--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_interval=60",
+           "--ServerApp.shutdown_no_activity_timeout=1200"]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    server = LabServer(url=f"http://127.0.0.1:{port}", token=token, root=root, log=log, proc=proc)
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited with rc={proc.returncode}:\n{server.log_tail()}")
+        try:
+            server.api("status", timeout=2)
+            return server
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            _stop(proc)
+            raise TimeoutError(f"jupyter lab not ready after {STARTUP_TIMEOUT} s:\n{server.log_tail()}")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def lab_server(chromium_path):
+    home = Path(tempfile.mkdtemp(prefix="safari-lab-"))
+    root = home / "root"
+    root.mkdir()
+    # A copy, so autosave and outputs never touch the committed notebooks.
+    if (REPO / "notebooks").is_dir():
+        shutil.copytree(REPO / "notebooks", root / "notebooks",
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    else:
+        (root / "notebooks").mkdir()
+    if (REPO / "data").is_dir():
+        shutil.copytree(REPO / "data", root / "data")
+    server = None
+    try:
+        for attempt in range(3):  # the free port may be taken between probe and bind
+            try:
+                server = _start(root, home)
+                break
+            except RuntimeError as exc:
+                if attempt == 2 or "address already in use" not in str(exc).lower():
+                    pytest.fail(str(exc), pytrace=False)
+            except TimeoutError as exc:
+                pytest.fail(str(exc), pytrace=False)
+        yield server
+    finally:
+        if server is not None:
+            _stop(server.proc)
+            if server.proc.returncode not in (0, -signal.SIGTERM, None):
+                print(f"\njupyter lab ended with rc={server.proc.returncode}; log tail:\n{server.log_tail(20)}")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (it is in the test extra)")
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+    finally:
+        pw.stop()
+
+
+@pytest.fixture
+def js_errors() -> list[str]:
+    return []
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    rep = yield
+    setattr(item, f"rep_{rep.when}", rep)
+    return rep
+
+
+@pytest.fixture
+def page(browser, js_errors, request):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    ignored = [re.compile(p) for p in IGNORED_CONSOLE]
+
+    def on_console(msg):
+        if msg.type == "error":
+            text = msg.text
+            loc = msg.location or {}
+            where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
+            if not any(rx.search(text + where) for rx in ignored):
+                js_errors.append(f"console.error: {text}{where}")
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
+    try:
+        yield pg
+    finally:
+        rep = getattr(request.node, "rep_call", None)
+        if rep is not None and rep.failed:
+            try:
+                print(f"\nscreenshot: {screenshot(pg, request.node.name + '-failure')}")
+            except Exception:  # the page may be gone
+                pass
+        context.close()

@@ -1,0 +1,265 @@
+"""Helpers for browser tests: JupyterLab in Debian's chromium, driven by Playwright.
+
+Fixtures (tests/browser/conftest.py)
+------------------------------------
+``chromium_path``  path of Debian's chromium. Missing: skip on a laptop, fail when CI=true.
+``lab_server``     session-scoped :class:`LabServer`: JupyterLab from the test venv on a
+                   free 127.0.0.1 port with a random token, ``expose_app_in_browser`` on.
+                   Its root (``lab_server.root``) is a temporary folder holding a copy of
+                   ``notebooks/`` (as ``notebooks/``) and ``data/``; tests may write their
+                   own notebooks there. Fresh settings/workspaces; no news/update popups.
+                   ``lab_server.lab_url("notebooks/00-start-here.ipynb")`` is the page URL.
+``browser``        session-scoped Playwright ``Browser`` (headless chromium).
+``js_errors``      list collecting the page's console errors and uncaught page errors
+                   (strings; known-harmless messages in ``IGNORED_CONSOLE`` left out).
+``page``           a fresh Playwright ``Page`` (1400x900) in its own context, feeding
+                   ``js_errors``; on a failing test a screenshot is saved as
+                   ``test-artifacts/<test name>-failure.png``.
+
+Helpers (this module; ``from tests.browser.helpers import ...``)
+----------------------------------------------------------------
+``write_notebook(path, cells)``                 cells: code strings, or ("markdown", text).
+``open_notebook(page, server, path)``           open a notebook, wait for its kernel idle,
+                                                collapse the left sidebar.
+``run_all_cells(page, timeout=120_000)``        ``notebook:run-all-cells`` via
+                                                ``window.jupyterapp``, wait until done and
+                                                the kernel is idle; -> :class:`RunResult`
+                                                (``ok``, ``seconds``, ``errors`` = error
+                                                outputs as "EName: value").
+``open_and_run(page, server, path, name=None)`` both, then ``settle`` and a screenshot
+                                                (``test-artifacts/<name>.png``); -> RunResult.
+``settle(page)``                                wait for pending widget views to render.
+``widget_views(page)``                          locator of the output nodes whose output is a
+                                                widget view (``[data-safari-widget=<model id>]``).
+``widget_errors(page)``                         texts on the page such as "Error displaying
+                                                widget", "No version of module anywidget is
+                                                registered", "Failed to load model class".
+``output_texts(page)``                          inner text of every output area, in order.
+``assert_clean(page, js_errors, run=None)``     no cell error, no widget error, no JS error.
+``screenshot(page, name)``                      ``test-artifacts/<name>.png`` (the viewport).
+``click_latency_ms(page, click_selector, watch_selector, timeout_ms=5000)``
+                                                click the first element matching
+                                                ``click_selector`` in-page and time (ms,
+                                                ``performance.now``) until the text or
+                                                attributes under ``watch_selector`` change:
+                                                the click -> kernel -> DOM round trip.
+``latency_summary(samples)``                    {"n", "median", "p95", "max"} in ms.
+
+Typical test::
+
+    @pytest.mark.browser
+    def test_lab(page, js_errors, lab_server):
+        run = open_and_run(page, lab_server, "notebooks/02-identification.ipynb")
+        assert_clean(page, js_errors, run)
+        ms = [click_latency_ms(page, ".safari-place[data-legal]", ".safari-prob") for _ in range(30)]
+        print(latency_summary(ms))
+"""
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+WIDGET_ERROR_TEXTS = (
+    "Error displaying widget",
+    "No version of module anywidget is registered",
+    "No version of module",  # "... X is registered": the server lacks X's labextension
+    "Failed to load model class",
+    "Could not create a view",
+    "Error creating widget",
+    "Model not found",
+)
+# Console messages that are not the kit's fault (regexes).
+IGNORED_CONSOLE = (
+    r"favicon\.ico",
+)
+
+
+@dataclass
+class RunResult:
+    ok: bool
+    seconds: float
+    errors: list[str] = field(default_factory=list)
+
+
+def write_notebook(path: Path, cells) -> Path:
+    """Write a notebook (nbformat 4, python3 kernel). cells: code strings or (kind, source)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for cell in cells:
+        kind, src = ("code", cell) if isinstance(cell, str) else cell
+        nb.cells.append(nbformat.v4.new_code_cell(src) if kind == "code" else nbformat.v4.new_markdown_cell(src))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(path))
+    return path
+
+
+_PANEL = "window.jupyterapp && window.jupyterapp.shell.currentWidget"
+
+
+def open_notebook(page, server, path: str, timeout: float = 90_000) -> None:
+    """Open ``path`` (relative to the server root) in JupyterLab; wait for an idle kernel."""
+    page.goto(server.lab_url(path), wait_until="domcontentloaded", timeout=timeout)
+    page.wait_for_function(
+        f"""(path) => {{
+            const w = {_PANEL};
+            if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
+            const k = w.sessionContext.session && w.sessionContext.session.kernel;
+            return !!(w.context.isReady && k && k.status === 'idle' && k.connectionStatus === 'connected');
+        }}""",
+        arg=path, timeout=timeout, polling=100,
+    )
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # more notebook per screenshot
+
+
+def run_all_cells(page, timeout: float = 120_000) -> RunResult:
+    """Run every cell of the current notebook through the app's command registry."""
+    t0 = time.perf_counter()
+    page.evaluate("""() => {
+        window.__safariRun = null;
+        window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+            (ok) => { window.__safariRun = {ok: ok !== false}; },
+            (err) => { window.__safariRun = {ok: false, error: String(err)}; });
+    }""")
+    page.wait_for_function(
+        f"""() => {{
+            if (!window.__safariRun) return false;
+            const w = {_PANEL};
+            const k = w.sessionContext.session && w.sessionContext.session.kernel;
+            const busy = w.content.widgets.some(c => c.model.type === 'code' &&
+                c.promptNode && c.promptNode.textContent.includes('*'));
+            return k && k.status === 'idle' && !busy;
+        }}""",
+        timeout=timeout, polling=100,
+    )
+    outcome = page.evaluate("() => window.__safariRun")
+    errors = page.evaluate(f"""() => {{
+        const w = {_PANEL};
+        const out = [];
+        for (const c of w.content.widgets) {{
+            if (c.model.type !== 'code') continue;
+            for (const o of c.model.outputs.toJSON())
+                if (o.output_type === 'error') out.push(o.ename + ': ' + o.evalue);
+        }}
+        return out;
+    }}""")
+    if outcome.get("error"):
+        errors.insert(0, outcome["error"])
+    return RunResult(ok=bool(outcome.get("ok")) and not errors, seconds=time.perf_counter() - t0, errors=errors)
+
+
+_TAG_WIDGETS = f"""() => {{
+    // Mark the DOM node of every output whose model holds a widget view, so
+    // tests can find widget outputs whatever the widget draws (ipywidgets
+    // adds .jupyter-widgets, an anywidget's element has no class of its own).
+    const w = {_PANEL};
+    let n = 0;
+    for (const c of (w && w.content ? w.content.widgets : [])) {{
+        if (c.model.type !== 'code' || !c.outputArea) continue;
+        c.model.outputs.toJSON().forEach((o, i) => {{
+            const child = c.outputArea.widgets[i];
+            if (!child || !o.data || !o.data['{WIDGET_MIME}']) return;
+            const node = child.node.querySelector('.jp-OutputArea-output') || child.node;
+            node.setAttribute('data-safari-widget', o.data['{WIDGET_MIME}'].model_id);
+            n += 1;
+        }});
+    }}
+    return n;
+}}"""
+
+
+def settle(page, timeout: float = 30_000) -> None:
+    """Wait until every widget output has rendered something (or shows an error)."""
+    page.evaluate(_TAG_WIDGETS)
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-safari-widget]')]
+                   .every(el => el.children.length > 0 || el.textContent.trim().length > 0)""",
+        timeout=timeout, polling=100,
+    )
+    page.wait_for_timeout(300)  # let late CSS/layout land before screenshots
+
+
+def widget_views(page):
+    """Locator of the output nodes showing a widget view (data-safari-widget=<model id>)."""
+    page.evaluate(_TAG_WIDGETS)
+    return page.locator("[data-safari-widget]")
+
+
+def output_texts(page) -> list[str]:
+    return page.locator(".jp-Cell .jp-OutputArea-output").all_inner_texts()
+
+
+def widget_errors(page) -> list[str]:
+    text = page.locator(".jp-Notebook").inner_text()
+    hits = []
+    for line in text.splitlines():
+        if any(marker in line for marker in WIDGET_ERROR_TEXTS):
+            hits.append(line.strip())
+    return hits
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def open_and_run(page, server, path: str, name: str | None = None, timeout: float = 120_000) -> RunResult:
+    open_notebook(page, server, path, timeout=timeout)
+    run = run_all_cells(page, timeout=timeout)
+    settle(page)
+    screenshot(page, name or Path(path).stem)
+    return run
+
+
+def assert_clean(page, js_errors: list[str], run: RunResult | None = None) -> None:
+    problems = []
+    if run is not None and run.errors:
+        problems.append("cell errors: " + json.dumps(run.errors, indent=1))
+    werr = widget_errors(page)
+    if werr:
+        problems.append("widget errors: " + json.dumps(werr, indent=1))
+    if js_errors:
+        problems.append("JS errors: " + json.dumps(js_errors, indent=1))
+    assert not problems, "\n".join(problems)
+
+
+def click_latency_ms(page, click_selector: str, watch_selector: str, timeout_ms: float = 5000) -> float:
+    """In-page time from a click to the first DOM change under ``watch_selector``."""
+    return page.evaluate(
+        """async ([clickSel, watchSel, timeoutMs]) => {
+            const target = document.querySelector(clickSel);
+            const watch = document.querySelector(watchSel);
+            if (!target) throw new Error('nothing matches ' + clickSel);
+            if (!watch) throw new Error('nothing matches ' + watchSel);
+            return await new Promise((resolve, reject) => {
+                const obs = new MutationObserver(() => {
+                    obs.disconnect(); clearTimeout(timer); resolve(performance.now() - t0);
+                });
+                obs.observe(watch, {subtree: true, childList: true, characterData: true, attributes: true});
+                const timer = setTimeout(() => { obs.disconnect(); reject(new Error('no change within ' + timeoutMs + ' ms')); }, timeoutMs);
+                const t0 = performance.now();
+                target.click();
+            });
+        }""",
+        [click_selector, watch_selector, timeout_ms],
+    )
+
+
+def latency_summary(samples) -> dict:
+    s = sorted(samples)
+    if not s:
+        return {"n": 0}
+    p95 = s[min(len(s) - 1, max(0, round(0.95 * len(s)) - 1))]
+    return {"n": len(s), "median": round(statistics.median(s), 1), "p95": round(p95, 1), "max": round(s[-1], 1)}
