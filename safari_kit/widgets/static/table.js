@@ -1,13 +1,25 @@
 // safari_kit card table: draws a Safari Witness or Safari Knockout table from `view`.
 // Vanilla DOM + inline SVG, no imports. The page knows only what `view` holds (one
 // viewer's observation + public faces); what is clickable comes from `selectable`.
+//
+// How the cards look (120 x 170 SVG): a Mugshot is filled with its color and overlaid
+// with its texture as a dark/light SVG pattern (Brick: offset bricks; Wood: wavy grain with
+// a knot; Circular Tile: ring grid; Diamond Tile: diamond lattice; Wavy: double waves).
+// A white strip on top says the color and texture in words ("Pink · Wavy"); a white
+// medallion holds the animal (Elephant: ears, trunk, tusks; Owl: ear tufts, big eyes, beak;
+// Bear: round ears, snout; Goat: curved horns, long face, beard; Pig: pointed ears,
+// snout with nostrils) with its name on a pill below; the name is on a cream banner with
+// gold ribbon tails, one monospace letter per cell, and a dark irregular ink blot in place
+// of each hidden '?'. A face-down card is navy with a faint diamond lattice, a gold frame,
+// a magnifying glass around a '?', and a "Place N" tag. A Safari Pal is a cream card with
+// a colored header (the animal's name) and four labelled bars (weight on a log scale) with
+// the value and unit; the data item named this turn is outlined in orange.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 const COLOR_FILL = {
   Teal: "#2a9d8f", Yellow: "#f2c94c", Orange: "#f4a261", Pink: "#f08cbf", Violet: "#9b72cf",
 };
-const ITEM_ICON = { weight_kg: "⚖", size_cm: "📏", top_speed_kmh: "⚡", lifespan_years: "⏳" };
 
 let tableCounter = 0;
 
@@ -170,12 +182,14 @@ function mugshotSVG(face, prefix) {
   const cell = letters.length > 3 ? 19 : 22;
   const x0 = 60 - ((letters.length - 1) * cell) / 2;
   const seed = hash(face.id);
+  const words = `${face.color} · ${face.texture}`;
   return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": face.label, focusable: "false" },
     s("defs", {}, texturePattern(pid, face.texture)),
     s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill }),
     s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill: `url(#${pid})`, stroke: "#222", "stroke-width": 2.5 }),
     s("rect", { x: 8, y: 7, width: 104, height: 18, rx: 5, fill: "rgba(255,255,255,0.9)" }),
-    s("text", { x: 60, y: 20, "text-anchor": "middle", class: "st-card-words", text: `${face.color} · ${face.texture}` }),
+    s("text", { x: 60, y: 20, "text-anchor": "middle", class: "st-card-words", text: words,
+      textLength: words.length > 17 ? 100 : null, lengthAdjust: words.length > 17 ? "spacingAndGlyphs" : null }),
     s("circle", { cx: 60, cy: 66, r: 32, fill: "rgba(255,255,255,0.93)", stroke: "#222", "stroke-width": 1.5 }),
     s("g", { transform: "translate(60 66) scale(0.92)" }, animalIcon(face.animal)),
     s("rect", { x: 33, y: 102, width: 54, height: 15, rx: 7.5, fill: "rgba(255,255,255,0.9)" }),
@@ -207,7 +221,7 @@ function palCard(face, view) {
   const rows = face.bars.map((b) => {
     const named = view.item === b.item;
     return h("div", { class: "st-bar-row" + (named ? " st-named" : "") },
-      h("span", { class: "st-bar-label" }, `${ITEM_ICON[b.item] || ""} ${b.label}`),
+      h("span", { class: "st-bar-label" }, b.label),
       h("span", { class: "st-bar-track", title: b.scale === "log" ? "log scale" : null },
         h("span", { class: "st-bar-fill", style: `width:${(b.fraction * 100).toFixed(1)}%` })),
       h("span", { class: "st-bar-value" }, b.text));
@@ -294,7 +308,7 @@ export default {
       }
       root.classList.toggle("st-my-turn", !!view.my_turn);
       const header = h("div", { class: "st-header" },
-        h("div", { class: "st-title" }, view.game === "witness" ? "🔎 Safari Witness" : "🦁 Safari Knockout"),
+        h("div", { class: "st-title" }, view.game === "witness" ? "Safari Witness" : "Safari Knockout"),
         h("div", { class: "st-phase" }, view.phase_words || ""));
       const message = h("div", { class: "st-message", role: "status", "aria-live": "polite" },
         h("span", { class: "st-message-text" }, model.get("message") || ""),
@@ -318,7 +332,7 @@ export default {
             h("b", {}, a.you ? `You (player ${a.player})` : `Player ${a.player}`),
             h("span", { class: "st-score" }, `${(v.scores || [])[a.player] ?? a.count} pts`),
             a.player === v.current_player ? h("span", { class: "st-badge" }, "to play") : null,
-            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, "🏆 winner") : null))));
+            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, "★ winner") : null))));
 
         // deck + clue area
         const row = h("div", { class: "st-row" });
@@ -389,7 +403,7 @@ export default {
         body.appendChild(arch);
 
         if (v.case_card) {
-          body.appendChild(h("div", { class: "st-case" }, h("b", {}, "🗂 Your Case Card: "), v.case_card.text));
+          body.appendChild(h("div", { class: "st-case" }, h("b", {}, "Your Case Card: "), v.case_card.text));
         }
         if (v.case_cards) {
           body.appendChild(h("div", { class: "st-case" }, h("b", {}, "Case Cards: "),
@@ -431,12 +445,12 @@ export default {
           h("div", { class: "st-seat" + (p.to_play ? " st-to-act" : "") + (p.you ? " st-you" : "") + (p.out ? " st-out" : "") },
             h("b", {}, p.you ? `You (player ${p.player})` : `Player ${p.player}`),
             h("span", { class: "st-score" }, `${p.score} pts`),
-            h("span", {}, `🂠 ${p.hand_size}`),
+            h("span", {}, `${p.hand_size} card${p.hand_size === 1 ? "" : "s"}`),
             p.dealer ? h("span", { class: "st-badge" }, "dealer") : null,
             p.lead ? h("span", { class: "st-badge" }, "lead") : null,
             p.to_play ? h("span", { class: "st-badge" }, "to play") : null,
             p.out ? h("span", { class: "st-badge st-out-badge" }, "out") : null,
-            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, "🏆 winner") : null))));
+            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, "★ winner") : null))));
 
         const trick = h("div", { class: "st-cards" });
         (v.trick || []).forEach((play, i) => {
@@ -453,7 +467,7 @@ export default {
         if (items.length) {
           body.appendChild(h("div", { class: "st-buttons" }, h("div", { class: "st-button-group" },
             h("span", {}, "Name a data item:"),
-            items.map((t) => target(h("button", { type: "button", class: "st-button" }, `${ITEM_ICON[t.id] || ""} ${t.label}`), [["item", t.id]], t.label)))));
+            items.map((t) => target(h("button", { type: "button", class: "st-button" }, t.label), [["item", t.id]], t.label)))));
         }
         body.appendChild(buttons(v));
 
