@@ -10,7 +10,7 @@ from safari_kit.witness.cases import case_points
 
 from .helpers import ALL_IDS, public_ids
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_STEPS = 2000
 
 
@@ -24,7 +24,7 @@ def check_invariants(state, seen):
     expected = [len(a) + (case_points(state.case_cards[p], [cards[i] for i in a])[0] if state.case_cards else 0)
                 for p, a in enumerate(state.archives)]
     assert state.scores() == expected
-    assert len([p for p in state.places]) >= 4 or state.is_terminal()
+    assert len(state.places) >= 4 or state.phase in ("archive", "over")  # W6 (refill happens on archiving)
     # observations: nothing from the deck, nothing never legitimately seen
     deck_ids = {cards[i].id for i in state.deck}
     for p in range(state.players):
