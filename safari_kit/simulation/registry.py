@@ -12,6 +12,9 @@ spec           games                      bot
                remembers each face-up card it sees with probability P
 ``lastk:K``    witness                    ``MemoryWitnessBot(last_k=K)``, K >= 0:
                remembers only the last K cards it saw
+``highcard``   knockout                   ``HighCardBot()``: leads the card x item with the
+               fewest higher cards in the deck, follows at random
+               (``highcard:best``: follows with its highest card)
 =============  =========================  ==============================================
 
 Specs (plain strings) are what travels to worker processes and Dask workers:
@@ -54,6 +57,7 @@ class BotKind:
     arg: str | None = None  # the argument's meaning ("P", "K"), None: takes none
     parse: Callable[[str], object] | None = None  # text -> argument value (raises ValueError)
     canon: Callable[[object], str] | None = None  # argument value -> canonical text
+    default: object = None  # the argument when the spec gives none (None: it must be given)
 
 
 REGISTRY: dict[str, BotKind] = {}
@@ -122,6 +126,19 @@ register(BotKind("lastk", "greedy that remembers only the last K cards it saw",
                  arg="K", parse=_parse_k, canon=str))
 
 
+
+def _parse_follow(text: str) -> str:
+    if text not in ("random", "best"):
+        raise ValueError("must be 'random' or 'best'")
+    return text
+
+
+register(BotKind("highcard", "Knockout rank rule: lead the card x item with the fewest higher cards in the deck; "
+                             "follow with a random card (highcard) or the highest one (highcard:best)",
+                 {"knockout": _with_arg(_lazy("safari_kit.simulation.knockout_bots", "HighCardBot"), "follow")},
+                 arg="FOLLOW", parse=_parse_follow, canon=str, default="random"))
+
+
 def _split(game_name: str, spec) -> tuple[BotKind, object]:
     if game_name not in GAMES:
         raise BotSpecError(f"unknown game {game_name!r}; expected one of {', '.join(GAMES)}")
@@ -139,6 +156,8 @@ def _split(game_name: str, spec) -> tuple[BotKind, object]:
         if sep:
             raise BotSpecError(f"bot {name!r} takes no argument, got {spec.strip()!r}")
         return kind, None
+    if not sep and kind.default is not None:
+        return kind, kind.default
     if not sep or not arg_text:
         raise BotSpecError(f"bot {name!r} needs an argument: '{name}:{kind.arg}' ({kind.help})")
     try:
@@ -152,7 +171,9 @@ def _split(game_name: str, spec) -> tuple[BotKind, object]:
 def canonical_spec(game_name: str, spec: str) -> str:
     """The spec written the one canonical way (checks it; raises :class:`BotSpecError`)."""
     kind, value = _split(game_name, spec)
-    return kind.name if value is None else f"{kind.name}:{kind.canon(value)}"
+    if value is None or (kind.default is not None and value == kind.default):
+        return kind.name
+    return f"{kind.name}:{kind.canon(value)}"
 
 
 def make_bot(game_name: str, spec: str):
@@ -173,7 +194,8 @@ def parse_bots(text) -> list[str]:
 
 def known_bots(game_name: str | None = None) -> str:
     """The registry as one line, e.g. ``"random, greedy, memory:P, lastk:K"``."""
-    return ", ".join(k.name if k.arg is None else f"{k.name}:{k.arg}" for k in REGISTRY.values()
+    return ", ".join(k.name if k.arg is None else f"{k.name}[:{k.arg}]" if k.default is not None
+                     else f"{k.name}:{k.arg}" for k in REGISTRY.values()
                      if game_name is None or game_name in k.builders)
 
 
