@@ -367,6 +367,13 @@ def tournament(game_name: str, players: int = 3, bots="random", games: int = 100
 
     tasks = [ChunkTask(game_name, opt_items, tuple(lineup), k, start, min(chunk_size, games - start), seed)
              for k, start in enumerate(range(0, games, chunk_size))]
+    local = [e for e in lineup if not isinstance(e, str) and getattr(e, "__module__", None) == "__main__"]
+    if local and scheduler is None and workers != 1:
+        import warnings
+
+        warnings.warn(f"{_labels(local)[0]} is defined in __main__ (a notebook or script), which worker "
+                      f"processes cannot import: playing serially (same results, one core)", stacklevel=2)
+        workers = 1
     t0 = time.perf_counter()
     parts = run(play_chunk, tasks, workers=workers, scheduler=scheduler, progress=progress,
                 weights=[t.count for t in tasks])
