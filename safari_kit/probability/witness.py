@@ -259,7 +259,20 @@ def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
         return None
     m1s = [t.match[t1][c1] for t1 in choices]
     m2s = [t.match[t2][c2] for t2 in choices]
+    a1 = [(m & pool_mask).bit_count() for m in m1s]
+    b2 = [(m & pool_mask).bit_count() for m in m2s]
     dists = {p: [(x, float(w)) for x, w in kn.place_dist(p).items()] for p in reps}
+    nf = float(n) if n else 1.0
+
+    def marginal(p, masks, counts):
+        return [sum(w * (cnt / nf if x is None else float((m >> x) & 1)) for x, w in dists[p])
+                for m, cnt in zip(masks, counts)]
+
+    v1 = {p: marginal(p, m1s, a1) for p in reps}
+    v2 = {p: marginal(p, m2s, b2) for p in reps}
+    arg1 = {p: max(range(len(choices)), key=lambda i: (v1[p][i], -i)) for p in reps}
+    arg2 = {p: max(range(len(choices)), key=lambda i: (v2[p][i], -i)) for p in reps}
+    pooled = {p: any(x is None for x, _ in dists[p]) for p in reps}
     best_v, best = -1.0, None
     nn = float(n * (n - 1)) if n > 1 else 1.0
     for pa in reps:
@@ -267,25 +280,31 @@ def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
         for pb in reps:
             if pa == pb:
                 continue
-            db, gb = dists[pb], kn.mixed.get(pb)
-            if ga is not None and ga == gb:
+            gb = kn.mixed.get(pb)
+            same_group = ga is not None and ga == gb
+            if not same_group and not (pooled[pa] and pooled[pb]):
+                # independent places: the best types are chosen separately
+                i1, i2 = arg1[pa], arg2[pb]
+                v = v1[pa][i1] * v2[pb][i2]
+                if v > best_v + 1e-12:
+                    best_v, best = v, ((pa, choices[i1]), (pb, choices[i2]))
+                continue
+            if same_group:
                 entries = kn.groups[ga]
                 g = len(entries)
                 pairs = [(entries[i], entries[j], 1.0 / (g * (g - 1))) for i in range(g) for j in range(g) if i != j]
             else:
-                pairs = [(x1, x2, w1 * w2) for x1, w1 in da for x2, w2 in db]
+                pairs = [(x1, x2, w1 * w2) for x1, w1 in da for x2, w2 in dists[pb]]
             for i1, m1 in enumerate(m1s):
-                a = (m1 & pool_mask).bit_count()
+                a = a1[i1]
                 for i2, m2 in enumerate(m2s):
                     v = 0.0
                     for x1, x2, w in pairs:
                         if x1 is None and x2 is None:
-                            b = (m2 & pool_mask).bit_count()
-                            v += w * (a * b - (m1 & m2 & pool_mask).bit_count()) / nn
+                            v += w * (a * b2[i2] - (m1 & m2 & pool_mask).bit_count()) / nn
                         else:
-                            v1 = a / n if x1 is None else float((m1 >> x1) & 1)
-                            v2 = ((m2 & pool_mask).bit_count() / n) if x2 is None else float((m2 >> x2) & 1)
-                            v += w * v1 * v2
+                            v += w * (a / nf if x1 is None else float((m1 >> x1) & 1)) * (
+                                b2[i2] / nf if x2 is None else float((m2 >> x2) & 1))
                     if v > best_v + 1e-12:
                         best_v, best = v, ((pa, choices[i1]), (pb, choices[i2]))
     (pa, t1), (pb, t2) = best
@@ -481,3 +500,143 @@ def choice_values(kn, with_reveal_another: bool = True) -> dict:
     if with_reveal_another and kn.deck_count > 0:
         out["reveal_another"] = reveal_another_value(kn)
     return out
+
+
+# ------------------------------------------------------------------ Monte Carlo (same questions, sampled)
+def sample_worlds(kn, n: int, rng=None, deck_depth: int | None = None):
+    """Sample n arrangements consistent with ``kn``.
+
+    Returns ``(places, deck)``: ``places`` maps each face-down place to an int array
+    (n,) of card indices; ``deck`` is an (n, deck_count) array, top card first. Pool
+    cards fill the unknown places, the pool slots of SAM groups and the deck
+    uniformly at random; each SAM group is shuffled uniformly. ``deck_depth``
+    keeps only the top cards of the deck (faster).
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(rng)
+    pool = np.array(sorted(kn.pool), dtype=np.int64)
+    N = len(pool)
+    depth = kn.deck_count if deck_depth is None else min(deck_depth, kn.deck_count)
+    need = min(N, kn.unknown_slots() + depth)
+    if need == 0:
+        perm = np.zeros((n, 0), dtype=np.int64)
+    else:
+        keys = rng.random((n, N))
+        if need < N:
+            part = np.argpartition(keys, need - 1, axis=1)[:, :need]
+            order = np.argsort(np.take_along_axis(keys, part, axis=1), axis=1)
+            perm = pool[np.take_along_axis(part, order, axis=1)]
+        else:
+            perm = pool[np.argsort(keys, axis=1)]
+    col = 0
+    places = {}
+    for p in kn.unknown_places:
+        places[p] = perm[:, col]
+        col += 1
+    for gid, entries in kn.groups.items():
+        gplaces = [p for p in kn.face_down if kn.mixed.get(p) == gid]
+        filled = np.empty((n, len(entries)), dtype=np.int64)
+        for k, x in enumerate(entries):
+            if x is None:
+                filled[:, k] = perm[:, col]
+                col += 1
+            else:
+                filled[:, k] = x
+        order = np.argsort(rng.random((n, len(entries))), axis=1)
+        shuffled = np.take_along_axis(filled, order, axis=1)
+        for k, p in enumerate(gplaces):
+            places[p] = shuffled[:, k]
+    for p, c in kn.known.items():
+        places[p] = np.full(n, c, dtype=np.int64)
+    deck = perm[:, col:col + depth]
+    return places, deck
+
+
+def _mask_array(mask: int, size: int):
+    import numpy as np
+
+    return np.array([(mask >> i) & 1 for i in range(size)], dtype=bool)
+
+
+def mc_p_match(kn, clue, place: int, types=("animal",), n: int = 20000, rng=None):
+    """Estimate :func:`p_match` by sampling where the unknown cards are."""
+    from safari_kit.probability.distributions import Estimate
+
+    game = kn.game
+    hit = _mask_array(tables(game).match[_types(types)][_card(game, clue)], len(game.cards))
+    places, _ = sample_worlds(kn, n, rng, deck_depth=0)
+    return Estimate.from_samples(hit[places[place]])
+
+
+def mc_two_clues(kn, n: int = 20000, rng=None):
+    """Estimate :func:`reveal_another_value` (cards archived, 0 or 4) by sampling the second clue and the places."""
+    import numpy as np
+
+    from safari_kit.probability.distributions import Estimate
+
+    game = kn.game
+    t = tables(game)
+    if not kn.clue or kn.deck_count == 0 or len(kn.available) < 2:
+        return Estimate(0.0, n, sd=0.0, proportion=False)
+    places, deck = sample_worlds(kn, n, rng, deck_depth=1)
+    x = deck[:, 0]
+    out = np.zeros(n)
+    c1 = kn.clue[0]
+    size = len(game.cards)
+    for card in np.unique(x):
+        plan = best_two_clue_plan(kn, c1, int(card))
+        if plan is None:
+            continue
+        (pa, t1), (pb, t2), _ = plan
+        sel = x == card
+        h1 = _mask_array(t.match[t1][c1], size)[places[pa][sel]]
+        h2 = _mask_array(t.match[t2][int(card)], size)[places[pb][sel]]
+        out[sel] = 4.0 * (h1 & h2)
+    return Estimate(float(out.mean()), n, sd=float(out.std(ddof=1)), proportion=False)
+
+
+def _challenge_samples(kn, n, rng, challenged=None):
+    import numpy as np
+
+    pos = challenge_position(kn, challenged)
+    safe = ~_mask_array(tables(kn.game).unsafe[pos["card"]], len(kn.game.cards))
+    places, _ = sample_worlds(kn, n, rng, deck_depth=0)
+    if pos["unknown_places"]:
+        cards = np.stack([places[p] for p in pos["unknown_places"]], axis=1)
+        ok = safe[cards]
+        leading = np.where(ok.all(axis=1), ok.shape[1], np.argmin(ok, axis=1))
+    else:
+        leading = np.zeros(n, dtype=np.int64)
+    return pos, leading
+
+
+def mc_p_streak(kn, k: int, n: int = 20000, rng=None, challenged=None):
+    """Estimate :func:`p_streak`: the next k reveals (known-safe places first, then unknown places) all safe."""
+    from safari_kit.probability.distributions import Estimate
+
+    pos, leading = _challenge_samples(kn, n, rng, challenged)
+    j = max(0, k - len(pos["safe_places"]))
+    if j > len(pos["unknown_places"]):
+        return Estimate(0, n)
+    return Estimate.from_samples(leading >= j)
+
+
+def mc_challenge_value(kn, n: int = 20000, rng=None, challenged=None):
+    """Estimate :func:`challenge_value` by playing the optimal rule on sampled arrangements."""
+    import numpy as np
+
+    from safari_kit.probability.distributions import Estimate
+
+    pos, leading = _challenge_samples(kn, n, rng, challenged)
+    s = pos["s"] + len(pos["safe_places"])
+    a, N, f = pos["a"], pos["n"], len(pos["unknown_places"])
+    r = 0  # along an all-safe path the state is deterministic: find where the rule stops
+    while r < f and N - r > 0 and one_step_continue(s + r, a - r, N - r):
+        r += 1
+    if r == f and s + r < MIN_SAFE and pos["blocked"]:
+        value = 0  # forced onto places the DP scores as failures
+    else:
+        value = 1 + s + r
+    samples = np.where(leading >= r, value, 0).astype(float)
+    return Estimate(float(samples.mean()), n, sd=float(samples.std(ddof=1)), proportion=False)
