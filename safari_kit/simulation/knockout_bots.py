@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import weakref
 from typing import Sequence
 
 import numpy as np
@@ -24,6 +25,8 @@ import numpy as np
 from safari_kit.probability.knockout import best_play, lead_keys, follow_keys
 
 __all__ = ["GreedyKnockoutBot", "HighCardBot"]
+
+_KEYS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # game -> (lead keys, follow keys)
 
 
 class GreedyKnockoutBot:
@@ -75,8 +78,10 @@ class HighCardBot:
         self._game = game
         self._rng = rng
         self._block = []
-        self._lead = lead_keys(game).tolist()
-        self._follow = follow_keys(game).tolist()
+        keys = _KEYS.get(game)
+        if keys is None:
+            keys = _KEYS[game] = (lead_keys(game).tolist(), follow_keys(game).tolist())
+        self._lead, self._follow = keys
 
     def choose(self, observation, legal_actions: Sequence):
         game = self._game
