@@ -47,24 +47,35 @@ def read_record(source: str | Path | dict, game: str | None = None) -> dict:
     origin = "record"
     if isinstance(source, dict):
         doc = source
-    else:
-        text = None
-        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+    elif isinstance(source, (str, Path)):
+        text = str(source) if isinstance(source, str) else None
+        looks_like_json = text is not None and (text.lstrip()[:1] in ("{", "[", '"') or "\n" in text)
+        if not looks_like_json:
             path = Path(source)
             origin = str(path)
-            try:
-                text = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise RecordError(f"{origin}: no such file") from None
-            except UnicodeDecodeError as exc:
-                raise RecordError(f"{origin}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        else:
-            text = source
+            if path.is_file():
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except UnicodeDecodeError as exc:
+                    raise RecordError(f"{origin}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+                except OSError as exc:
+                    raise RecordError(f"{origin}: cannot read the file ({exc.strerror})") from None
+            elif isinstance(source, Path) or text is None:
+                raise RecordError(f"{origin}: no such file")
+            else:
+                origin = "record text"
+                try:
+                    json.loads(text)
+                except json.JSONDecodeError:
+                    raise RecordError(f"{text[:60]!r} is neither a record file that exists nor JSON record text") from None
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            hint = " (the record looks truncated)" if exc.pos >= len(text.rstrip()) else ""
+            hint = " (the record looks truncated)" if exc.msg.startswith(("Expecting", "Unterminated")) and \
+                exc.pos >= len(text.rstrip()) - 1 else ""
             raise RecordError(f"{origin}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}") from None
+    else:
+        raise RecordError(f"a record is a dict, JSON text or a file path, not {type(source).__name__}")
     if not isinstance(doc, dict):
         raise RecordError(f"{origin}: expected a JSON object, got {type(doc).__name__}")
     if doc.get("format") != RECORD_FORMAT:
