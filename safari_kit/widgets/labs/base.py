@@ -1,0 +1,106 @@
+"""What every step-through lab shares: a seed, Reset, a status line, errors that never vanish.
+
+A lab is an ipywidgets layout around a :class:`~safari_kit.widgets.CardTable`
+and the numbers the probability layer computes. Labs never decide a rule or
+compute a probability themselves: they ask the engine and
+:mod:`safari_kit.probability`.
+
+Every lab takes a ``seed`` so a teacher can put the same position on every
+screen; ``reset(seed)`` starts again. Errors inside callbacks are caught and
+shown in the lab (ipywidgets would otherwise swallow them) and kept in
+``lab.errors`` so tests can assert there were none.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import traceback
+
+import ipywidgets as W
+
+log = logging.getLogger("safari_kit.widgets")
+
+
+def guarded(method):
+    """Run a lab callback; show any exception in the lab instead of losing it."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - a lab must never die silently
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            log.error("lab callback %s failed:\n%s", method.__name__, traceback.format_exc())
+            self.show_status(f"Something went wrong: {exc}. Press Reset to start again.", kind="error")
+            return None
+
+    return wrapper
+
+
+class Lab:
+    """Base of the labs: seed box, Reset button, status line and the layout."""
+
+    title = "Lab"
+
+    def __init__(self, seed: int | None = 1):
+        self.errors: list[str] = []
+        self.seed_box = W.IntText(value=1 if seed is None else int(seed), description="Seed",
+                                  layout=W.Layout(width="160px"))
+        self.reset_button = W.Button(description="Reset", icon="refresh", tooltip="Start again from this seed")
+        self.reset_button.on_click(lambda _b: self.reset(self.seed_box.value))
+        self.status = W.HTML()
+        self.header = W.HTML(f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>")
+        self.body = W.VBox()
+        self.layout = W.VBox([self.header, W.HBox([self.seed_box, self.reset_button]), self.body, self.status],
+                             layout=W.Layout(border="1px solid #ddd", padding="8px"))
+        self.layout.add_class("safari-lab")
+
+    @property
+    def seed(self) -> int:
+        return int(self.seed_box.value)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed_box.value = int(seed)
+        self._reset()
+
+    def _reset(self) -> None:  # pragma: no cover - every lab overrides it
+        raise NotImplementedError
+
+    def show_status(self, text: str, kind: str = "info") -> None:
+        color = {"info": "#234", "good": "#1b7f3b", "bad": "#a33", "error": "#a00"}.get(kind, "#234")
+        self.status.value = f"<div style='color:{color};padding:4px 0'>{html.escape(text)}</div>"
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.layout._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self):  # pragma: no cover - used by older IPython
+        from IPython.display import display
+
+        display(self.layout)
+
+
+class Progress:
+    """A progress bar for long simulations: pass ``progress.update`` as a callback(done, total)."""
+
+    def __init__(self, description: str = "Simulating"):
+        self.bar = W.IntProgress(value=0, min=0, max=1, description=description)
+        self.label = W.HTML()
+        self.widget = W.HBox([self.bar, self.label])
+
+    def update(self, done: int, total: int) -> None:
+        self.bar.max = max(1, int(total))
+        self.bar.value = int(done)
+        self.label.value = f"{done:,} / {total:,}"
+
+
+def fraction_html(p, digits: int = 3) -> str:
+    """An exact probability as a learner reads it: ``7/37 ≈ 0.189``."""
+    from fractions import Fraction
+
+    if isinstance(p, Fraction):
+        if p.denominator == 1:
+            return f"{p.numerator}"
+        return f"{p.numerator}/{p.denominator} &asymp; {float(p):.{digits}f}"
+    return f"{float(p):.{digits}f}"
