@@ -22,10 +22,12 @@ from typing import Callable
 TARGETS = {  # key: (label, unit, target, kind)   kind "min": value >= target; "max": value <= target
     "identify_query": ("exact identification query (Witness, P(match))", "µs", 50, "max"),
     "next_reveal_query": ("exact next-reveal query (Witness, P(next safe))", "µs", 50, "max"),
-    "knockout_engine": ("random 4-player Knockout games, engine", "games/s", 3_000, "min"),
+    "knockout_engine": ("random 4-player Knockout games, engine loop", "games/s", 3_000, "min"),
+    "knockout_play_game": ("random 4-player Knockout games, play_game", "games/s", 3_000, "min"),
     "knockout_vector_random": ("vectorised 4-player Knockout, random play", "games/s", 200_000, "min"),
     "knockout_vector_greedy": ("vectorised 4-player Knockout, greedy lead", "games/s", 200_000, "min"),
-    "witness_engine": ("random 3-player Witness games, engine", "games/s", 1_000, "min"),
+    "witness_loop": ("random 3-player Witness games, engine loop", "games/s", 1_000, "min"),
+    "witness_engine": ("random 3-player Witness games, play_game", "games/s", 1_000, "min"),
     "challenge_vector": ("challenge streaks, vectorised", "trials/s", 1_000_000, "min"),
     "knockout_clone": ("Knockout state.clone()", "µs", 9.99, "max"),
 }
@@ -160,12 +162,45 @@ def _engine_games(game, n: int) -> Callable[[], None]:
     return run
 
 
+def _engine_loop(game, n: int) -> Callable[[], None]:
+    """The bare engine: ``new_initial_state(seed)``, then legal actions + ``apply`` with random choices
+    (``random.Random``, as ``tools/bench_knockout.py``): no bots, no per-bot generators."""
+    import random
+
+    def run():
+        rand = random.Random(0).random
+        for seed in range(n):
+            state = game.new_initial_state(seed=seed)
+            legal = state.legal_sequence if hasattr(state, "legal_sequence") else state.legal_actions
+            apply, done = state.apply, state.is_terminal
+            while not done():
+                options = legal()
+                apply(options[int(rand() * len(options))])
+    return run
+
+
 def knockout_engine(quick: bool) -> float:
-    """Random 4-player Knockout games/s: ``play_game`` with ``RandomBot`` through the checked engine."""
+    """Random 4-player Knockout games/s through the checked engine (legal_actions + apply)."""
     from safari_kit.knockout import KnockoutGame
 
     n = 200 if quick else 2000
-    return n / _best(_engine_games(KnockoutGame(players=4), n), 2 if quick else 3)
+    return n / _best(_engine_loop(KnockoutGame(players=4), n), 2 if quick else 5)
+
+
+def knockout_play_game(quick: bool) -> float:
+    """Random 4-player Knockout games/s: ``play_game`` with four ``RandomBot`` (what tournaments run)."""
+    from safari_kit.knockout import KnockoutGame
+
+    n = 200 if quick else 2000
+    return n / _best(_engine_games(KnockoutGame(players=4), n), 2 if quick else 5)
+
+
+def witness_loop(quick: bool) -> float:
+    """Random 3-player Witness games/s through the checked engine (legal_sequence + apply)."""
+    from safari_kit.witness import WitnessGame
+
+    n = 60 if quick else 600
+    return n / _best(_engine_loop(WitnessGame(players=3), n), 2 if quick else 5)
 
 
 def witness_engine(quick: bool) -> float:
@@ -173,7 +208,7 @@ def witness_engine(quick: bool) -> float:
     from safari_kit.witness import WitnessGame
 
     n = 60 if quick else 600
-    return n / _best(_engine_games(WitnessGame(players=3), n), 2 if quick else 3)
+    return n / _best(_engine_games(WitnessGame(players=3), n), 2 if quick else 5)
 
 
 def knockout_clone(quick: bool) -> float:
@@ -234,8 +269,10 @@ MEASURES: dict[str, Callable[[bool], float]] = {
     "identify_query": identify_query,
     "next_reveal_query": next_reveal_query,
     "knockout_engine": knockout_engine,
+    "knockout_play_game": knockout_play_game,
     "knockout_vector_random": knockout_vector_random,
     "knockout_vector_greedy": knockout_vector_greedy,
+    "witness_loop": witness_loop,
     "witness_engine": witness_engine,
     "challenge_vector": challenge_vector,
     "knockout_clone": knockout_clone,
