@@ -71,6 +71,21 @@ class KnockoutObservation:
         return observation_html(self)
 
 
+def _public_turns(game, turns) -> tuple:
+    """Completed turns with card ids; each turn is converted once per game (observations are frequent)."""
+    cache = game.__dict__.setdefault("_public_turn_cache", {})
+    if len(cache) > 50_000:  # bounded: a long tournament must not grow memory
+        cache.clear()
+    out = []
+    for turn in turns:
+        public = cache.get(turn)
+        if public is None:
+            r, k, trick, w = turn
+            public = cache[turn] = (r, game.items[k], tuple((s, game.card_ids[c]) for s, c in trick), w)
+        out.append(public)
+    return tuple(out)
+
+
 def observe(state, player: int) -> KnockoutObservation:
     """Build ``player``'s observation of ``state`` (K3: played cards are face up for all)."""
     game = state.game
@@ -98,6 +113,6 @@ def observe(state, player: int) -> KnockoutObservation:
         round_wins=tuple(state._round_wins),
         out=state.out,
         won_this_round=state.won_this_round(),
-        turns=tuple((r, items[k], tuple((s, ids[c]) for s, c in trick), w) for r, k, trick, w in state._turns),
+        turns=_public_turns(game, state._turns),
         winners=tuple(state.winners()) if terminal else None,
     )
