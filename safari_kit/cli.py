@@ -148,7 +148,7 @@ def _setup_simulate(sub) -> None:
 
     p = _one_line_errors(sub.add_parser(
         "simulate", help="play a tournament between bots and print win rates",
-        description="Play GAMES games between bots and print each bot's win rate (95%% Wilson interval; "
+        description="Play GAMES games between bots and print each bot's win rate (95% Wilson interval; "
                     "a shared victory counts 1/k), mean score and game length. Seats rotate every game; "
                     "the same seed gives the same games whatever the number of workers."))
     p.add_argument("game", choices=("witness", "knockout"), help="which game")
