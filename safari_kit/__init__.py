@@ -11,7 +11,12 @@ imported lazily so ``import safari_kit`` stays quick in a notebook.
 """
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+
+if sys.version_info < (3, 11):  # pragma: no cover - the package metadata refuses older Pythons too
+    raise RuntimeError(f"safari_kit needs Python 3.11 or newer; this is {sys.version.split()[0]}. "
+                       "Install a newer Python and run `make lab PYTHON=python3.12`.")
 
 from safari_kit.core.errors import CardDataError, IllegalActionError, RecordError, SafariKitError
 

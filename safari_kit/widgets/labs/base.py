@@ -73,7 +73,14 @@ class Lab:
         self.status.value = f"<div style='color:{color};padding:4px 0'>{html.escape(text)}</div>"
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.layout._repr_mimebundle_(**kwargs)
+        data = self.layout._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        data = dict(data or {})
+        data["text/plain"] = (f"{self.title} (seed {self.seed}). If you see this text instead of the lab, "
+                              "the notebook's widgets could not be displayed: start JupyterLab with `make lab` "
+                              "(its environment must have ipywidgets and anywidget), then reopen the notebook.")
+        return data
 
     def _ipython_display_(self):  # pragma: no cover - used by older IPython
         from IPython.display import display
