@@ -1,0 +1,473 @@
+"""Knockout lab: play one seat of Safari Knockout against bots, with the exact chance of every option.
+
+How a browser test can drive it (JupyterLab + Playwright, see tests/browser/helpers.py):
+
+- The lab's outer box has the CSS classes ``safari-lab safari-knockout-lab``.
+- The probability panel is the HTML widget with class ``safari-prob``. Its
+  ``<table class="safari-prob-table">`` carries ``data-step`` (a counter that
+  grows with every redraw, so a test can wait for it to change after a click),
+  ``data-best-card`` and ``data-best-item`` (the best option, item empty when
+  following) and ``data-phase`` (``lead``, ``follow``, ``wait`` or ``over``).
+  Each option row has ``data-card="K12"``; each cell ``data-item``; the best
+  cell has the class ``safari-best``.
+- The card table is the anywidget ``.safari-table`` inside the lab. A card of
+  the hand that may be played has ``data-key='card:"K12"'`` and the class
+  ``st-selectable``; when leading the data items are buttons with
+  ``data-key='item:"weight_kg"'``. Leading = click a card, then an item (or
+  the item first); following = click a card. Example::
+
+      best = page.locator(".safari-prob-table").get_attribute("data-best-card")
+      page.locator(f".safari-table [data-key='card:\\"{best}\\"']").click()
+      item = page.locator(".safari-prob-table").get_attribute("data-best-item")
+      if item:
+          page.locator(f".safari-table [data-key='item:\\"{item}\\"']").click()
+      # then wait until .safari-prob-table[data-step] differs from before
+
+- Buttons (ipywidgets ``.widget-button``) by their text: "Play to end of round",
+  "New game", "Reset"; the checkbox "Variation 1: elimination".
+- The turn log is the HTML widget with class ``safari-ko-log``, the running
+  comparison of predicted chances with outcomes ``safari-ko-tally``.
+
+From Python (tests, notebooks): ``lab.table.click = {"kind": "card", "id": "K12", "seq": n}``
+is exactly what a click in the page sends; ``lab.end_round_button.click()``,
+``lab.new_game_button.click()``, ``lab.elimination_box.value = True``.
+
+The lab decides no rule and computes no probability: the engine
+(:mod:`safari_kit.knockout`) plays the game, the bots come from
+:mod:`safari_kit.simulation.registry`, and every chance shown is
+:func:`safari_kit.probability.knockout.best_play` of the learner's view
+(:func:`~safari_kit.probability.knockout.view_of` of its observation).
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import ipywidgets as W
+
+from safari_kit.cards.model import DATA_ITEM_LABELS
+from safari_kit.core.chance import Chance
+from safari_kit.knockout import KnockoutGame, Play
+from safari_kit.probability.knockout import best_play, view_of
+from safari_kit.simulation.registry import make_bot
+from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
+from safari_kit.widgets.table import CardTable
+
+__all__ = ["KnockoutLab", "Prediction", "chance_html"]
+
+ITEM_SHORT = {"weight_kg": "Weight", "size_cm": "Size", "top_speed_kmh": "Top speed", "lifespan_years": "Lifespan"}
+ITEM_UNITS = {"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": "years"}
+
+_CSS = """
+<style>
+.safari-prob table.safari-prob-table{border-collapse:collapse;font-size:13px;margin:4px 0}
+.safari-prob th,.safari-prob td{border:1px solid #ccc;padding:3px 7px;text-align:right}
+.safari-prob th{background:#f3f3f3}
+.safari-prob td.safari-card-name{text-align:left}
+.safari-prob td.safari-best{background:#d9f2df;font-weight:bold}
+.safari-prob td.safari-picked{outline:2px solid #e67e22}
+.safari-prob tr.safari-picked-row td.safari-card-name{font-weight:bold}
+.safari-prob .safari-note{color:#555;font-size:12px}
+.safari-ko-log ol{margin:2px 0 6px 0}
+.safari-ko-tally table{border-collapse:collapse;font-size:12px}
+.safari-ko-tally th,.safari-ko-tally td{border:1px solid #ddd;padding:2px 6px;text-align:right}
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One play of the learner's seat: the chance the lab showed for it, and what happened."""
+
+    round: int
+    turn: int            # turn number within the round (1-based)
+    card: str
+    item: str
+    p: Fraction          # P(win the turn) of the option played
+    best_p: Fraction     # the best option's P at that moment
+    leading: bool
+    auto: bool           # played by "Play to end of round" (the best option), not clicked
+    won: bool | None = None   # None until the turn is complete
+
+
+def _fmt(v: float) -> str:
+    return f"{v:,.0f}" if v >= 100 else f"{v:g}"
+
+
+def chance_html(p: Fraction) -> str:
+    """A chance as a learner reads it: a short fraction with its decimal, or just the decimal
+    (the exact fraction in the tooltip) when the fraction is too long to read."""
+    p = Fraction(p)
+    if p.denominator <= 1000:
+        return fraction_html(p)
+    text = "&lt; 0.001" if p < Fraction(1, 1000) else f"&asymp; {float(p):.3f}"
+    return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+
+
+class KnockoutLab(Lab):
+    """Play seat ``learner`` of a ``players``-player Knockout game against bots.
+
+    Before each of your plays the panel shows, for every card of your hand
+    (and, when you lead, every data item), the exact chance of winning the turn,
+    with the best option marked. Click a card on the table (and a data item
+    when you lead). Bots (``bot``: a registry spec such as ``"greedy"``,
+    ``"random"``, ``"highcard"``) play automatically; their plays appear in
+    order in the turn log. "Play to end of round" plays the rest of the round
+    for you with the best option (or lets the others play the round while you
+    are out); "New game" deals a new game (next seed). The checkbox switches
+    Variation 1 (elimination) and starts again.
+    """
+
+    title = "Knockout lab: which card wins the turn?"
+
+    def __init__(self, seed: int | None = 1, players: int = 4, elimination: bool = False,
+                 learner: int = 0, bot: str = "greedy"):
+        super().__init__(seed)
+        if not isinstance(learner, int) or not 0 <= learner < players:
+            raise ValueError(f"learner must be a seat from 0 to {players - 1}, got {learner!r}")
+        make_bot("knockout", bot)   # check the spec now (raises BotSpecError)
+        self.players = int(players)
+        self.learner = learner
+        self.bot_spec = bot
+        self.layout.add_class("safari-knockout-lab")
+        self.elimination_box = W.Checkbox(value=bool(elimination), description="Variation 1: elimination",
+                                          indent=False, layout=W.Layout(width="230px"))
+        self.elimination_box.observe(self._on_elimination, names="value")
+        self.end_round_button = W.Button(description="Play to end of round", icon="forward",
+                                         tooltip="Play the rest of this round with the best option for you")
+        self.end_round_button.on_click(self._on_end_round)
+        self.new_game_button = W.Button(description="New game", icon="random", tooltip="Deal a new game (next seed)")
+        self.new_game_button.on_click(self._on_new_game)
+        self.table = CardTable(game="knockout")
+        self.table.on_click(self._on_table_click)
+        self.prob = W.HTML()
+        self.prob.add_class("safari-prob")
+        self.log = W.HTML()
+        self.log.add_class("safari-ko-log")
+        self.tally = W.HTML()
+        self.tally.add_class("safari-ko-tally")
+        controls = W.HBox([self.elimination_box, self.end_round_button, self.new_game_button])
+        self.body.children = [controls, self.table, self.prob, self.log, self.tally]
+        self.game: KnockoutGame | None = None
+        self.state = None
+        self.predictions: list[Prediction] = []
+        self._step = 0
+        self.reset(self.seed)
+
+    # ------------------------------------------------------------------ setup
+    @guarded
+    def _reset(self) -> None:
+        self.game = KnockoutGame(players=self.players, elimination=bool(self.elimination_box.value))
+        self.state = self.game.new_initial_state(seed=self.seed)
+        chance = Chance(self.seed)
+        self.bots = {}
+        for seat in range(self.players):
+            if seat != self.learner:
+                bot = make_bot("knockout", self.bot_spec)
+                bot.start(self.game, seat, chance.generator("bot", seat))
+                self.bots[seat] = bot
+        self.predictions = []
+        self._picked_card: str | None = None
+        self._picked_item: str | None = None
+        self._best = None
+        self._events: list[str] = []
+        self._turns_seen = 0
+        self._advance()
+        self._redraw()
+        self.show_status(self._status_text())
+
+    @property
+    def history(self) -> tuple:
+        """Every action of the game so far (the learner's and the bots'), in order."""
+        return self.state.history
+
+    @property
+    def best(self):
+        """The :class:`~safari_kit.probability.knockout.BestPlay` shown now (None when not your turn)."""
+        return self._best
+
+    def _my_turn(self) -> bool:
+        s = self.state
+        return not s.is_terminal() and s.current_player == self.learner
+
+    def _name(self, seat: int) -> str:
+        return "You" if seat == self.learner else f"Player {seat}"
+
+    def _card(self, cid: str) -> str:
+        return f"{html.escape(self.game.by_id[cid].name)} <small>({cid})</small>"
+
+    # ------------------------------------------------------------------ playing
+    def _bot_step(self) -> None:
+        s = self.state
+        seat = s.current_player
+        action = self.bots[seat].choose(s.observation(seat), s.legal_actions())
+        s.apply(action)
+        self._collect()
+
+    def _advance(self, to_round_end: bool = False) -> None:
+        """Bots play until it is the learner's turn (or the game is over).
+
+        ``to_round_end``: also play the learner's seat, with the best option,
+        until the round ends. While the learner is out (Variation 1) nothing is
+        played without ``to_round_end``, so each round's summary can be read
+        before the next round is watched.
+        """
+        s = self.state
+        start_round = s.round
+        while not s.is_terminal():
+            if self.learner in s.out and not to_round_end:
+                break
+            if to_round_end and s.round != start_round:
+                break
+            if s.current_player == self.learner:
+                if not to_round_end:
+                    break
+                best = best_play(self.game, view_of(s.observation(self.learner)))
+                self._play_learner(best.action.card, best.action.item, best, auto=True)
+                continue
+            self._bot_step()
+
+    def _play_learner(self, card: str, item: str | None, best, auto: bool = False) -> None:
+        s = self.state
+        leading = not s.trick
+        named = item if leading else s.item
+        p = next(o.p.value for o in best.table if o.card == card and o.item == named)
+        rnd, turn = s.round, s.turn + 1
+        s.apply(Play(card, item if leading else None))
+        self.predictions.append(Prediction(rnd, turn, card, named, p, best.p.value, leading, auto))
+        self._collect()
+
+    def _collect(self) -> None:
+        """Write every newly completed turn into the log and settle pending predictions."""
+        turns = self.state.completed_turns
+        for i in range(self._turns_seen, len(turns)):
+            t = turns[i]
+            number = sum(1 for u in turns[:i + 1] if u["round"] == t["round"])
+            self._events.append(self._turn_html(t, number))
+            mine = [c for seat, c in t["plays"] if seat == self.learner]
+            if mine:
+                for j in range(len(self.predictions) - 1, -1, -1):
+                    pr = self.predictions[j]
+                    if pr.card == mine[0] and pr.won is None:
+                        self.predictions[j] = replace(pr, won=t["winner"] == self.learner)
+                        break
+            last_of_round = i + 1 == len(turns) or turns[i + 1]["round"] != t["round"]
+            if last_of_round and self._round_over(t["round"]):
+                self._events.append(self._round_html(t["round"]))
+        self._turns_seen = len(turns)
+        if self.state.is_terminal() and not any("safari-game-over" in e for e in self._events):
+            self._events.append(self._game_html())
+
+    def _round_over(self, rnd: int) -> bool:
+        s = self.state
+        return s.is_terminal() or s.round != rnd
+
+    # ------------------------------------------------------------------ callbacks
+    @guarded
+    def _on_table_click(self, target: dict) -> None:
+        if not self._my_turn():
+            self.show_status("Wait: it is not your turn.", kind="bad")
+            return
+        kind, tid = target.get("kind"), target.get("id")
+        leading = not self.state.trick
+        if kind == "card":
+            self._picked_card = tid
+        elif kind == "item" and leading:
+            self._picked_item = tid
+        else:
+            self.show_status("Pick a card from your hand.", kind="bad")
+            return
+        if self._picked_card is not None and (not leading or self._picked_item is not None):
+            card, item = self._picked_card, self._picked_item
+            self._picked_card = self._picked_item = None
+            self._play_learner(card, item, self._best)
+            self._advance()
+            self._redraw()
+            self.show_status(self._status_text(just_played=True))
+        else:
+            self._redraw()
+            if self._picked_card is None:
+                self.show_status(f"You will name {ITEM_SHORT[self._picked_item]}: now click the card to play.")
+            else:
+                self.show_status(f"You picked {self.game.by_id[self._picked_card].name}: "
+                                 "now click the data item to name (or another card to change your mind).")
+
+    @guarded
+    def _on_end_round(self, _button=None) -> None:
+        if self.state.is_terminal():
+            self.show_status("The game is over: press New game to play again.", kind="bad")
+            return
+        self._picked_card = self._picked_item = None
+        self._advance(to_round_end=True)
+        self._advance()
+        self._redraw()
+        self.show_status(self._status_text(just_played=True))
+
+    @guarded
+    def _on_new_game(self, _button=None) -> None:
+        self.reset(self.seed + 1)
+
+    @guarded
+    def _on_elimination(self, _change=None) -> None:
+        self.reset(self.seed)
+
+    # ------------------------------------------------------------------ drawing
+    def _redraw(self) -> None:
+        self._step += 1
+        s = self.state
+        if self._my_turn():
+            self._best = best_play(self.game, view_of(s.observation(self.learner)))
+            marks = []
+            if self._picked_card is not None:
+                marks.append({"kind": "card", "id": self._picked_card})
+            if self._picked_item is not None:
+                marks.append({"kind": "item", "id": self._picked_item})
+            msg = ("You lead: click a card, then the data item to name." if not s.trick
+                   else f"Your turn: click a card. {ITEM_SHORT[s.item]} counts this turn.")
+            self.table.show(s, self.learner, message=msg, highlight=marks)
+            self.prob.value = _CSS + self._prob_html()
+        else:
+            self._best = None
+            self.table.show(s, self.learner, selectable=[])
+            self.prob.value = _CSS + self._idle_html()
+        self.log.value = self._log_html()
+        self.tally.value = self._tally_html()
+
+    def _status_text(self, just_played: bool = False) -> str:
+        s = self.state
+        if s.is_terminal():
+            return "Game over: see the summary below. Press New game for another deal."
+        if self.learner in s.out:
+            return f"You are out (you won no turn in a round). Press 'Play to end of round' to watch round {s.round}."
+        if self._my_turn():
+            pre = "Your turn again. " if just_played else ""
+            return pre + ("You lead: pick a card and a data item." if not s.trick else "Pick a card to follow.")
+        return "The bots are playing."
+
+    def _prob_html(self) -> str:
+        s, best = self.state, self._best
+        leading = best.leading
+        items = self.game.items if leading else (s.item,)
+        rows = best.rows()
+        p = {(r["card"], r["item"]): r["p"] for r in rows}
+        bc, bi = best.action.card, best.action.item
+        head = "".join(f"<th data-item='{it}'>{ITEM_SHORT[it]}</th>" for it in items)
+        body = []
+        for cid in s.hand(self.learner):
+            pal = self.game.by_id[cid]
+            cls = " class='safari-picked-row'" if cid == self._picked_card else ""
+            cells = [f"<td class='safari-card-name'>{self._card(cid)}</td>"]
+            for it in items:
+                marks = []
+                if cid == bc and (not leading or it == bi):
+                    marks.append("safari-best")
+                if cid == self._picked_card and (not leading or it == self._picked_item or self._picked_item is None):
+                    marks.append("safari-picked")
+                if leading and it == self._picked_item and self._picked_card is None:
+                    marks.append("safari-picked")
+                star = " &#9733;" if "safari-best" in marks else ""
+                title = f"{DATA_ITEM_LABELS[it]}: {_fmt(pal.value(it))} {ITEM_UNITS[it]}"
+                cells.append(f"<td data-item='{it}' class='{' '.join(marks)}' title='{html.escape(title)}'>"
+                             f"<small style='color:#777'>{_fmt(pal.value(it))} {ITEM_UNITS[it]}</small><br>"
+                             f"{chance_html(p[(cid, it)])}{star}</td>")
+            body.append(f"<tr data-card='{cid}'{cls}>{''.join(cells)}</tr>")
+        best_formula = best.p.formula
+        if leading:
+            intro = ("<b>You lead.</b> The chance that each card wins the turn if you name each data item "
+                     "(you win unless an opponent holds a strictly higher card; they play their best):")
+            best_words = f"Best: {self._card(bc)} naming {ITEM_SHORT[bi]}"
+        else:
+            played = ", ".join(f"{self._name(seat)}: {self._card(c)} "
+                               f"({_fmt(self.game.by_id[c].value(s.item))} {ITEM_UNITS[s.item]})"
+                               for seat, c in s.trick)
+            intro = (f"<b>You follow.</b> Named item: <b>{ITEM_SHORT[s.item]}</b>. Played so far: {played}. "
+                     "You must beat every card already played (a tie goes to the earlier card), "
+                     "and hope nobody after you holds a higher one:")
+            best_words = f"Best: {self._card(bc)}"
+        view = view_of(s.observation(self.learner))
+        note = (f"<div class='safari-note'>{best_words} &mdash; P = {chance_html(best.p.value)} "
+                f"= {html.escape(best_formula)} (N unseen cards, H of them higher, k cards held by the players "
+                f"after you: {view.k}). Click your choice on the table.</div>")
+        table = (f"<table class='safari-prob-table' data-step='{self._step}' data-phase="
+                 f"'{'lead' if leading else 'follow'}' data-best-card='{bc}' data-best-item='{bi or ''}'>"
+                 f"<tr><th>Your card</th>{head}</tr>{''.join(body)}</table>")
+        return f"<div>{intro}</div>{table}{note}"
+
+    def _idle_html(self) -> str:
+        s = self.state
+        phase = "over" if s.is_terminal() else "wait"
+        if s.is_terminal():
+            text = "The game is over."
+        elif self.learner in s.out:
+            text = "You are out of the game: no chances to show. Watch how the others play."
+        else:
+            text = f"{self._name(s.current_player)} is playing."
+        return (f"<table class='safari-prob-table' data-step='{self._step}' data-phase='{phase}' "
+                f"data-best-card='' data-best-item=''><tr><td>{text}</td></tr></table>")
+
+    def _turn_html(self, t: dict, n: int) -> str:
+        plays = []
+        for i, (seat, c) in enumerate(t["plays"]):
+            v = self.game.by_id[c].value(t["item"])
+            lead = f" leads and names <b>{ITEM_SHORT[t['item']]}</b>" if i == 0 else ""
+            plays.append(f"<li>{self._name(seat)}{lead}: {self._card(c)} &mdash; {_fmt(v)} {ITEM_UNITS[t['item']]}</li>")
+        won = self._name(t["winner"])
+        return (f"<div><b>Round {t['round']}, turn {n}</b> ({ITEM_SHORT[t['item']]}): "
+                f"<ol>{''.join(plays)}</ol>Winner: <b>{won}</b>.</div>")
+
+    def _round_html(self, rnd: int) -> str:
+        wins = [0] * self.players
+        for t in self.state.completed_turns:
+            if t["round"] == rnd:
+                wins[t["winner"]] += 1
+        played = [seat for seat in range(self.players)
+                  if any(seat == p for t in self.state.completed_turns if t["round"] == rnd for p, _ in t["plays"])]
+        words = ", ".join(f"{self._name(seat)} {wins[seat]}" for seat in played)
+        out_now = [self._name(seat) for seat in played if wins[seat] == 0] if self.game.elimination else []
+        out = f" Out now (no turn won): {', '.join(out_now)}." if out_now else ""
+        scores = ", ".join(f"{self._name(seat)} {sc}" for seat, sc in enumerate(self.state.scores()))
+        return (f"<div style='background:#f4f8ff;padding:4px;margin:4px 0'><b>End of round {rnd}.</b> "
+                f"Turns won this round: {words}.{out} Scores: {scores}.</div>")
+
+    def _game_html(self) -> str:
+        s = self.state
+        winners = " and ".join(self._name(w) for w in s.winners())
+        scores = ", ".join(f"{self._name(seat)} {sc}" for seat, sc in enumerate(s.scores()))
+        done = [p for p in self.predictions if p.won is not None]
+        exp = sum((p.p for p in done), Fraction(0))
+        won = sum(1 for p in done if p.won)
+        return (f"<div class='safari-game-over' style='background:#eef9ee;padding:4px;margin:4px 0'>"
+                f"<b>Game over after round {s.round}.</b> Scores: {scores}. "
+                f"Winner{'s' if len(s.winners()) > 1 else ''}: <b>{winners}</b>. "
+                f"Your plays added up to {float(exp):.2f} expected turn wins; you won {won}.</div>")
+
+    def _log_html(self) -> str:
+        if not self._events:
+            return "<div><i>No turn finished yet.</i></div>"
+        recent = self._events[-8:]
+        more = (f"<div class='safari-note'>({len(self._events) - len(recent)} earlier entries hidden)</div>"
+                if len(self._events) > len(recent) else "")
+        return f"<div><b>Turn log</b> (newest last){more}{''.join(recent)}</div>"
+
+    def _tally_html(self) -> str:
+        done = [p for p in self.predictions if p.won is not None]
+        if not done:
+            return ("<div><b>Predicted vs actual</b>: after each of your turns, the chance you were shown "
+                    "is compared with what happened.</div>")
+        expected = sum((p.p for p in done), Fraction(0))
+        won = sum(1 for p in done if p.won)
+        best_plays = sum(1 for p in done if p.p == p.best_p)
+        rows = []
+        for p in done[-7:]:
+            item = ITEM_SHORT.get(p.item, p.item)
+            how = "auto" if p.auto else ("lead" if p.leading else "follow")
+            rows.append(f"<tr><td>{p.round}.{p.turn}</td><td>{html.escape(self.game.by_id[p.card].name)}</td>"
+                        f"<td>{item}</td><td>{how}</td><td>{float(p.p):.3f}</td><td>{float(p.best_p):.3f}</td>"
+                        f"<td>{'won' if p.won else 'lost'}</td></tr>")
+        return (f"<div><b>Predicted vs actual</b>: {len(done)} turns played; the chances of your plays add up "
+                f"to <b>{float(expected):.2f}</b> expected wins, you actually won <b>{won}</b>. "
+                f"You chose the best option {best_plays} time{'s' if best_plays != 1 else ''} of {len(done)}."
+                f"<table><tr><th>round.turn</th><th>card</th><th>item</th><th>how</th><th>P shown</th>"
+                f"<th>best P</th><th>result</th></tr>{''.join(rows)}</table></div>")
+
