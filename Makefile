@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test venv clean student
+.PHONY: lab test venv clean student binder-check
 
 venv: $(STAMP)
 
@@ -25,6 +25,11 @@ test: $(STAMP)
 
 student: $(STAMP)
 	$(PY) -m safari_kit.teaching.student notebooks student
+
+# Binder without Docker: the generated build (repo2docker --no-build) and a
+# fresh venv from binder/requirements.txt that runs every notebook.
+binder-check: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider tests/binder
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -53,7 +53,8 @@ class LabServer:
     proc: subprocess.Popen
 
     def lab_url(self, path: str = "") -> str:
-        return f"{self.url}/lab/tree/{path}?token={self.token}" if path else f"{self.url}/lab?token={self.token}"
+        # ?reset: a fresh workspace, so tabs opened by earlier tests are not restored
+        return f"{self.url}/lab/tree/{path}?reset&token={self.token}" if path else f"{self.url}/lab?reset&token={self.token}"
 
     def api(self, endpoint: str, timeout: float = 5):
         req = urllib.request.Request(f"{self.url}/api/{endpoint}", headers={"Authorization": f"token {self.token}"})

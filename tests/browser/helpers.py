@@ -28,13 +28,17 @@ Helpers (this module; ``from tests.browser.helpers import ...``)
                                                 outputs as "EName: value").
 ``open_and_run(page, server, path, name=None)`` both, then ``settle`` and a screenshot
                                                 (``test-artifacts/<name>.png``); -> RunResult.
-``settle(page)``                                wait for pending widget views to render.
+``settle(page)``                                wait until no widget output still says
+                                                "Loading widget..." (rendered or failed).
 ``widget_views(page)``                          locator of the output nodes whose output is a
                                                 widget view (``[data-safari-widget=<model id>]``).
-``widget_errors(page)``                         texts on the page such as "Error displaying
-                                                widget", "No version of module anywidget is
-                                                registered", "Failed to load model class".
-``output_texts(page)``                          inner text of every output area, in order.
+``widget_errors(page)``                         widget failures as text: broken-widget icons
+                                                (clicked open to read e.g. "Failed to load
+                                                model class ... | Error: No version of module
+                                                anywidget is registered") and texts such as
+                                                "Error displaying widget: model not found".
+``current_notebook(page)``                      locator of the notebook panel in front.
+``output_texts(page)``                          inner text of every output, in order.
 ``assert_clean(page, js_errors, run=None)``     no cell error, no widget error, no JS error.
 ``screenshot(page, name)``                      ``test-artifacts/<name>.png`` (the viewport).
 ``click_latency_ms(page, click_selector, watch_selector, timeout_ms=5000)``
@@ -183,7 +187,8 @@ def settle(page, timeout: float = 30_000) -> None:
     page.evaluate(_TAG_WIDGETS)
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-safari-widget]')]
-                   .every(el => el.children.length > 0 || el.textContent.trim().length > 0)""",
+                   .every(el => el.textContent.trim() !== 'Loading widget...' &&
+                                (el.children.length > 0 || el.textContent.trim().length > 0))""",
         timeout=timeout, polling=100,
     )
     page.wait_for_timeout(300)  # let late CSS/layout land before screenshots
@@ -192,20 +197,47 @@ def settle(page, timeout: float = 30_000) -> None:
 def widget_views(page):
     """Locator of the output nodes showing a widget view (data-safari-widget=<model id>)."""
     page.evaluate(_TAG_WIDGETS)
-    return page.locator("[data-safari-widget]")
+    return current_notebook(page).locator("[data-safari-widget]")
+
+
+def current_notebook(page):
+    """Locator of the notebook panel in front (other tabs may be open)."""
+    node_id = page.evaluate(f"() => {{ const w = {_PANEL}; if (!w.node.id) w.node.id = 'safari-' + Date.now(); return w.node.id; }}")
+    return page.locator(f'[id="{node_id}"]')
 
 
 def output_texts(page) -> list[str]:
-    return page.locator(".jp-Cell .jp-OutputArea-output").all_inner_texts()
+    return current_notebook(page).locator(".jp-Cell .jp-OutputArea-output").all_inner_texts()
 
 
 def widget_errors(page) -> list[str]:
-    text = page.locator(".jp-Notebook").inner_text()
-    hits = []
-    for line in text.splitlines():
-        if any(marker in line for marker in WIDGET_ERROR_TEXTS):
-            hits.append(line.strip())
-    return hits
+    """Widget failures on the page, as text.
+
+    ipywidgets 8 draws a model that failed to load (e.g. "No version of module
+    anywidget is registered" when the server's environment lacks anywidget) as
+    a broken-page icon whose message shows only once clicked: each icon is
+    clicked to read it. Text such as "Error displaying widget: model not found"
+    (a saved view whose model is gone) is read from the notebook.
+    """
+    errors = []
+    nb = current_notebook(page)
+    icons = nb.locator(".jupyter-widgets-error-widget.icon-error")
+    for _ in range(50):
+        if icons.count() == 0:
+            break
+        try:
+            icons.first.click(timeout=2_000)
+        except Exception:  # not clickable: report what we have
+            errors.append("widget error (icon, message not readable)")
+            break
+    for text in nb.locator(".jupyter-widgets-error-widget").all_inner_texts():
+        lines = [ln.strip() for ln in text.splitlines()
+                 if ln.strip() and not ln.strip().startswith(("at ", "[Open Browser Console"))]
+        errors.append(" | ".join(lines) or "widget error")
+    for line in nb.locator(".jp-Notebook").inner_text().splitlines():
+        if any(marker in line for marker in WIDGET_ERROR_TEXTS) and not any(line.strip() in e for e in errors):
+            errors.append(line.strip())
+    return errors
 
 
 def screenshot(page, name: str) -> Path:

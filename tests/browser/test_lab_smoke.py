@@ -10,11 +10,13 @@ clicking (the click -> Python -> DOM round trip), and saves screenshots
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.browser.helpers import (
-    assert_clean, click_latency_ms, latency_summary, open_and_run, output_texts, screenshot,
-    widget_views, write_notebook,
+    assert_clean, click_latency_ms, current_notebook, latency_summary, open_and_run, output_texts, screenshot,
+    widget_errors, widget_views, write_notebook,
 )
 
 pytestmark = pytest.mark.browser
@@ -65,7 +67,7 @@ def test_lab_renders_kit_html_and_widgets(page, js_errors, lab_server):
     assert_clean(page, js_errors, run)
 
     # the Witness state's HTML table
-    table = page.locator(".jp-RenderedHTMLCommon", has_text="Unidentified Area")
+    table = current_notebook(page).locator(".jp-RenderedHTMLCommon", has_text="Unidentified Area")
     assert table.count() == 1
     assert "Safari Witness (the public table" in table.inner_text()
     assert table.locator("table tr").count() >= 6
@@ -90,3 +92,40 @@ def test_lab_renders_kit_html_and_widgets(page, js_errors, lab_server):
 
     screenshot(page, "lab-smoke-clicked")
     assert_clean(page, js_errors)
+
+
+NEGATIVE_CELLS = [
+    # a view of a model that does not exist (what a saved notebook shows on reopen)
+    "from IPython.display import display\n"
+    "display({'application/vnd.jupyter.widget-view+json':\n"
+    "         {'model_id': 'no-such-model', 'version_major': 2, 'version_minor': 0}}, raw=True)",
+    # a widget whose front-end module the server lacks (like anywidget missing from
+    # the server's environment)
+    "import ipywidgets as w, traitlets\n"
+    "class Orphan(w.DOMWidget):\n"
+    "    _model_module = traitlets.Unicode('safari-no-such-module').tag(sync=True)\n"
+    "    _model_module_version = traitlets.Unicode('1.0.0').tag(sync=True)\n"
+    "    _model_name = traitlets.Unicode('OrphanModel').tag(sync=True)\n"
+    "    _view_module = traitlets.Unicode('safari-no-such-module').tag(sync=True)\n"
+    "    _view_module_version = traitlets.Unicode('1.0.0').tag(sync=True)\n"
+    "    _view_name = traitlets.Unicode('OrphanView').tag(sync=True)\n"
+    "Orphan()",
+    "1 / 0",
+]
+
+
+def test_harness_reports_widget_cell_and_js_errors(page, js_errors, lab_server):
+    """Control: the checks used by assert_clean really fire on broken output."""
+    write_notebook(lab_server.root / "smoke" / "lab-broken.ipynb", NEGATIVE_CELLS)
+    run = open_and_run(page, lab_server, "smoke/lab-broken.ipynb", name="lab-smoke-broken")
+    assert not run.ok and any(e.startswith("ZeroDivisionError") for e in run.errors), run
+    errs = widget_errors(page)
+    assert any("No version of module safari-no-such-module is registered" in e for e in errs), errs
+    assert any("Error displaying widget" in e or "not found" in e.lower() for e in errs), errs
+    page.evaluate("() => setTimeout(() => { throw new Error('harness-boom'); })")
+    page.wait_for_timeout(200)
+    assert any("harness-boom" in e for e in js_errors), js_errors
+    with pytest.raises(AssertionError):
+        assert_clean(page, js_errors, run)
+    print("\ncollected:", json.dumps({"widget": errs, "js": js_errors}, indent=1))
+    js_errors.clear()
