@@ -260,6 +260,14 @@ class Knowledge:
     alex: bool
     memory: Memory = field(default=PERFECT)
 
+    @property
+    def unknown_places_set(self) -> frozenset:
+        s = self.__dict__.get("_unknown_set")
+        if s is None:
+            s = frozenset(self.unknown_places)
+            object.__setattr__(self, "_unknown_set", s)
+        return s
+
     @classmethod
     def from_observation(cls, obs, memory: Memory | None = None, game=None) -> "Knowledge":
         """Replay ``obs.log`` under ``memory`` (default perfect). ``game`` defaults to the standard deck."""
@@ -317,8 +325,9 @@ class Knowledge:
         mask = 0
         for i in pool:
             mask |= 1 << i
+        unknown_set = frozenset(unknown)
         return cls(game=game, player=player, phase=obs.phase, known=known, mixed=mixed, groups=groups,
-                   unknown_places=tuple(p for p in face_down if p in set(unknown)), face_up=face_up,
+                   unknown_places=tuple(p for p in face_down if p in unknown_set), face_up=face_up,
                    available=tuple(obs.available_places), face_down=face_down, pool=pool, pool_mask=mask,
                    deck_count=obs.deck_count, clue=clue,
                    unresolved=tuple(c for c in clue if c not in resolved),

@@ -172,28 +172,41 @@ def declaration_table(kn, clue=None, places=None, type_choices=None) -> list:
 
 
 def best_declaration(kn, clue=None, places=None, type_choices=None):
-    """The (place, types, Exact P(match)) with the highest probability (ties: fewest types, table order)."""
+    """The (place, types, Exact P(match)) with the highest probability.
+
+    Ties go to the first type choice (single types before ALEX pairs) and then to table order;
+    a remembered matching card (P = 1) wins at once.
+    """
     clue = kn.unresolved[0] if clue is None else _card(kn.game, clue)
     places = kn.available if places is None else tuple(places)
-    t = tables(kn.game)
-    n = len(kn.pool)
-    best = None
-    for types in (type_choices or _type_choices(kn)):
-        mask = t.match[types][clue]
-        unknown_p = Fraction((mask & kn.pool_mask).bit_count(), n) if n else _ZERO
-        for p in places:
-            if p in kn.known:
-                v = _ONE if (mask >> kn.known[p]) & 1 else _ZERO
-            elif p in kn.mixed:
-                v = sum((w * _entry_p(x, mask, kn.pool_mask, n) for x, w in kn.place_dist(p).items()), _ZERO)
-            else:
-                v = unknown_p
-            if best is None or v > best[2]:
-                best = (p, types, v)
-    if best is None:
+    if not places:
         return None
-    p, types, v = best
-    return p, types, Exact(v, f"best: {'+'.join(types)} at place {p}")
+    t = tables(kn.game)
+    choices = type_choices or _type_choices(kn)
+    masks = [t.match[types][clue] for types in choices]
+    known = [(p, kn.known[p]) for p in places if p in kn.known]
+    for types, mask in zip(choices, masks):  # a remembered match is certain
+        for p, c in known:
+            if (mask >> c) & 1:
+                return p, types, Exact(_ONE, f"best: {'+'.join(types)} at place {p}", "remembered")
+    n = len(kn.pool)
+    first_unknown = next((p for p in places if p in kn.unknown_places_set), None)
+    best_v, best = -1.0, None
+    for types, mask in zip(choices, masks):
+        if first_unknown is not None and n:
+            v = (mask & kn.pool_mask).bit_count() / n
+            if v > best_v + 1e-15:
+                best_v, best = v, (first_unknown, types)
+        for p in places:
+            if p in kn.mixed:
+                v = sum(float(w) * float(_entry_p(x, mask, kn.pool_mask, n)) for x, w in kn.place_dist(p).items())
+                if v > best_v + 1e-15:
+                    best_v, best = v, (p, types)
+    if best is None:  # only remembered non-matching places
+        p, types = places[0], choices[0]
+    else:
+        p, types = best
+    return p, types, Exact(p_match(kn, clue, p, types).value, f"best: {'+'.join(types)} at place {p}")
 
 
 def identify_value(kn) -> Exact:
@@ -227,12 +240,20 @@ def _pair_joint(kn, p1, m1, p2, m2, pool_mask, n):
     return total
 
 
-def _place_classes(kn, places):
-    """Representatives: every known or SAM place, and at most two unknown places (they are exchangeable)."""
-    reps, unknown = [], 0
+def _place_classes(kn, places, useful1: int = -1, useful2: int = -1):
+    """Representatives: SAM places, at most two unknown places (they are exchangeable), and at
+    most two remembered places holding a card useful for each clue (the others only give 0)."""
+    reps, unknown, k1, k2 = [], 0, 0, 0
     for p in places:
-        if p in kn.known or p in kn.mixed:
+        if p in kn.mixed:
             reps.append(p)
+        elif p in kn.known:
+            c = kn.known[p]
+            u1, u2 = (useful1 >> c) & 1 and k1 < 2, (useful2 >> c) & 1 and k2 < 2
+            if u1 or u2:
+                reps.append(p)
+                k1 += bool(u1)
+                k2 += bool(u2)
         elif unknown < 2:
             reps.append(p)
             unknown += 1
@@ -253,12 +274,14 @@ def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
     pool_mask = kn.pool_mask & ~(1 << c2)
     n = pool_mask.bit_count()
     places = kn.available if places is None else tuple(places)
-    reps = _place_classes(kn, places)
     choices = type_choices or _type_choices(kn)
-    if len(reps) < 2:
-        return None
     m1s = [t.match[t1][c1] for t1 in choices]
     m2s = [t.match[t2][c2] for t2 in choices]
+    reps = _place_classes(kn, places, _or(m1s), _or(m2s))
+    if len(reps) < 2:
+        reps = list(places[:2])
+    if len(reps) < 2:
+        return None
     a1 = [(m & pool_mask).bit_count() for m in m1s]
     b2 = [(m & pool_mask).bit_count() for m in m2s]
     dists = {p: [(x, float(w)) for x, w in kn.place_dist(p).items()] for p in reps}
@@ -418,7 +441,7 @@ def challenge_position(kn, challenged=None) -> dict:
                 safe_places.append(p)
             else:
                 other.append(p)
-    unknown = [p for p in kn.face_down if p in set(kn.unknown_places)]
+    unknown = list(kn.unknown_places)
     return {"card": c, "s": kn.safe_reveals if kn.challenged is not None else 0,
             "safe_places": safe_places, "unknown_places": unknown, "other_places": other,
             "a": safe_mask.bit_count(), "n": len(kn.pool), "blocked": bool(other)}
@@ -640,3 +663,55 @@ def mc_challenge_value(kn, n: int = 20000, rng=None, challenged=None):
         value = 1 + s + r
     samples = np.where(leading >= r, value, 0).astype(float)
     return Estimate(float(samples.mean()), n, sd=float(samples.std(ddof=1)), proportion=False)
+
+
+# ------------------------------------------------------------------ timing
+def query_timings(game=None, seed: int = 1, steps: int = 60, repeat: int = 2000) -> dict:
+    """Microseconds per query on a mid-game position (tables precomputed): for the report and ``bench``.
+
+    ``python -c "from safari_kit.probability.witness import query_timings; print(query_timings())"``
+    """
+    import time
+
+    import numpy as np
+
+    from safari_kit.probability.knowledge import KnowledgeTracker
+
+    game = _game(game)
+    st = game.new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if st.is_terminal():
+            break
+        legal = st.legal_actions()
+        st.apply(legal[int(rng.integers(len(legal)))])
+    while not st.is_terminal() and st.phase != "choose":
+        legal = st.legal_actions()
+        st.apply(legal[int(rng.integers(len(legal)))])
+    obs = st.observation(st.current)
+    tracker = KnowledgeTracker(game, st.current)
+    kn = tracker.knowledge(obs)
+    tables(game)
+    clue, place = kn.clue[0], kn.available[0]
+    x = next(iter(kn.pool))
+    queries = {
+        "knowledge (incremental update + snapshot)": lambda: tracker.knowledge(obs),
+        "p_match": lambda: p_match(kn, clue, place, ("animal",)),
+        "best_declaration": lambda: best_declaration(kn),
+        "identify_value": lambda: identify_value(kn),
+        "p_two_clues (one second clue)": lambda: p_two_clues(kn, x),
+        "reveal_another_value (average over the pool)": lambda: reveal_another_value(kn),
+        "p_safe_next": lambda: p_safe_next(kn),
+        "p_streak(4)": lambda: p_streak(kn, 4),
+        "challenge_value": lambda: challenge_value(kn),
+        "challenge_decision": lambda: challenge_decision(kn),
+    }
+    out = {}
+    for name, f in queries.items():
+        f()
+        n = repeat if "average" not in name else max(1, repeat // 100)
+        t = time.perf_counter()
+        for _ in range(n):
+            f()
+        out[name] = (time.perf_counter() - t) / n * 1e6
+    return out
