@@ -1,0 +1,216 @@
+"""RulesTutorial: a scripted game of either kind, step by step, each rule explained as it happens.
+
+The script (the exact set-up, the actions and the explanation of each step)
+is data in :mod:`safari_kit.teaching.tutorials`; the engine plays every
+action, so what the table shows is what the rules did. Next / Back / Restart
+move through the steps; at each step the lab shows the table from the
+learner's seat (seat 0 by default), the explanation with its rulings (W4,
+K3, ...) linked to docs/rules.md, a line of facts read from the engine, and
+the faces of the cards turned face up in that step (public, or the learner's
+own TOM look).
+
+>>> lab = RulesTutorial("knockout")
+>>> lab.step, lab.steps
+(0, 8)
+>>> lab.next_button.click(); lab.step
+1
+"""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as W
+
+from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.widgets.table import CardTable
+
+
+def _script(game: str):
+    # the scripts are teaching data (one layer up); imported here, at the edge, on demand
+    from safari_kit.teaching import tutorials
+
+    return tutorials.script(game)
+
+
+class RulesTutorial(Lab):
+    """Play a scripted Safari Witness or Safari Knockout game step by step, with the rules explained.
+
+    ``game``: ``"witness"`` or ``"knockout"``. ``viewer``: the seat whose view the
+    table shows (default: the learner's seat of the script, 0). ``docs``: where
+    the ruling links point (default ``../docs/rules.md``, right from ``notebooks/``).
+    """
+
+    def __init__(self, game: str = "witness", viewer: int | None = None, docs: str | None = None):
+        from safari_kit.teaching import tutorials
+
+        self.script = _script(game)
+        self.game_name = game
+        self.title = self.script.title
+        self.docs = tutorials.RULES_DOC if docs is None else docs
+        self.viewer = self.script.viewer if viewer is None else int(viewer)
+        super().__init__(seed=self.script.setup.get("seed", 0))
+        # the script fixes the whole game: no seed to choose; Reset is the Restart button
+        self.seed_box.layout.display = "none"
+        self.reset_button.description = "Restart"
+        self.reset_button.tooltip = "Back to the first step"
+        self.back_button = W.Button(description="Back", icon="arrow-left", tooltip="The previous step")
+        self.next_button = W.Button(description="Next", icon="arrow-right", tooltip="The next step",
+                                    button_style="primary")
+        self.back_button.on_click(lambda _b: self.back())
+        self.next_button.on_click(lambda _b: self.next())
+        self.counter = W.HTML()
+        self.intro = W.HTML(f"<i>{html.escape(self.script.intro)}</i>")
+        self.step_title = W.HTML()
+        self.table = CardTable(game=self.script.game)
+        self.explanation = W.HTML(layout=W.Layout(max_width="820px"))
+        self.facts = W.HTML()
+        self.revealed = W.HTML()
+        controls = W.HBox([self.back_button, self.next_button, self.counter])
+        self.body.children = [self.intro, controls, self.step_title, self.table, self.facts,
+                              self.explanation, self.revealed]
+        # the base lays out [header, (seed, reset), body, status]: put Restart beside Back/Next instead
+        controls.children = [self.back_button, self.next_button, self.reset_button, self.counter]
+        self.layout.children = [self.header, self.body, self.status]
+        self.step = 0
+        self._states: list = []
+        self.reset()
+
+    # ------------------------------------------------------------------ navigation
+    @property
+    def steps(self) -> int:
+        return len(self.script.steps)
+
+    @property
+    def state(self):
+        """The engine state shown now (after the current step's actions)."""
+        return self._states[self.step]
+
+    @guarded
+    def _reset(self) -> None:
+        self._states = self.script.states()  # replayed through the engine every time
+        self._show(0)
+
+    @guarded
+    def next(self) -> None:
+        if self.step >= self.steps - 1:
+            self.show_status("This is the last step. Press Restart to watch it again.", kind="info")
+            return
+        self._show(self.step + 1)
+
+    @guarded
+    def back(self) -> None:
+        if self.step <= 0:
+            self.show_status("This is the first step.", kind="info")
+            return
+        self._show(self.step - 1)
+
+    @guarded
+    def go(self, k: int) -> None:
+        """Jump to step ``k`` (0-based)."""
+        if not isinstance(k, int) or not 0 <= k < self.steps:
+            self.show_status(f"There is no step {k!r}: the steps are 0 to {self.steps - 1}.", kind="bad")
+            return
+        self._show(k)
+
+    # ------------------------------------------------------------------ drawing
+    def _show(self, k: int) -> None:
+        from safari_kit.teaching import tutorials
+
+        self.step = k
+        step = self.script.steps[k]
+        state = self._states[k]
+        before = self._states[k - 1] if k else None
+        self.table.show(state, self.viewer, selectable=[], message=f"Step {k + 1}: {step.title}",
+                        highlight=self._highlight(before, state))
+        self.counter.value = f"<b>Step {k + 1} of {self.steps}</b>"
+        self.step_title.value = f"<h4 style='margin:6px 0'>{html.escape(step.title)}</h4>"
+        badges = []
+        for code in step.rulings:
+            name, summary = tutorials.RULINGS.get(code, (code, ""))
+            link = tutorials.rules_link(code, self.docs)
+            badges.append(f"<li><a href='{html.escape(link)}' target='_blank'><b>{html.escape(code)}</b> "
+                          f"{html.escape(name)}</a>: {html.escape(summary)}</li>")
+        self.explanation.value = (f"<div class='safari-tutorial-text' style='font-size:14px;line-height:1.5'>"
+                                  f"<p>{html.escape(self.script.explain(k))}</p>"
+                                  f"<p style='margin-bottom:2px'><b>Rulings in this step</b> "
+                                  f"(full text in <a href='{html.escape(self.docs)}' target='_blank'>"
+                                  f"docs/rules.md</a>):</p><ul style='margin-top:2px'>{''.join(badges)}</ul></div>")
+        self.facts.value = f"<div style='color:#345'>{html.escape(self._facts(state))}</div>"
+        self.revealed.value = self._revealed_html(before, state)
+        self.back_button.disabled = k == 0
+        self.next_button.disabled = k == self.steps - 1
+        self.show_status("The end of the tutorial: press Restart to watch it again." if k == self.steps - 1
+                         else "Press Next for the next step.", kind="info")
+
+    def _facts(self, state) -> str:
+        """Numbers read from the engine for this step (nothing hidden from the viewer)."""
+        obs = state.observation(self.viewer)
+        if self.script.game == "witness":
+            archives = ", ".join(f"Player {p}: {len(a)}" for p, a in enumerate(obs.archives))
+            text = (f"Deck: {obs.deck_count} cards · Unidentified Area: {len(obs.unidentified)} cards "
+                    f"· Archives: {archives}")
+            if obs.end_reason:
+                text += f" · Game over ({'an archive reached 10' if obs.end_reason == 'archive' else 'the deck ran out'})"
+            return text
+        scores = ", ".join(f"Player {p}: {s}" for p, s in enumerate(obs.scores))
+        out = ", ".join(f"Player {p}" for p in obs.out) or "nobody"
+        return (f"Round {obs.round} of {obs.rounds} ({obs.cards_per_player} cards each) · Scores: {scores} "
+                f"· Out: {out}")
+
+    def _highlight(self, before, state) -> list[dict]:
+        """Places touched in this step (Witness) or the card that won the last turn (Knockout)."""
+        marks = []
+        if self.script.game == "witness":
+            start = 0 if before is None else len(before.log)
+            places = set()
+            for event, _, _ in state.log[start:]:
+                if event["kind"] in ("identify", "challenge_reveal", "tom"):
+                    places.add(event["place"])
+                elif event["kind"] == "fail":  # every card of the failed turn is face up now
+                    places.update(m["place"] for m in event["to_places"])
+                    places.update(e["place"] for e, _, _ in state.log
+                                  if e["turn"] == event["turn"] and e["kind"] in ("identify", "challenge_reveal"))
+            marks = [{"kind": "place", "id": p} for p in sorted(places) if p in state.places]
+        else:
+            done = 0 if before is None else before.turns_played
+            new = state.completed_turns[done:]
+            if new:
+                last = new[-1]
+                seat_card = dict((s, c) for s, c in last["plays"])
+                marks = [{"kind": "card", "id": seat_card[last["winner"]]}]
+        from safari_kit.widgets.view import view_for
+
+        view = view_for(state, self.viewer)
+        visible = set(view.get("cards", {}))
+        places = {p["place"] for p in view.get("places", [])}
+        return [m for m in marks if (m["kind"] == "card" and m["id"] in visible)
+                or (m["kind"] == "place" and m["id"] in places)]
+
+    def _revealed_html(self, before, state) -> str:
+        """The faces turned up in this step, read from the viewer's own observation log (Witness)."""
+        if self.script.game != "witness":
+            return ""
+        from safari_kit.cards.html import mugshot_html
+
+        obs = state.observation(self.viewer)
+        start = 0 if before is None else len(before.log)
+        game = state.game
+        shown, cards = set(), []
+        for event in obs.log[start:]:
+            kind = event["kind"]
+            ids = []
+            if kind in ("identify", "challenge_reveal", "kris") or (kind == "tom" and "card" in event):
+                ids = [event["card"]]
+            elif kind == "fail":  # the whole failed turn: earlier successful pairs too
+                ids = [e["card"] for e in obs.log if e["turn"] == event["turn"]
+                       and e["kind"] in ("identify", "challenge_reveal")]
+                ids += [m["card"] for m in event["to_places"]]
+            for cid in ids:
+                if cid not in shown:
+                    shown.add(cid)
+                    cards.append(game.cards[game.index[cid]])
+        if not cards:
+            return ""
+        return ("<div><b>Turned face up in this step</b> (seen by "
+                f"{'you only' if any(e['kind'] == 'tom' for e in obs.log[start:]) else 'everybody'}):<br>"
+                + "".join(mugshot_html(c) for c in cards) + "</div>")
