@@ -8,7 +8,10 @@ Fixtures (tests/browser/conftest.py)
                    Its root (``lab_server.root``) is a temporary folder holding a copy of
                    ``notebooks/`` (as ``notebooks/``) and ``data/``; tests may write their
                    own notebooks there. Fresh settings/workspaces; no news/update popups.
-                   ``lab_server.lab_url("notebooks/00-start-here.ipynb")`` is the page URL.
+                   ``lab_server.lab_url("notebooks/00-start-here.ipynb")`` is the page URL
+                   (with ``?reset``: each page starts from an empty workspace, so only
+                   the notebook you open is on screen). Kernels run the test venv's
+                   Python; ``lab_server.log_tail()`` gives the server log.
 ``browser``        session-scoped Playwright ``Browser`` (headless chromium).
 ``js_errors``      list collecting the page's console errors and uncaught page errors
                    (strings; known-harmless messages in ``IGNORED_CONSOLE`` left out).
@@ -47,6 +50,7 @@ Helpers (this module; ``from tests.browser.helpers import ...``)
                                                 ``performance.now``) until the text or
                                                 attributes under ``watch_selector`` change:
                                                 the click -> kernel -> DOM round trip.
+                                                Selectors are page-wide CSS (first match).
 ``latency_summary(samples)``                    {"n", "median", "p95", "max"} in ms.
 
 Typical test::
