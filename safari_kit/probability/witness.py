@@ -32,7 +32,8 @@ from safari_kit.probability.distributions import Exact
 __all__ = [
     "tables", "match_count", "shared_element_count", "safe_count", "p_match_baseline", "p_match",
     "best_declaration", "declaration_table", "identify_value", "p_two_clues", "reveal_another_value",
-    "best_two_clue_plan", "p_safe_next", "p_streak", "p_streak_counts", "challenge_dp", "one_step_continue",
+    "best_two_clue_plan", "p_reveal_another_success", "memory_comparison", "sample_worlds", "mc_p_match",
+    "mc_two_clues", "mc_p_streak", "mc_challenge_value", "query_timings", "p_safe_next", "p_streak", "p_streak_counts", "challenge_dp", "one_step_continue",
     "challenge_position", "challenge_value", "challenge_decision", "stop_vs_continue", "choice_values",
     "SINGLE_TYPES", "ALEX_TYPES", "MIN_SAFE",
 ]
@@ -284,18 +285,39 @@ def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
         return None
     a1 = [(m & pool_mask).bit_count() for m in m1s]
     b2 = [(m & pool_mask).bit_count() for m in m2s]
-    dists = {p: [(x, float(w)) for x, w in kn.place_dist(p).items()] for p in reps}
     nf = float(n) if n else 1.0
+    fa1 = [a / nf for a in a1]
+    fb2 = [b / nf for b in b2]
+    known, mixed = kn.known, kn.mixed
+    dists, pooled, v1, v2 = {}, {}, {}, {}
+    for p in reps:
+        if p in known:
+            c = known[p]
+            dists[p] = ((c, 1.0),)
+            pooled[p] = False
+            v1[p] = [float((m >> c) & 1) for m in m1s]
+            v2[p] = [float((m >> c) & 1) for m in m2s]
+        elif p in mixed:
+            d = dists[p] = tuple((x, float(w)) for x, w in kn.place_dist(p).items())
+            pooled[p] = any(x is None for x, _ in d)
+            v1[p] = [sum(w * (fa1[i] if x is None else float((m >> x) & 1)) for x, w in d)
+                     for i, m in enumerate(m1s)]
+            v2[p] = [sum(w * (fb2[i] if x is None else float((m >> x) & 1)) for x, w in d)
+                     for i, m in enumerate(m2s)]
+        else:
+            dists[p] = ((None, 1.0),)
+            pooled[p] = True
+            v1[p], v2[p] = fa1, fb2
 
-    def marginal(p, masks, counts):
-        return [sum(w * (cnt / nf if x is None else float((m >> x) & 1)) for x, w in dists[p])
-                for m, cnt in zip(masks, counts)]
+    def _arg(values):
+        best_i, best_x = 0, values[0]
+        for i in range(1, len(values)):
+            if values[i] > best_x:
+                best_i, best_x = i, values[i]
+        return best_i
 
-    v1 = {p: marginal(p, m1s, a1) for p in reps}
-    v2 = {p: marginal(p, m2s, b2) for p in reps}
-    arg1 = {p: max(range(len(choices)), key=lambda i: (v1[p][i], -i)) for p in reps}
-    arg2 = {p: max(range(len(choices)), key=lambda i: (v2[p][i], -i)) for p in reps}
-    pooled = {p: any(x is None for x, _ in dists[p]) for p in reps}
+    arg1 = {p: _arg(v1[p]) for p in reps}
+    arg2 = {p: _arg(v2[p]) for p in reps}
     best_v, best = -1.0, None
     nn = float(n * (n - 1)) if n > 1 else 1.0
     for pa in reps:
@@ -359,6 +381,30 @@ def reveal_another_value(kn) -> Exact:
     for x in kn.pool:
         total += cache(x)
     return Exact(4 * total / n, "E[archived], reveal another", "(4/N)·Σ_X P(both | X)")
+
+
+def p_reveal_another_success(kn) -> Exact:
+    """P(a "reveal another" turn fully succeeds), averaged over the unknown second clue (best plans).
+
+    Compare with one clue's P(match): reveal another pays 4 cards with this
+    probability, identify pays 2 with P(match) (break-even: P(both) = p/2).
+    """
+    v = reveal_another_value(kn).value / 4
+    return Exact(v, "P(both clues succeed), second clue unknown", "(1/N)·Σ_X P(both | X)")
+
+
+def memory_comparison(obs, memory=None, game=None, clue=None) -> dict:
+    """The best identification "knowing nothing" (no sighting remembered) vs "with what you remember".
+
+    Returns {"knowing nothing": (place, types, Exact), "with what you remember": (...)}; both see the
+    face-up cards and the archives, which are on the table.
+    """
+    from safari_kit.probability.knowledge import Knowledge, Memory
+
+    game = _game(game)
+    blank = Knowledge.from_observation(obs, Memory(remember_prob=0.0), game=game)
+    kn = Knowledge.from_observation(obs, memory, game=game)
+    return {"knowing nothing": best_declaration(blank, clue), "with what you remember": best_declaration(kn, clue)}
 
 
 def _two_clue_cache(kn):

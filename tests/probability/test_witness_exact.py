@@ -227,3 +227,63 @@ def test_streak_and_challenge_brute_force(small_positions):
             return best
 
         assert W.challenge_value(kn).value == value(pool, k0, len(pos["unknown_places"]))
+
+
+# ------------------------------------------------------------------ the full deck: plan search is exhaustive
+def _engine_positions(advanced, n=3):
+    game = WitnessGame(players=3, advanced=advanced)
+    out = []
+    for seed in range(40):
+        st = game.new_initial_state(seed=seed)
+        rng = np.random.default_rng(seed)
+        tracker = KnowledgeTracker(game, 0)
+        step = 0
+        while not st.is_terminal():
+            if st.phase == "choose" and step > 8:
+                kn = tracker.knowledge(st.observation(st.current))
+                if kn.known and len(kn.available) <= 14:
+                    out.append(kn)
+                    break
+            legal = st.legal_actions()
+            st.apply(legal[int(rng.integers(len(legal)))])
+            step += 1
+        if len(out) >= n:
+            break
+    return out
+
+
+@pytest.mark.parametrize("advanced,choices", [(False, W.SINGLE_TYPES), (True, W.ALEX_TYPES)])
+def test_two_clue_plan_is_best_of_all_pairs(advanced, choices):
+    positions = _engine_positions(advanced, n=2 if advanced else 4)
+    assert positions
+    for kn in positions:
+        t = W.tables(kn.game)
+        c1 = kn.clue[0]
+        for x in sorted(kn.pool)[:3 if advanced else 5]:
+            pool_mask = kn.pool_mask & ~(1 << x)
+            n = pool_mask.bit_count()
+            best = max(W._pair_joint(kn, pa, t.match[t1][c1], pb, t.match[t2][x], pool_mask, n)
+                       for pa in kn.available for pb in kn.available if pa != pb
+                       for t1 in choices for t2 in choices)
+            assert W.best_two_clue_plan(kn, c1, x, type_choices=choices)[2].value == best
+
+
+def test_memory_comparison():
+    game = WitnessGame(players=3)
+    for seed in range(30):
+        st = game.new_initial_state(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(40):
+            legal = st.legal_actions()
+            st.apply(legal[int(rng.integers(len(legal)))])
+        while not st.is_terminal() and st.phase != "choose":
+            legal = st.legal_actions()
+            st.apply(legal[int(rng.integers(len(legal)))])
+        if st.is_terminal():
+            continue
+        cmp = W.memory_comparison(st.observation(st.current), game=game)
+        nothing, memory = cmp["knowing nothing"][2], cmp["with what you remember"][2]
+        assert memory.value >= nothing.value
+        if memory.value == 1:
+            return
+    pytest.fail("memory never made an identification certain")
