@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test venv clean student binder-check
+.PHONY: lab test venv clean student app binder-check
 
 venv: $(STAMP)
 
@@ -22,6 +22,9 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+app: $(STAMP)
+	$(VENV)/bin/voila notebooks/app.ipynb
 
 student: $(STAMP)
 	$(PY) -m safari_kit.teaching.student notebooks student
