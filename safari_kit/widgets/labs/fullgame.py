@@ -1,0 +1,571 @@
+"""Full game lab: a whole Safari Witness game, against bots or hot-seat for several learners.
+
+Every legal action is reachable by clicking the card table:
+
+* **choose**: Identify / Reveal another / Challenge buttons;
+* **identify**: a clue card (picked for you when only one is left), a clue-type
+  button, then a face-down place: the lab assembles the ``Declare``;
+* **challenge**: places to reveal, Stop and archive;
+* **archive**: the card that goes on top;
+* **abilities** (Advanced Mode): ``use:<NAME>`` buttons, then the targets of
+  that ability (:func:`~safari_kit.widgets.view.selectable_from_legal` with
+  ``ability=NAME``): TOM one place, SAM two places, TAM two spots (places or
+  archive cards), KIM an archived card, KRIS an element from the dropdown and a
+  place; ALAN takes archived cards, then "ALAN: identify now"; End turn.
+
+A wrong click is answered with the engine's own ``why_illegal`` sentence.
+
+**Hot-seat** (``humans=(0, 1, 2)``): between two different human players a
+"pass the device" screen hides the table. The table widget is *closed* (so its
+model, holding the last player's view, leaves the page) and the next table is
+built only after the next player presses "I am player N". Each table shows one
+seat's observation, and the lab's own panels (what happened since your last
+turn, your TOM looks) are built from that seat's observation only.
+
+Bots (registry specs such as ``"greedy"``, ``"random"``, ``"memory:0.5"``)
+play the other seats at once, each seeing only its own observation.
+
+>>> lab = FullGameLab(seed=1, players=2, humans=(0,), bots="greedy")
+>>> lab.state.current_player in (0, None) or lab.state.is_terminal()
+True
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Sequence
+
+import ipywidgets as W
+
+from safari_kit.core.chance import Chance
+from safari_kit.widgets.labs.base import Lab, guarded
+
+__all__ = ["FullGameLab"]
+
+_SPOT_KINDS = ("place", "archive")
+_MAX_BOT_ACTIONS = 5000  # a safety net: a bot loop never runs away
+
+
+def _sentence(text: str) -> str:
+    from safari_kit.widgets.view import _sentence as sentence
+
+    return sentence(text)
+
+
+class FullGameLab(Lab):
+    """A whole Witness game with any options; ``humans`` are the seats played by learners.
+
+    ``bots``: one registry spec for every bot seat, or a sequence with one spec
+    per bot seat (in seat order). ``lab.state`` is the engine state,
+    ``lab.viewer`` the seat whose view is on screen (None on the pass screen),
+    ``lab.table`` the card table (None on the pass screen).
+    Methods a test or a teacher may call: :meth:`click`, :meth:`press`,
+    :meth:`confirm_player`, :meth:`save_record`, :meth:`load_record`.
+    """
+
+    title = "Full game: Safari Witness"
+
+    def __init__(self, seed: int | None = 1, players: int = 3, case_module: bool = False, advanced: bool = False,
+                 humans: Sequence[int] = (0,), bots="greedy", first_player: int | None = None):
+        super().__init__(seed)
+        from safari_kit.witness.state import KRIS_ELEMENTS
+
+        self.players_box = W.IntSlider(value=players, min=2, max=7, description="Players",
+                                       continuous_update=False, layout=W.Layout(width="260px"))
+        self.case_box = W.Checkbox(value=bool(case_module), description="Case Module", indent=False,
+                                   layout=W.Layout(width="130px"))
+        self.advanced_box = W.Checkbox(value=bool(advanced), description="Advanced Mode", indent=False,
+                                       layout=W.Layout(width="140px"))
+        self.humans_box = W.Text(value=",".join(str(h) for h in humans), description="Learners",
+                                 placeholder="seats, e.g. 0 or 0,1,2", layout=W.Layout(width="220px"))
+        self.bots_box = W.Text(value=bots if isinstance(bots, str) else ",".join(bots), description="Bots",
+                               placeholder="greedy, random, memory:0.5", layout=W.Layout(width="260px"))
+        self.new_button = W.Button(description="New game", icon="play", tooltip="Start a new game with these options")
+        self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
+        options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
+                          W.HBox([self.humans_box, self.bots_box, self.new_button])])
+        self.kris_box = W.Dropdown(options=list(KRIS_ELEMENTS), description="KRIS element",
+                                   style={"description_width": "90px"}, layout=W.Layout(width="260px"))
+        self.picked = W.HTML()
+        self.events = W.HTML()
+        self.private = W.HTML()
+        self.pass_label = W.HTML()
+        self.confirm_button = W.Button(description="I am player 0", button_style="warning", icon="user")
+        self.confirm_button.on_click(lambda _b: self.confirm_player())
+        self.pass_screen = W.VBox([self.pass_label, self.confirm_button],
+                                  layout=W.Layout(padding="24px", border="2px dashed #c90"))
+        self.over = W.HTML()
+        self.save_button = W.Button(description="Save game record", icon="download")
+        self.save_button.on_click(lambda _b: self.save_record(self.path_box.value.strip() or None))
+        self.load_button = W.Button(description="Load game record", icon="upload")
+        self.load_button.on_click(lambda _b: self._load_clicked())
+        self.path_box = W.Text(placeholder="file name (optional), e.g. my-game.json", description="File",
+                               layout=W.Layout(width="330px"))
+        self.record_box = W.Textarea(placeholder="A saved record appears here; paste one to load it.",
+                                     layout=W.Layout(width="95%", height="70px", display="none"))
+        self.records = W.VBox([W.HBox([self.save_button, self.load_button, self.path_box]), self.record_box])
+        self.game_area = W.VBox()
+        self.body.children = [options, self.game_area, self.records]
+
+        self.table = None
+        self.viewer: int | None = None
+        self.state = None
+        self.game = None
+        self.humans: tuple[int, ...] = ()
+        self.bot_specs: dict[int, str] = {}
+        self.bots: dict[int, object] = {}
+        self.bot_log: list[str] = []
+        self._pick: dict = {}
+        self._ability: str | None = None
+        self._spots: list = []
+        self._seen: dict[int, int] = {}  # human seat -> log length when it last finished acting
+        self._first_player = first_player
+        self.reset(self.seed)
+
+    # ------------------------------------------------------------------ set-up
+    @guarded
+    def _reset(self) -> None:
+        from safari_kit.witness import WitnessGame
+
+        humans = self._parse_humans(self.humans_box.value, int(self.players_box.value))
+        game = WitnessGame(players=int(self.players_box.value), case_module=self.case_box.value,
+                           advanced=self.advanced_box.value, first_player=self._first_player)
+        self._start(game, game.new_initial_state(seed=self.seed), humans)
+
+    @staticmethod
+    def _parse_humans(text, players: int) -> tuple[int, ...]:
+        if isinstance(text, (list, tuple)):
+            seats = [int(x) for x in text]
+        else:
+            seats = [int(x) for x in str(text).replace(" ", "").split(",") if x != ""]
+        bad = [s for s in seats if not 0 <= s < players]
+        if bad:
+            raise ValueError(f"learner seats must be between 0 and {players - 1}, got {bad}")
+        return tuple(sorted(set(seats)))
+
+    def _start(self, game, state, humans) -> None:
+        from safari_kit.simulation.registry import make_bot, parse_bots
+
+        self.game, self.state, self.humans = game, state, tuple(humans)
+        bot_seats = [s for s in range(game.players) if s not in self.humans]
+        specs = parse_bots(self.bots_box.value) if bot_seats else []
+        self.bot_specs = {s: specs[k % len(specs)] for k, s in enumerate(bot_seats)}
+        chance = Chance(state.seed)
+        self.bots = {}
+        for s, spec in self.bot_specs.items():
+            bot = make_bot("witness", spec)
+            bot.start(game, s, chance.generator("bot", s))
+            self.bots[s] = bot
+        self.bot_log = []
+        self._seen = {h: 0 for h in self.humans}
+        self._clear_pick()
+        self._close_table()
+        self.viewer = None
+        self.record_box.layout.display = "none"
+        self.record_box.value = ""
+        self._advance()
+
+    # ------------------------------------------------------------------ the flow
+    def _advance(self) -> None:
+        """Let bots play until a learner must act or the game ends; then show the right screen."""
+        steps = 0
+        while not self.state.is_terminal() and self.state.current_player not in self.humans:
+            seat = self.state.current_player
+            bot = self.bots[seat]
+            obs = self.state.observation(seat) if bot.needs_observation else None
+            action = bot.choose(obs, self.state.legal_sequence())
+            self.state.apply(action)
+            self.bot_log.append(f"Player {seat} ({self.bot_specs[seat]}): {action}")
+            steps += 1
+            if steps > _MAX_BOT_ACTIONS:
+                raise RuntimeError("the bots took too many actions in a row")
+        if self.state.is_terminal():
+            self._show_over()
+            return
+        seat = self.state.current_player
+        if self.viewer == seat:
+            self._render()
+        elif len(self.humans) > 1:
+            self._show_pass(seat)
+        else:
+            self.viewer = seat
+            self._render()
+
+    def _show_pass(self, seat: int) -> None:
+        self._close_table()
+        self.viewer = None
+        self.events.value = ""
+        self.private.value = ""
+        self.picked.value = ""
+        self.pass_label.value = (
+            f"<h3>Pass the device to Player {seat}</h3>"
+            f"<p>Player {seat}: when nobody else is looking, press the button. "
+            "The table stays hidden until then, so nobody sees your Case Card or what your TOM showed you.</p>")
+        self.confirm_button.description = f"I am player {seat}"
+        self.game_area.children = [self.pass_screen]
+        self.show_status(f"Waiting for Player {seat}.")
+
+    @guarded
+    def confirm_player(self, seat: int | None = None) -> None:
+        """The next learner says "I am player N": only now is their table built."""
+        if self.state is None or self.state.is_terminal():
+            return
+        current = self.state.current_player
+        if seat is not None and seat != current:
+            self.show_status(f"It is Player {current}'s turn, not Player {seat}'s.", kind="bad")
+            return
+        if self.viewer == current:
+            return  # a repeated press
+        self.viewer = current
+        self._render()
+
+    def _close_table(self) -> None:
+        if self.table is not None:
+            self.table.on_click(self._on_table_click, remove=True)
+            self.table.close()
+            self.table = None
+
+    def _new_table(self, viewer: int):
+        from safari_kit.widgets import CardTable
+
+        table = CardTable.for_witness(self.state, viewer=viewer, selectable=[])
+        table.on_click(self._on_table_click)
+        return table
+
+    def _render(self, message: str | None = None) -> None:
+        """Draw the table for ``self.viewer`` with the targets of the current step."""
+        from safari_kit.widgets.view import selectable_from_legal
+
+        if self.table is None or self.table.viewer != self.viewer:
+            self._close_table()
+            self.table = self._new_table(self.viewer)
+        state = self.state
+        my_turn = state.current_player == self.viewer
+        highlight = []
+        if not my_turn:
+            targets = []
+        elif self._ability is not None:
+            targets = selectable_from_legal(state, ability=self._ability)
+            targets.append({"kind": "button", "id": "cancel", "label": "Cancel " + self._ability})
+            highlight = [{"kind": k, "id": i} for k, i in self._spots]
+        else:
+            targets = selectable_from_legal(state)
+            if state.phase == "identify":
+                targets = self._identify_targets(targets)
+                if self._pick.get("clue") is not None:
+                    highlight.append({"kind": "clue", "id": self._pick["clue"]})
+                if self._pick.get("types") is not None:
+                    highlight.append({"kind": "button", "id": "type:" + "+".join(self._pick["types"])})
+        if message is None:
+            message = self._hint(targets)
+        self.table.show(state, self.viewer, selectable=targets, message=message, highlight=highlight)
+        self.picked.value = self._picked_html()
+        self._update_panels()
+        children = [self.table, self.picked]
+        if self._ability == "KRIS":
+            children.append(self.kris_box)
+        children += [self.events, self.private]
+        self.game_area.children = children
+        self.show_status(f"Player {self.viewer} at the screen. {self._phase_line()}")
+
+    def _identify_targets(self, targets: list[dict]) -> list[dict]:
+        clues = [t for t in targets if t["kind"] == "clue"]
+        if len(clues) == 1:
+            self._pick["clue"] = clues[0]["id"]
+        elif self._pick.get("clue") not in {t["id"] for t in clues}:
+            self._pick["clue"] = None
+        types = [t["id"][5:] for t in targets if t["kind"] == "button" and t["id"].startswith("type:")]
+        if len(types) == 1:
+            self._pick["types"] = tuple(types[0].split("+"))
+        return targets
+
+    def _hint(self, targets) -> str:
+        state = self.state
+        if state.current_player != self.viewer:
+            return f"Player {state.current_player} is playing."
+        if self._ability == "KRIS":
+            return "KRIS: pick an element in the dropdown below the table, then a face-down place."
+        if self._ability in ("SAM", "TAM"):
+            left = 2 - len(self._spots)
+            what = "face-down places" if self._ability == "SAM" else "spots (places or archive cards)"
+            return f"{self._ability}: pick {left} more of the {what}."
+        if self._ability == "TOM":
+            return "TOM: pick a face-down place to look at (only you will see it)."
+        if self._ability == "KIM":
+            return "KIM: pick an archived card to send back face down."
+        if state.phase == "identify":
+            if self._pick.get("clue") is None:
+                return "Pick a clue card first, then a clue type and a face-down place."
+            if self._pick.get("types") is None:
+                return "Now pick a clue type, then a face-down place."
+            return "Now pick the face-down place to reveal."
+        return None
+
+    def _phase_line(self) -> str:
+        from safari_kit.widgets.view import WITNESS_PHASE_WORDS
+
+        state = self.state
+        if state.current_player != self.viewer:
+            return ""
+        return "Your turn: " + WITNESS_PHASE_WORDS.get(state.phase, (state.phase,))[0] + "."
+
+    def _picked_html(self) -> str:
+        if self.state.phase == "identify" and self.state.current_player == self.viewer and self._ability is None:
+            clue = self._pick.get("clue") or "?"
+            types = "+".join(self._pick.get("types") or ()) or "?"
+            return f"<div style='color:#345'>Declaring: clue <b>{html.escape(clue)}</b>, type <b>{html.escape(types)}</b>, place <b>?</b></div>"
+        if self._ability is not None:
+            spots = ", ".join(str(i) for _, i in self._spots) or "none yet"
+            return f"<div style='color:#345'>{self._ability}: picked {html.escape(spots)}</div>"
+        return ""
+
+    def _update_panels(self) -> None:
+        """What happened since this player's last turn, and their private looks: from their observation only."""
+        obs = self.state.observation(self.viewer)
+        start = self._seen.get(self.viewer, 0)
+        lines = [self._describe(e) for e in obs.log[start:]]
+        lines = [x for x in lines if x]
+        self.events.value = ("<details open><summary>Since your last turn</summary><ul style='margin:2px 0'>"
+                             + "".join(f"<li>{html.escape(x)}</li>" for x in lines[-30:]) + "</ul></details>"
+                             if lines else "")
+        looks = [e for e in obs.log if e.get("kind") == "tom" and "card" in e and e.get("player") == self.viewer]
+        if looks:
+            items = "".join(f"<li>turn {e['turn']}: place {e['place']} held {html.escape(self._face(e['card']))}</li>"
+                            for e in looks)
+            self.private.value = ("<div style='border-left:4px solid #c90;padding:2px 8px'><b>Only for Player "
+                                  f"{self.viewer}: your TOM looks</b><ul style='margin:2px 0'>{items}</ul></div>")
+        else:
+            self.private.value = ""
+
+    def _face(self, card_id: str) -> str:
+        c = self.game.cards[self.game.index[card_id]]
+        return f"{c.id} ({c.color} {c.animal}, {c.texture}, {c.name})"
+
+    def _describe(self, e: dict) -> str | None:
+        who = "You" if e.get("player") == self.viewer else f"Player {e.get('player')}"
+        kind = e.get("kind")
+        if kind == "clue":
+            return f"{who}: clue card {self._face(e['card'])} revealed."
+        if kind == "identify":
+            ok = "success" if e["success"] else "failure"
+            return (f"{who} declared {'+'.join(e['types'])} for {e['clue']} at place {e['place']}: "
+                    f"{self._face(e['card'])}, {ok}.")
+        if kind == "challenge":
+            return f"{who} challenged with {self._face(e['card'])}."
+        if kind == "challenge_reveal":
+            return f"{who} revealed place {e['place']}: {self._face(e['card'])}, {'safe' if e['safe'] else 'not safe'}."
+        if kind == "fail":
+            return f"{who} failed; the clue cards went to places {', '.join(str(m['place']) for m in e['to_places'])}."
+        if kind == "archive":
+            return f"{who} archived {len(e['cards'])} card(s)."
+        if kind == "tom":
+            if "card" in e:
+                return f"{who} looked at place {e['place']} with TOM: {self._face(e['card'])}."
+            return f"{who} looked at place {e['place']} with TOM."
+        if kind == "sam":
+            return f"{who} shuffled places {e['places'][0]} and {e['places'][1]} with SAM (swapped or not: nobody knows)."
+        if kind == "tam":
+            return f"{who} swapped {e['first']} and {e['second']} with TAM."
+        if kind == "kim":
+            return f"{who} sent {e['card']} back face down to place {e['place']} with KIM."
+        if kind == "kris":
+            return (f"{who} named {e['element']} with KRIS at place {e['place']}: {self._face(e['card'])}, "
+                    f"{'archived' if e['archived'] else 'back face down'}.")
+        if kind == "alan_take":
+            return f"{who} took {e['card']} back into the Clue Area with ALAN."
+        return None
+
+    def _show_over(self) -> None:
+        from safari_kit.witness.cases import CASE_BY_KEY, case_points
+
+        state = self.state
+        self._clear_pick()
+        if self.viewer is None:
+            self.viewer = self.humans[0] if self.humans else 0
+        if self.table is None or self.table.viewer != self.viewer:
+            self._close_table()
+            self.table = self._new_table(self.viewer)
+        self.table.show(state, self.viewer, selectable=[])
+        scores, cases, sizes, winners = state.scores(), state.case_scores(), state.archive_sizes(), state.winners()
+        rows = []
+        for p in range(state.players):
+            who = f"Player {p}" + (" (learner)" if p in self.humans else f" ({self.bot_specs.get(p, 'bot')})")
+            case = ""
+            if state.case_cards is not None:
+                key = state.case_cards[p]
+                pts, why = case_points(key, [state.card(c) for c in state.archives[p]])
+                case = f"{html.escape(CASE_BY_KEY[key].text)}<br><span style='color:#666'>{html.escape(why)}</span>"
+            mark = " (winner)" if p in winners else ""
+            rows.append(f"<tr><td>{who}{mark}</td><td>{sizes[p]}</td><td>{cases[p]}</td><td><b>{scores[p]}</b></td>"
+                        f"<td>{case}</td></tr>")
+        how = "an archive reached 10 Mugshots" if state.end_reason == "archive" else "the deck ran out"
+        names = " and ".join(f"Player {w}" for w in winners)
+        self.over.value = (
+            f"<h3>Game over: {how}</h3><p>Winner{'s' if len(winners) > 1 else ''}: <b>{names}</b></p>"
+            "<table style='border-collapse:collapse' border='1' cellpadding='4'>"
+            "<tr><th>player</th><th>Mugshots</th><th>Case points</th><th>total</th><th>Case Card</th></tr>"
+            + "".join(rows) + "</table>")
+        self.events.value = ""
+        self.private.value = ""
+        self.picked.value = ""
+        self.game_area.children = [self.over, self.table]
+        self.show_status(f"Game over after {state.turn} turns. Winner(s): {names}.", kind="good")
+
+    # ------------------------------------------------------------------ clicks
+    def _clear_pick(self) -> None:
+        self._pick = {"clue": None, "types": None}
+        self._ability = None
+        self._spots = []
+
+    @guarded
+    def click(self, kind: str, id_) -> None:
+        """Click a target of the table as the page would (refused clicks are explained on the table)."""
+        if self.table is None:
+            self.show_status("The table is hidden: the next player must press the button first.", kind="bad")
+            return
+        seq = (self.table._last_seq or 0) + 1
+        self.table.click = {"kind": kind, "id": id_, "seq": seq}
+
+    def press(self, button_id: str) -> None:
+        """Press a table button (``"identify"``, ``"type:animal"``, ``"use:TOM"``, ``"end_turn"``, …)."""
+        self.click("button", button_id)
+
+    @guarded
+    def _on_table_click(self, target: dict) -> None:
+        if self.state.is_terminal() or self.state.current_player != self.viewer:
+            return
+        kind, id_ = target["kind"], target["id"]
+        if self._ability is not None:
+            self._ability_click(kind, id_)
+            return
+        phase = self.state.phase
+        from safari_kit.witness import actions as A
+
+        if kind == "button":
+            if id_.startswith("type:"):
+                self._pick["types"] = tuple(id_[5:].split("+"))
+                self._render()
+                return
+            if id_.startswith("use:"):
+                name = id_[4:]
+                if name == "ALAN":
+                    self._act(A.UseAlan())
+                    return
+                self._ability, self._spots = name, []
+                self._render()
+                return
+            action = {"identify": A.Identify(), "reveal_another": A.RevealAnother(), "challenge": A.Challenge(),
+                      "stop": A.StopChallenge(), "end_turn": A.EndTurn(), "alan_done": A.AlanDone()}.get(id_)
+            if action is not None:
+                self._act(action)
+            return
+        if phase == "identify":
+            if kind == "clue":
+                self._pick["clue"] = id_
+                self._render()
+                return
+            if kind == "place":
+                if self._pick.get("clue") is None:
+                    self._render("Pick a clue card first.")
+                    return
+                if self._pick.get("types") is None:
+                    self._render("Pick a clue type first (the buttons under the table).")
+                    return
+                self._act(A.Declare(self._pick["clue"], tuple(self._pick["types"]), int(id_)))
+            return
+        if phase == "challenge" and kind == "place":
+            self._act(A.RevealNext(int(id_)))
+        elif phase == "archive" and kind == "card":
+            self._act(A.ArchiveTop(id_))
+        elif phase == "alan" and kind == "card":
+            self._act(A.AlanTake(id_))
+
+    def _ability_click(self, kind: str, id_) -> None:
+        from safari_kit.witness import actions as A
+
+        name = self._ability
+        if kind == "button" and id_ == "cancel":
+            self._ability, self._spots = None, []
+            self._render("Cancelled: pick another ability or End turn.")
+            return
+        if name == "TOM" and kind == "place":
+            self._act(A.UseTom(int(id_)))
+        elif name == "KIM" and kind == "card":
+            self._act(A.UseKim(id_))
+        elif name == "KRIS" and kind == "place":
+            self._act(A.UseKris(self.kris_box.value, int(id_)))
+        elif name in ("SAM", "TAM") and kind in _SPOT_KINDS:
+            if (kind, id_) in self._spots:
+                self._spots.remove((kind, id_))  # a second click on a picked spot un-picks it
+                self._render()
+                return
+            self._spots.append((kind, id_))
+            if len(self._spots) < 2:
+                self._render()
+                return
+            (_, a), (_, b) = self._spots
+            if name == "SAM":
+                options = [A.UseSam(int(a), int(b)), A.UseSam(int(b), int(a))]
+            else:
+                sa = f"U{a}" if self._spots[0][0] == "place" else a
+                sb = f"U{b}" if self._spots[1][0] == "place" else b
+                options = [A.UseTam(sa, sb), A.UseTam(sb, sa)]
+            legal = [o for o in options if self.state.is_legal(o)]
+            self._act(legal[0] if legal else options[0])
+
+    def _act(self, action) -> None:
+        """Apply a learner's action, or explain why it is not legal."""
+        state = self.state
+        if not state.is_legal(action):
+            reason = _sentence(state.why_illegal(action))
+            if self._ability in ("SAM", "TAM"):
+                self._spots = []
+            self._render(reason)
+            self.show_status(reason, kind="bad")
+            return
+        player = state.current_player
+        state.apply(action)
+        self._clear_pick()
+        if state.is_terminal() or state.current_player != player:
+            k = len(state.log)  # events after the turn ended (next turn's face-down, clue) are news for later
+            while k > 0 and state.log[k - 1][0].get("player") != player:
+                k -= 1
+            self._seen[player] = k
+        self._advance()
+
+    # ------------------------------------------------------------------ records
+    @guarded
+    def save_record(self, path: str | Path | None = None) -> str:
+        """The game record as JSON text (written to ``path`` when given); shown in the record box."""
+        text = self.state.save(path)
+        self.record_box.value = text
+        self.record_box.layout.display = ""
+        where = f" and written to {path}" if path else ""
+        self.show_status(f"Record saved{where}. It holds the seed: whoever loads it can replay everything.",
+                         kind="good")
+        return text
+
+    def _load_clicked(self) -> None:
+        source = self.path_box.value.strip() or self.record_box.value.strip()
+        if not source:
+            self.record_box.layout.display = ""
+            self.show_status("Paste a record into the box (or give a file name), then press Load again.")
+            return
+        self.load_record(source)
+
+    @guarded
+    def load_record(self, record) -> None:
+        """Continue a saved game (a dict, JSON text or a file path); bots re-read the game from its log."""
+        from safari_kit.witness import WitnessGame
+
+        if isinstance(record, str) and not record.lstrip().startswith("{"):
+            record = Path(record)
+        state = WitnessGame.replay(record)
+        game = state.game
+        self.seed_box.value = state.seed
+        o = game.options
+        self.players_box.value, self.case_box.value, self.advanced_box.value = o.players, o.case_module, o.advanced
+        humans = tuple(h for h in self.humans if h < o.players) or (0,)
+        self.humans_box.value = ",".join(str(h) for h in humans)
+        self._start(game, state, humans)
+        self.show_status(f"Loaded a game at turn {state.turn} ({len(state.history)} actions).", kind="good")
