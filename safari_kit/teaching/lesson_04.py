@@ -1,0 +1,121 @@
+"""Exercises of lesson 04 (Knockout: ranks, order statistics, elimination).
+
+Every answer is computed with :mod:`safari_kit.probability.knockout` on the
+shipped deck; the hints' wrong values are the common mistakes (with
+replacement, forgetting one's own card, following = leading).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+from safari_kit.teaching.exercises import Exercise, Hint, register
+
+# the situations the notebook describes (04-knockout.ipynb)
+LEAD_CARD, LEAD_ITEM, LEAD_K = "K10", "top_speed_kmh", 21          # Impala, 3 opponents with 7 cards each
+FOLLOW_HAND = ("K10", "K20", "K30")                                 # Impala, Klipspringer, African Wild Dog
+FOLLOW_TRICK, FOLLOW_ITEM, FOLLOW_LATER = ("K36",), "top_speed_kmh", (3,)   # the Warthog led; one player after you
+
+
+@lru_cache(maxsize=1)
+def _deck():
+    from safari_kit.cards.load import load_cards
+
+    return load_cards().knockout
+
+
+def _lead_h() -> int:
+    from safari_kit.probability.knockout import card_ranks
+
+    return card_ranks(_deck(), LEAD_CARD)[LEAD_ITEM] - 1
+
+
+def lead_answer() -> Fraction:
+    from safari_kit.probability.knockout import p_win_leading_card_only
+
+    return p_win_leading_card_only(_deck(), LEAD_CARD, LEAD_ITEM, LEAD_K).value
+
+
+def follow_view():
+    from safari_kit.probability.knockout import KnockoutView
+
+    return KnockoutView(hand=FOLLOW_HAND, later=FOLLOW_LATER, trick=FOLLOW_TRICK, item=FOLLOW_ITEM)
+
+
+def follow_answer() -> Fraction:
+    from safari_kit.probability.knockout import p_win_following
+
+    return p_win_following(_deck(), follow_view(), LEAD_CARD).value
+
+
+def best_item_answer() -> str:
+    from safari_kit.probability.knockout import card_ranks
+
+    ranks = card_ranks(_deck(), LEAD_CARD)
+    return min(ranks, key=ranks.get)
+
+
+def pigeonhole_answer(players: int = 6) -> int:
+    from safari_kit.probability.knockout import pigeonhole_out
+
+    return next(r for r in range(1, 8) if pigeonhole_out(players, r) > 0)
+
+
+_ITEM_WORDS = {"weight_kg": ("weight",), "size_cm": ("size", "length", "height"),
+               "top_speed_kmh": ("top speed", "speed", "top_speed"), "lifespan_years": ("lifespan", "life span", "age")}
+
+
+def _same_item(answer, expected) -> bool:
+    if not isinstance(answer, str):
+        return False
+    text = answer.strip().lower().replace("_", " ")
+    return text == expected.replace("_", " ") or text in _ITEM_WORDS[expected]
+
+
+def _with_replacement(N: int, H: int, k: int) -> Fraction:
+    return Fraction(N - 1 - H, N - 1) ** k
+
+
+register(Exercise(
+    "04.lead-one-card",
+    "You lead with the Impala naming top speed; you know only this card; your 3 opponents hold 21 cards. P(you win)",
+    lead_answer,
+    hints=[Hint(lambda a: abs(float(a) - float(_with_replacement(len(_deck()), _lead_h(), LEAD_K))) < 0.005,
+                "That treats each opponent card as a fresh draw from the whole deck (with replacement). Cards are "
+                "dealt without replacement: count hands with C(·, 21)."),
+           Hint(lambda a: a == Fraction(math.comb(len(_deck()) - _lead_h(), LEAD_K), math.comb(len(_deck()), LEAD_K)),
+                "Your own card cannot be in an opponent's hand: the pool is the OTHER 56 cards."),
+           Hint(lambda a: a == Fraction(len(_deck()) - 1 - _lead_h(), len(_deck()) - 1),
+                "That is the chance for ONE opponent card. All 21 cards must miss the faster ones."),
+           Hint(lambda a: a == 0 or a == 1, "Some animals are faster than the Impala, but they may not be in play.")],
+    general_hint="How many cards are faster than the Impala (H)? Then P = C(56 − H, 21) / C(56, 21)."))
+
+register(Exercise(
+    "04.best-item", "Which data item gives the Impala its best rank (fewest cards strictly higher)?",
+    best_item_answer, compare=_same_item,
+    hints=[Hint(lambda a: _same_item(a, "weight_kg") or _same_item(a, "size_cm") or _same_item(a, "lifespan_years"),
+                "Compare the Impala's rank on each item: card_ranks(deck, 'K10').")],
+    general_hint="Answer with an item name such as 'weight_kg' or 'top speed'; use card_ranks(deck, 'K10')."))
+
+register(Exercise(
+    "04.follow",
+    "You FOLLOW with the Impala: the Warthog led naming top speed; one player after you holds 3 cards. P(you win)",
+    follow_answer,
+    hints=[Hint(lambda a: a == lead_answer(),
+                "That is the leading chance. Now you know the cards played, and only ONE player (3 cards) is "
+                "still to play."),
+           Hint(lambda a: abs(float(a) - float(lead_answer())) < 0.005,
+                "That is the leading chance. Following, only the 3 cards still to come can beat you."),
+           Hint(lambda a: a == 0, "The Warthog is slower than the Impala, so you beat the card already played.")],
+    general_hint="Unseen cards N = 57 − your 3 cards − the Warthog; H of them are faster; k = 3: C(N−H, 3)/C(N, 3)."))
+
+register(Exercise(
+    "04.pigeonhole",
+    "Variation 1 with 6 players: after which round is at least one player CERTAINLY out (whatever happens)?",
+    pigeonhole_answer,
+    hints=[Hint(lambda a: a == 2, "Round 2 has 8 − 2 = 6 turns: each of the 6 players could win one of them."),
+           Hint(lambda a: a == 5, "That is the answer for 4 players. With 6 players there are more players than "
+                                  "turns sooner."),
+           Hint(lambda a: a == 1, "Round 1 has 7 turns for 6 players: everyone could win one.")],
+    general_hint="Round r has 8 − r turns, each won by one player: when is 8 − r smaller than 6?"))
