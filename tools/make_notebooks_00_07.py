@@ -192,7 +192,7 @@ exactly what the rules do.
 """),
     code("""
 from safari_kit.teaching import check
-from safari_kit.teaching import tutorials
+from safari_kit.widgets.labs import tutorial_scripts as tutorials
 from safari_kit.widgets.labs.tutorial import RulesTutorial
 """),
     md("""

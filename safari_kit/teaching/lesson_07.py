@@ -12,13 +12,13 @@ def _round3_cards() -> int:
 
 def _tie_winner() -> int:
     """The seat that won the tutorial's first tie (K3), as the engine decided it."""
-    from safari_kit.teaching.tutorials import knockout_script, tie_turns
+    from safari_kit.widgets.labs.tutorial_scripts import knockout_script, tie_turns
 
     return tie_turns(knockout_script().states()[-1])[0]["winner"]
 
 
 def _tie_second_player() -> int:
-    from safari_kit.teaching.tutorials import knockout_script, tie_turns
+    from safari_kit.widgets.labs.tutorial_scripts import knockout_script, tie_turns
 
     plays = tie_turns(knockout_script().states()[-1])[0]["plays"]
     return plays[1][0]
@@ -38,7 +38,7 @@ def _refill_size() -> int:
 
 def _failed_new_places() -> int:
     """How many new places the tutorial's failed identification created (its clue cards, W4)."""
-    from safari_kit.teaching.tutorials import witness_script
+    from safari_kit.widgets.labs.tutorial_scripts import witness_script
 
     state = witness_script().states()[-1]
     fail = next(e for e, _, _ in state.log if e["kind"] == "fail")
