@@ -1,0 +1,91 @@
+"""Exercises of lesson 03 (the Challenge): streaks without replacement and optimal stopping.
+
+Every answer is computed from the deck with :mod:`safari_kit.probability.witness`.
+The running example is a Challenge with the TAM Elephant (the first clear TAM).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from safari_kit.teaching.exercises import Exercise, Hint, register
+
+
+def _w():
+    from safari_kit.probability import witness as W
+
+    return W
+
+
+def _tam() -> str:
+    from safari_kit.teaching.lesson_01_02 import _first_clear
+
+    return _first_clear("TAM")
+
+
+def _n() -> int:
+    from safari_kit.teaching.lesson_01_02 import _witness
+
+    return len(_witness()) - 1
+
+
+def _safe() -> int:
+    return _w().safe_count(_tam())
+
+
+register(Exercise(
+    "03.share-any", "How many of the other 74 cards share an animal, a texture OR a color with the TAM Elephant?",
+    lambda: _w().shared_element_count(_tam()),
+    hints=[Hint(lambda a: a == 42, "14 + 14 + 14 counts some cards twice: those sharing two elements "
+                                   "(inclusion–exclusion)."),
+           Hint(lambda a: a == 48, "Subtract the cards counted twice (animal & texture, animal & color, "
+                                   "texture & color), don't add them.")],
+    general_hint="|A ∪ T ∪ C| = |A| + |T| + |C| − |A∩T| − |A∩C| − |T∩C| + |A∩T∩C|."))
+
+register(Exercise(
+    "03.safe", "How many of the other 74 cards are SAFE for a Challenge with the TAM Elephant (no shared element, "
+               "no possible shared name)?",
+    _safe,
+    hints=[Hint(lambda a: a == 38, "74 − 36 forgets the names: a TAM (or an ink card that could be TAM) is "
+                                   "not safe either."),
+           Hint(lambda a: a == 36, "36 is the number of cards that share an element: the safe ones are the others.")],
+    general_hint="Safe = 74 − (cards sharing an element) − (the other cards that could share the name)."))
+
+
+def _four_safe() -> Fraction:
+    return Fraction(comb(_safe(), 4), comb(_n(), 4))
+
+
+register(Exercise(
+    "03.four-safe", "P(the first 4 reveals of the TAM Elephant's Challenge are all safe), on a fresh table",
+    _four_safe,
+    tolerance=0.0005,
+    hints=[Hint(lambda a: abs(float(a) - (_safe() / _n()) ** 4) < 5e-4,
+                "(S/74)^4 draws WITH replacement. A revealed card is gone: the second draw is from 73 cards."),
+           Hint(lambda a: float(a) > 0.2, "Four safe cards in a row is rarer than one: multiply the chances.")],
+    general_hint="S/74 · (S−1)/73 · (S−2)/72 · (S−3)/71 = C(S,4)/C(74,4)."))
+
+register(Exercise(
+    "03.threshold", "You have 6 safe reveals: stopping now archives 7 cards. Above which P(next safe) should you "
+                    "reveal one more?",
+    lambda: Fraction(1 + 6, 2 + 6),
+    hints=[Hint(lambda a: a == Fraction(6, 7), "Stopping archives n = 7 cards (the challenged card too): "
+                                              "compare p·8 with 7."),
+           Hint(lambda a: a == Fraction(1, 2), "Going on risks all 7 cards to win one: you need much more than 1/2.")],
+    general_hint="One more reveal: p·(n+1) on average against n for sure. Solve p·(n+1) > n."))
+
+
+def _memory_streak() -> Fraction:
+    # two remembered safe places: revealed first, sure; then 2 more from the unknown cards
+    s, n = _safe() - 2, _n() - 2
+    return Fraction(comb(s, 2), comb(n, 2))
+
+
+register(Exercise(
+    "03.memory-streak", "You remember 2 face-down places that hold cards safe for the TAM Elephant. "
+                        "P(reaching 4 safe reveals)?",
+    _memory_streak,
+    hints=[Hint(lambda a: a == _four_safe(), "That is knowing nothing: the 2 remembered reveals are sure."),
+           Hint(lambda a: a == Fraction(comb(_safe(), 2), comb(_n(), 2)),
+                "The 2 remembered safe cards are not unknown any more: S and N both drop by 2.")],
+    general_hint="Reveal the remembered places first (sure), then 2 more from the unknown cards: C(S',2)/C(N',2)."))

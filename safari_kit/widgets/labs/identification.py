@@ -1,0 +1,575 @@
+"""Identification lab: the exact chance that a face-down place matches the clue, before you reveal it.
+
+How a browser test drives it (JupyterLab, the lab displayed as a cell's output)
+-------------------------------------------------------------------------------
+* The lab's root is ``.safari-lab.safari-identification-lab``.
+* The probability panel is an HTML widget with class ``safari-prob``: a table
+  ``table.safari-prob-table`` whose cells are ``td.safari-prob-cell`` with
+  ``data-types`` (``animal`` or ``animal+color``) and ``data-place``; the
+  chosen cell also has class ``safari-picked``. Exact values read like
+  ``7/37 ≈ 0.189``. Expected values of "identify now" / "reveal another" are in
+  ``.safari-prob .safari-ev``.
+* Buttons (ipywidgets ``.widget-button``, found by their text): ``Identify``,
+  ``Reveal another`` (your turn, before an identification), ``Reveal`` (declare
+  the picked type at the picked place), ``Next turn`` (the bots play until your
+  next turn), ``Reset``.
+* Clue type: a ToggleButtons with class ``safari-types``; its buttons read
+  ``Animal``, ``Texture``, ``Color``, ``Name`` (and pairs like ``Animal + Color``
+  while ALEX tops your archive).
+* Your guess: a Text box with class ``safari-guess`` (type ``0.2``, ``14/74`` or
+  ``20%``) before pressing ``Reveal``; leave it empty to skip.
+* The table (``.safari-table``): a face-down place is clickable as
+  ``.st-selectable[data-key^='place:']`` (e.g. ``[data-key='place:3']``); with
+  two clue cards, each is ``.st-selectable[data-key^='clue:']``.
+* The tally of guesses against outcomes: ``.safari-tally`` (a table
+  ``table.safari-tally-table``, one row per reveal, and a summary line
+  ``.safari-tally-summary``); what the other seats did: ``.safari-log``; the
+  lab's status line: ``.safari-status``.
+
+A typical round: click ``Identify``, click ``Animal``, click a place
+(``.safari-prob .safari-picked`` appears), type a guess, click ``Reveal``; the
+tally gets a row; click ``Next turn``.
+
+Python only (no browser): ``lab.identify_button.click()``,
+``lab.type_buttons.value = ("animal",)``,
+``lab.table.click = {"kind": "place", "id": 3, "seq": 1}``,
+``lab.guess_box.value = "0.2"``, ``lab.reveal_button.click()``,
+``lab.next_button.click()``; the record is ``lab.predictions``.
+
+The numbers come from :mod:`safari_kit.probability.witness` on the learner's
+:class:`~safari_kit.probability.knowledge.Knowledge` twice: *knowing nothing*
+(``Memory(last_k=0)``: only what is face up now and the archives) and *with
+what you remember* (``memory``, default perfect memory).
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from fractions import Fraction
+
+import ipywidgets as W
+import numpy as np
+
+from safari_kit.probability import witness as PW
+from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
+from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
+from safari_kit.widgets.table import CardTable
+from safari_kit.widgets.view import mugshot_face
+from safari_kit.witness import WitnessGame
+from safari_kit.witness import actions as A
+
+__all__ = ["IdentificationLab", "Prediction", "BotSeats", "describe_event", "brier"]
+
+NOTHING = Memory(last_k=0)
+TYPE_WORDS = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+MAX_BOT_ACTIONS = 20_000
+
+
+def types_label(types) -> str:
+    return " + ".join(TYPE_WORDS[t] for t in types)
+
+
+def card_label(game, cid: str) -> str:
+    return mugshot_face(game.cards[game.index[cid]])["label"]
+
+
+def brier(pairs) -> float | None:
+    """Mean of (forecast − outcome)² over ``(forecast, outcome)`` pairs; None for no pairs."""
+    pairs = [(float(p), 1.0 if o else 0.0) for p, o in pairs]
+    if not pairs:
+        return None
+    return sum((p - o) ** 2 for p, o in pairs) / len(pairs)
+
+
+# ----------------------------------------------------------------------------- bots and the log
+class BotSeats:
+    """The other seats, played by bots from :mod:`safari_kit.simulation.registry` (spec like ``"greedy"``)."""
+
+    def __init__(self, game, learner: int, spec: str, seed: int):
+        from safari_kit.simulation.registry import make_bot
+
+        self.learner = learner
+        self.bots = {}
+        for p in range(game.players):
+            if p != learner:
+                bot = make_bot("witness", spec)
+                bot.start(game, p, np.random.default_rng([int(seed) & 0xFFFFFFFF, p]))
+                self.bots[p] = bot
+
+    def play_one(self, state) -> None:
+        p = state.current_player
+        bot = self.bots[p]
+        obs = state.observation(p) if getattr(bot, "needs_observation", True) else None
+        state.apply(bot.choose(obs, state.legal_sequence()))
+
+    def play_until_learner(self, state, stop=None) -> int:
+        """Let the bots act until it is the learner's turn (or the game ends); returns how many actions."""
+        n = 0
+        while not state.is_terminal() and state.current_player != self.learner:
+            if stop is not None and stop(state):
+                break
+            self.play_one(state)
+            n += 1
+            if n > MAX_BOT_ACTIONS:  # pragma: no cover - a bot that never ends its turn
+                raise RuntimeError("the bots did not hand the turn back")
+        return n
+
+
+def _who(player, learner) -> str:
+    return "You" if player == learner else f"Player {player}"
+
+
+def describe_event(event: dict, game, learner: int) -> str | None:
+    """One public log event in a learner's words (None for the ones not worth a line)."""
+    kind = event.get("kind")
+    who = _who(event.get("player"), learner)
+    if kind == "identify":
+        ok = "match" if event["success"] else "no match"
+        return (f"{who} declared {types_label(event['types'])} at place {event['place']}: "
+                f"{card_label(game, event['card'])} — {ok}.")
+    if kind == "challenge":
+        return f"{who} challenged with {card_label(game, event['card'])}."
+    if kind == "challenge_reveal":
+        return (f"{who} revealed place {event['place']}: {card_label(game, event['card'])} — "
+                f"{'safe' if event['safe'] else 'NOT safe'}.")
+    if kind == "archive":
+        return f"{who} archived {len(event['cards'])} card{'s' if len(event['cards']) != 1 else ''}."
+    if kind == "fail":
+        return f"{who} failed; the clue card{'s' if len(event['to_places']) != 1 else ''} went to the table."
+    if kind == "end":
+        return f"Game over ({event['reason']}). Scores: {event['scores']}."
+    if kind == "kris":
+        return f"{who} used KRIS ({event['element']}) on place {event['place']}."
+    if kind in ("tam", "sam", "kim", "tom"):
+        return f"{who} used {kind.upper()}."
+    return None
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One reveal of the learner: what was declared, the guess, the exact chances and the outcome."""
+
+    turn: int
+    clue: str
+    types: tuple
+    place: int
+    guess: float | None
+    exact: Fraction  # with what you remember
+    nothing: Fraction  # knowing nothing
+    success: bool
+    card: str
+
+
+# ----------------------------------------------------------------------------- the lab
+class IdentificationLab(Lab):
+    """Play Safari Witness identifications against bots, with the exact chances and a tally of your guesses."""
+
+    title = "Identification lab: which clue type, which place?"
+
+    def __init__(self, seed: int | None = 1, players: int = 3, advanced: bool = False,
+                 memory: Memory | None = None, *, bot: str = "greedy", learner: int = 0,
+                 deck_order=None):
+        super().__init__(seed)
+        self.layout.add_class("safari-identification-lab")
+        self.status.add_class("safari-status")
+        self.game = WitnessGame(players=players, advanced=advanced)
+        if not 0 <= learner < players:
+            raise ValueError(f"learner must be a seat from 0 to {players - 1}, got {learner!r}")
+        self.learner = learner
+        self.memory = memory or PERFECT
+        self.bot_spec = bot
+        self.deck_order = deck_order
+
+        self.table = CardTable(game="witness")
+        self.table.on_click(self._on_table_click)
+        self.identify_button = W.Button(description="Identify", tooltip="Identify with the one clue card now")
+        self.another_button = W.Button(description="Reveal another",
+                                       tooltip="Reveal a second clue card, then identify both")
+        self.identify_button.add_class("safari-identify")
+        self.another_button.add_class("safari-reveal-another")
+        self.identify_button.on_click(lambda _b: self._choose(A.Identify()))
+        self.another_button.on_click(lambda _b: self._choose(A.RevealAnother()))
+        self.type_buttons = W.ToggleButtons(options=[], description="Clue type", style={"button_width": "auto"})
+        self.type_buttons.add_class("safari-types")
+        self.type_buttons.observe(lambda _c: self._refresh_panel(), names="value")
+        self.guess_box = W.Text(value="", placeholder="e.g. 0.2 or 14/74", description="Your guess",
+                                layout=W.Layout(width="260px"))
+        self.guess_box.add_class("safari-guess")
+        self.reveal_button = W.Button(description="Reveal", button_style="primary",
+                                      tooltip="Declare the clue type at the picked place and turn it over")
+        self.reveal_button.add_class("safari-reveal")
+        self.reveal_button.on_click(lambda _b: self._reveal())
+        self.next_button = W.Button(description="Next turn", tooltip="The other players play until your turn")
+        self.next_button.add_class("safari-next")
+        self.next_button.on_click(lambda _b: self._next_turn())
+        self.show_exact = W.Checkbox(value=True, description="Show the exact chances", indent=False)
+        self.show_exact.observe(lambda _c: self._refresh_panel(), names="value")
+        self.prob = W.HTML()
+        self.prob.add_class("safari-prob")
+        self.tally = W.HTML()
+        self.tally.add_class("safari-tally")
+        self.log_html = W.HTML()
+        self.log_html.add_class("safari-log")
+        self.body.children = [
+            self.table,
+            W.HBox([self.identify_button, self.another_button, self.next_button, self.show_exact]),
+            self.type_buttons,
+            W.HBox([self.guess_box, self.reveal_button]),
+            self.prob, self.tally, self.log_html,
+        ]
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ set-up
+    def _reset(self) -> None:
+        self.errors.clear()
+        self.state = self.game.new_initial_state(seed=self.seed, deck_order=self.deck_order)
+        self.seats = BotSeats(self.game, self.learner, self.bot_spec, self.seed)
+        self.predictions: list[Prediction] = []
+        self.lines: list[str] = []
+        self.picked_place: int | None = None
+        self.picked_clue: str | None = None
+        self.last_result: str | None = None
+        self._seen = 0
+        self._run_bots()
+        self._refresh()
+        self.show_status("Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
+                         if self.my_turn else self._over_text(), kind="info")
+
+    # ------------------------------------------------------------------ knowledge
+    @property
+    def my_turn(self) -> bool:
+        return not self.state.is_terminal() and self.state.current_player == self.learner
+
+    def knowledge(self, memory: Memory | None = None) -> Knowledge:
+        """The learner's knowledge now (``memory`` default: the lab's memory)."""
+        return Knowledge.from_observation(self.state.observation(self.learner), memory or self.memory,
+                                          game=self.game)
+
+    def _clue_for_panel(self, kn) -> int | None:
+        if self.state.phase == "identify":
+            if self.picked_clue is not None:
+                return self.game.index[self.picked_clue]
+            return kn.unresolved[0] if kn.unresolved else None
+        return kn.clue[0] if kn.clue else None
+
+    # ------------------------------------------------------------------ actions
+    def _run_bots(self) -> None:
+        self.seats.play_until_learner(self.state)
+        self._collect_log()
+
+    def _collect_log(self) -> None:
+        obs = self.state.observation(self.learner)
+        for event in obs.log[self._seen:]:
+            line = describe_event(event, self.game, self.learner)
+            if line:
+                self.lines.append(f"Turn {event['turn']}: {line}")
+        self._seen = len(obs.log)
+
+    @guarded
+    def _choose(self, action) -> None:
+        if not self.my_turn or self.state.phase != "choose":
+            self.show_status("That choice is made at the start of your turn.", kind="bad")
+            return
+        if not self.state.is_legal(action):
+            self.show_status(self.state.why_illegal(action), kind="bad")
+            return
+        self.state.apply(action)
+        self._collect_log()
+        self.picked_place, self.picked_clue = None, None
+        self._refresh()
+        what = "one clue card" if isinstance(action, A.Identify) else "two clue cards"
+        self.show_status(f"Identify with {what}: pick a clue type, then click a face-down place.", kind="info")
+
+    @guarded
+    def _on_table_click(self, target: dict) -> None:
+        if target["kind"] == "place":
+            self.picked_place = int(target["id"])
+            self.show_status(f"Place {self.picked_place} picked. Type your guess (optional), then press Reveal.")
+        elif target["kind"] == "clue":
+            self.picked_clue = str(target["id"])
+            self.show_status(f"Clue card picked: {card_label(self.game, self.picked_clue)}.")
+        self._refresh()
+
+    def _parse_guess(self):
+        from safari_kit.teaching.exercises import as_number
+
+        text = self.guess_box.value.strip()
+        if not text:
+            return None, None
+        value = as_number(text)
+        if value is None or not 0 <= float(value) <= 1:
+            return None, f"I could not read {text!r} as a probability between 0 and 1 (try 0.2, 14/74 or 20%)."
+        return float(value), None
+
+    @guarded
+    def _reveal(self) -> None:
+        state = self.state
+        if not self.my_turn or state.phase != "identify":
+            self.show_status("Reveal is for an identification on your turn: press Identify first.", kind="bad")
+            return
+        types = self.type_buttons.value
+        if not types:
+            self.show_status("Pick a clue type first.", kind="bad")
+            return
+        if self.picked_place is None:
+            self.show_status("Click a face-down place on the table first.", kind="bad")
+            return
+        guess, problem = self._parse_guess()
+        if problem:
+            self.show_status(problem, kind="bad")
+            return
+        kn, kn0 = self.knowledge(), self.knowledge(NOTHING)
+        clue_index = self._clue_for_panel(kn)
+        clue = self.game.cards[clue_index].id
+        action = A.Declare(clue, tuple(types), self.picked_place)
+        if not state.is_legal(action):
+            self.show_status(state.why_illegal(action), kind="bad")
+            return
+        exact = PW.p_match(kn, clue, self.picked_place, types).value
+        nothing = PW.p_match(kn0, clue, self.picked_place, types).value
+        turn = state.turn
+        n_log = len(state.log)
+        state.apply(action)
+        event = next(e for e, _, _ in state.log[n_log:] if e["kind"] == "identify")
+        self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place, guess, exact, nothing,
+                                           bool(event["success"]), event["card"]))
+        self.picked_place, self.picked_clue = None, None
+        self.guess_box.value = ""
+        self._collect_log()
+        self._finish_own_turn()
+        seen = card_label(self.game, event["card"])
+        if event["success"]:
+            text = f"Match! Place {event['place']} held {seen}."
+        else:
+            text = f"No match: place {event['place']} held {seen}."
+        text += f" The exact chance was {_plain(exact)}."
+        self.last_result = text
+        self._refresh()
+        if self.my_turn and self.state.phase == "identify":
+            text += " Now identify your other clue card."
+        elif not self.state.is_terminal():
+            text += " Press Next turn."
+        self.show_status(text, kind="good" if event["success"] else "bad")
+
+    def _finish_own_turn(self) -> None:
+        """Archive (an ALEX-capable card on top) and skip abilities: they are another lab's subject."""
+        state = self.state
+        guard = 0
+        while self.my_turn and state.phase in ("archive", "abilities", "alan") and guard < 100:
+            guard += 1
+            legal = state.legal_actions()
+            if state.phase == "archive":
+                pick = next((a for a in legal if "ALEX" in self.game.cards[self.game.index[a.top]].possible_names),
+                            legal[0])
+            else:
+                pick = next((a for a in legal if isinstance(a, (A.EndTurn, A.AlanDone))), legal[0])
+            state.apply(pick)
+        self._collect_log()
+
+    @guarded
+    def _next_turn(self) -> None:
+        if self.state.is_terminal():
+            self.show_status(self._over_text())
+            return
+        if self.my_turn:
+            self.show_status("It is your turn now: play it first.", kind="bad")
+            return
+        self.last_result = None
+        self._run_bots()
+        self._refresh()
+        self.show_status("Your turn: a clue card is revealed. Identify or Reveal another?"
+                         if self.my_turn else self._over_text())
+
+    def _over_text(self) -> str:
+        if not self.state.is_terminal():
+            return ""
+        scores = self.state.scores()
+        return (f"Game over. Scores: " + ", ".join(f"{_who(p, self.learner)} {s}" for p, s in enumerate(scores))
+                + ". Press Reset for a new game.")
+
+    # ------------------------------------------------------------------ drawing
+    def _refresh(self) -> None:
+        state = self.state
+        mine = self.my_turn
+        phase = state.phase
+        self.identify_button.disabled = not (mine and phase == "choose")
+        self.another_button.disabled = not (mine and phase == "choose" and state.is_legal(A.RevealAnother()))
+        self.next_button.disabled = mine or state.is_terminal()
+        identifying = mine and phase == "identify"
+        choices = [(types_label(t), t) for t in state.type_choices()] if identifying else []
+        if [v for _, v in choices] != [v for _, v in self.type_buttons.options]:
+            old = self.type_buttons.value
+            self.type_buttons.options = choices
+            if choices:
+                self.type_buttons.value = old if old in [v for _, v in choices] else choices[0][1]
+        self.type_buttons.disabled = not identifying
+        self.reveal_button.disabled = not (identifying and self.picked_place is not None)
+        self.guess_box.disabled = not identifying
+        selectable, highlight = [], []
+        if identifying:
+            unresolved = [state.card_id(c) for c in state.clue if c not in state.resolved]
+            if self.picked_clue not in unresolved:
+                self.picked_clue = None
+            if len(unresolved) > 1:
+                selectable += [{"kind": "clue", "id": c, "label": card_label(self.game, c)} for c in unresolved]
+            selectable += [{"kind": "place", "id": p, "label": f"Place {p} (face down)"}
+                           for p in state.available_places()]
+            if self.picked_place is not None:
+                highlight.append({"kind": "place", "id": self.picked_place})
+            if self.picked_clue is not None:
+                highlight.append({"kind": "clue", "id": self.picked_clue})
+        if identifying:
+            message = ("Pick a clue type, then click a face-down place." if self.picked_place is None else
+                       f"Place {self.picked_place} picked: type your guess, then press Reveal.")
+        elif mine and phase == "choose":
+            message = "Your turn: Identify, or Reveal another clue card? (buttons below)"
+        elif state.is_terminal():
+            message = None
+        else:
+            message = f"Player {state.current_player} plays next: press Next turn."
+        self.table.show(state, self.learner, selectable=selectable, message=message, highlight=highlight)
+        self._refresh_panel()
+        self._refresh_tally()
+        self.log_html.value = ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
+                               + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")
+
+    def _refresh_panel(self) -> None:
+        try:
+            self.prob.value = self._panel_html()
+        except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            self.prob.value = f"<div style='color:#a00'>Could not compute the chances: {html.escape(str(exc))}</div>"
+
+    def _panel_html(self) -> str:
+        state = self.state
+        parts = ["<div class='safari-prob-panel'>"]
+        if self.last_result:
+            parts.append(f"<p class='safari-last'><b>Last reveal:</b> {html.escape(self.last_result)}</p>")
+        if not self.my_turn or state.phase not in ("choose", "identify"):
+            parts.append("<p>The chances appear on your turn.</p></div>")
+            return "".join(parts)
+        kn, kn0 = self.knowledge(), self.knowledge(NOTHING)
+        clue = self._clue_for_panel(kn)
+        if clue is None:
+            return "".join(parts) + "</div>"
+        clue_id = self.game.cards[clue].id
+        parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
+        if not self.show_exact.value:
+            parts.append("<p><i>Exact chances hidden: make your guess, reveal, then compare in the tally.</i></p></div>")
+            return "".join(parts)
+        places = list(kn.available)
+        type_choices = state.type_choices()
+        picked_types = self.type_buttons.value if state.phase == "identify" else None
+        best = PW.best_declaration(kn, clue, places, type_choices) if places else None
+        head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
+        rows = []
+        for types in type_choices:
+            cells = []
+            for p in places:
+                v = PW.p_match(kn, clue, p, types).value
+                v0 = PW.p_match(kn0, clue, p, types).value
+                cls = ["safari-prob-cell"]
+                if picked_types == types and p == self.picked_place:
+                    cls.append("safari-picked")
+                if best and best[0] == p and best[1] == types:
+                    cls.append("safari-best")
+                style = "background:#fff3c4;" if "safari-picked" in cls else ""
+                style += "font-weight:bold;" if "safari-best" in cls else ""
+                cells.append(f"<td class='{' '.join(cls)}' data-types='{'+'.join(types)}' data-place='{p}' "
+                             f"style='{style}padding:2px 6px'>{fraction_html(v)}"
+                             f"<br><small style='color:#777'>knowing nothing: {fraction_html(v0)}</small></td>")
+            rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
+        parts.append("<p>P(the card at a place matches the clue), <b>with what you remember</b> "
+                     f"({len(kn.pool)} cards you cannot place), and <small>knowing nothing</small> "
+                     f"({len(kn0.pool)} cards):</p>")
+        parts.append("<table class='safari-prob-table' style='border-collapse:collapse'>"
+                     f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
+        if best:
+            parts.append(f"<p>Best declaration: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
+                         f"P = {fraction_html(best[2].value)}.</p>")
+        parts.append(self._ev_html(kn, kn0, clue))
+        parts.append("</div>")
+        return "".join(parts)
+
+    def _place_words(self, kn, p) -> str:
+        if p in kn.known:
+            return "remembered: " + self.game.cards[kn.known[p]].id
+        if p in kn.mixed:
+            return "one of a SAM pair"
+        return "unknown"
+
+    def _ev_html(self, kn, kn0, clue) -> str:
+        state = self.state
+        out = ["<div class='safari-ev'>"]
+        if state.phase == "choose":
+            vals = PW.choice_values(kn, with_reveal_another=state.is_legal(A.RevealAnother()))
+            vals0 = PW.choice_values(kn0, with_reveal_another=state.is_legal(A.RevealAnother()))
+            out.append("<p><b>Expected cards archived</b> (E = 2·p for one clue; 4·P(both) for two):</p><ul>")
+            for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
+                if key in vals:
+                    out.append(f"<li>{words}: {fraction_html(vals[key].value)} "
+                               f"<small style='color:#777'>(knowing nothing: {fraction_html(vals0[key].value)})</small></li>")
+            out.append("</ul>")
+            if "reveal_another" in vals:
+                better = vals["reveal_another"].value > vals["identify"].value
+                out.append(f"<p>Reveal another is worth it when p1·p2 &gt; p/2. With what you remember: "
+                           f"<b>{'Reveal another' if better else 'Identify now'}</b> is better on average.</p>")
+        elif len(kn.unresolved) >= 2:
+            plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
+            if plan:
+                (p1, t1), (p2, t2), both = plan
+                out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1} "
+                           f"and {html.escape(types_label(t2))} at place {p2}: P(both succeed) = "
+                           f"{fraction_html(both.value)}, so E = 4·P = {fraction_html(4 * both.value)} cards.</p>")
+        out.append("</div>")
+        return "".join(out)
+
+    def _refresh_tally(self) -> None:
+        preds = self.predictions
+        if not preds:
+            self.tally.value = ("<div class='safari-tally-summary'>No reveal yet. Type a guess before each "
+                                "reveal and see how well you predict.</div>")
+            return
+        rows = []
+        for k, r in enumerate(preds, 1):
+            guess = "—" if r.guess is None else f"{r.guess:.2f}"
+            rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
+                        f"<td>{r.place}</td><td>{guess}</td><td>{fraction_html(r.exact)}</td>"
+                        f"<td>{fraction_html(r.nothing)}</td><td>{'✔ match' if r.success else '✘ no'}</td></tr>")
+        self.tally.value = (
+            "<table class='safari-tally-table' style='border-collapse:collapse'>"
+            "<tr><th>#</th><th>Turn</th><th>Type</th><th>Place</th><th>Your guess</th><th>Exact P</th>"
+            "<th>Knowing nothing</th><th>Outcome</th></tr>" + "".join(rows) + "</table>"
+            + f"<div class='safari-tally-summary'>{html.escape(self.tally_text())}</div>")
+
+    def tally_summary(self) -> dict:
+        """Numbers of the tally: counts, means, Brier scores (guesses: only the reveals with a guess)."""
+        preds = self.predictions
+        guessed = [r for r in preds if r.guess is not None]
+        n = len(preds)
+        return {
+            "reveals": n,
+            "successes": sum(r.success for r in preds),
+            "fraction_success": (sum(r.success for r in preds) / n) if n else None,
+            "mean_exact": (float(sum(r.exact for r in preds)) / n) if n else None,
+            "guesses": len(guessed),
+            "mean_guess": (sum(r.guess for r in guessed) / len(guessed)) if guessed else None,
+            "success_when_guessed": (sum(r.success for r in guessed) / len(guessed)) if guessed else None,
+            "brier_guess": brier((r.guess, r.success) for r in guessed),
+            "brier_exact_same": brier((r.exact, r.success) for r in guessed),
+            "brier_exact": brier((r.exact, r.success) for r in preds),
+        }
+
+    def tally_text(self) -> str:
+        s = self.tally_summary()
+        text = (f"{s['reveals']} reveal{'s' if s['reveals'] != 1 else ''}: {s['successes']} matched "
+                f"({s['fraction_success']:.2f}); the exact chances averaged {s['mean_exact']:.3f}.")
+        if s["guesses"]:
+            text += (f" Your {s['guesses']} guess{'es' if s['guesses'] != 1 else ''} averaged {s['mean_guess']:.3f}"
+                     f" against {s['success_when_guessed']:.2f} matched. Brier score (lower is better): "
+                     f"yours {s['brier_guess']:.3f}, the exact chances {s['brier_exact_same']:.3f}.")
+        return text
+
+
+def _plain(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator} ≈ {float(p):.3f}" if p.denominator != 1 else str(p.numerator)

@@ -1,0 +1,286 @@
+"""Identification and Challenge labs: exact numbers match the probability module, clicks drive the game,
+nothing hidden reaches the page, and every clickable thing has a stable class or description."""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("anywidget")
+
+from safari_kit.probability import witness as PW  # noqa: E402
+from safari_kit.probability.knowledge import Knowledge, Memory  # noqa: E402
+from safari_kit.widgets.labs.challenge import ChallengeLab  # noqa: E402
+from safari_kit.widgets.labs.identification import IdentificationLab, brier, card_label  # noqa: E402
+from safari_kit.witness import WitnessGame  # noqa: E402
+
+CARD_ID = re.compile(r"\bW\d{2}\b")
+
+
+def classes(widget) -> set[str]:
+    return set(widget._dom_classes)
+
+
+def hidden_from(state, seat) -> set[str]:
+    """Card ids the seat has never seen (deck, and face-down places never revealed in the seat's log)."""
+    seen = state.observation(seat).card_ids()
+    full = state.full_view()
+    down = {cid for _, cid, up in full["unidentified"] if not up}
+    return (set(full["deck"]) | down) - seen
+
+
+def assert_no_leak(lab):
+    hidden = hidden_from(lab.state, lab.learner)
+    extra = lab.tally if hasattr(lab, "tally") else lab.summary
+    text = " ".join([lab.prob.value, lab.status.value, lab.log_html.value, extra.value])
+    leaked = set(CARD_ID.findall(text)) & hidden
+    assert not leaked, f"hidden card ids on the page: {leaked}"
+    labels = {cid: card_label(lab.game, cid) for cid in hidden}
+    seen_labels = {card_label(lab.game, c.id) for c in lab.game.cards if c.id not in hidden}
+    leaked = {cid for cid, label in labels.items() if label in text and label not in seen_labels}
+    assert not leaked, f"hidden cards described on the page: {leaked}"
+
+
+seq = iter(range(1, 10**6))
+
+
+def click_place(lab, place):
+    lab.table.click = {"kind": "place", "id": place, "seq": next(seq)}
+
+
+# ----------------------------------------------------------------------------- Identification lab
+def test_identification_lab_starts_on_the_learners_turn_with_exact_chances():
+    lab = IdentificationLab(seed=1, players=3)
+    assert lab.errors == []
+    assert lab.state.current_player == 0 and lab.state.phase == "choose"
+    assert "safari-prob" in classes(lab.prob)
+    kn = Knowledge.from_observation(lab.state.observation(0), game=lab.game)
+    p = PW.p_match(kn, kn.clue[0], kn.available[0], "animal").value
+    assert f"{p.numerator}/{p.denominator}" in lab.prob.value
+    assert "Identify now" in lab.prob.value and "Reveal another" in lab.prob.value
+    assert not lab.identify_button.disabled and lab.reveal_button.disabled
+    assert_no_leak(lab)
+
+
+def test_identification_round_trip_records_guess_exact_and_outcome():
+    lab = IdentificationLab(seed=3, players=2)
+    assert lab.my_turn
+    lab.identify_button.click()
+    assert lab.state.phase == "identify"
+    assert [v for _, v in lab.type_buttons.options] == [("animal",), ("texture",), ("color",), ("name",)]
+    lab.type_buttons.value = ("color",)
+    place = lab.state.available_places()[1]
+    kn = Knowledge.from_observation(lab.state.observation(0), game=lab.game)
+    kn0 = Knowledge.from_observation(lab.state.observation(0), Memory(last_k=0), game=lab.game)
+    expected = PW.p_match(kn, kn.unresolved[0], place, "color").value
+    click_place(lab, place)
+    assert lab.picked_place == place
+    assert f"data-types='color' data-place='{place}'" in lab.prob.value
+    assert "safari-picked" in lab.prob.value
+    lab.guess_box.value = "1/5"
+    lab.reveal_button.click()
+    assert lab.errors == []
+    (pred,) = lab.predictions
+    assert pred.place == place and pred.types == ("color",) and pred.guess == pytest.approx(0.2)
+    assert pred.exact == expected
+    assert pred.nothing == PW.p_match(kn0, kn0.unresolved[0], place, "color").value
+    event = [e for e, _, _ in lab.state.log if e["kind"] == "identify"][-1]
+    assert pred.success == event["success"] and pred.card == event["card"]
+    s = lab.tally_summary()
+    assert s["reveals"] == 1 and s["guesses"] == 1
+    assert s["brier_guess"] == pytest.approx((0.2 - pred.success) ** 2)
+    assert "safari-tally-table" in lab.tally.value
+
+
+def test_bad_guess_is_refused_and_nothing_is_revealed():
+    lab = IdentificationLab(seed=3, players=2)
+    lab.identify_button.click()
+    click_place(lab, lab.state.available_places()[0])
+    lab.guess_box.value = "two"
+    n = len(lab.state.history)
+    lab.reveal_button.click()
+    assert len(lab.state.history) == n and not lab.predictions
+    assert "could not read" in lab.status.value
+    lab.guess_box.value = "1.5"
+    lab.reveal_button.click()
+    assert not lab.predictions
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_identification_lab_plays_a_whole_game_with_bots(bot):
+    lab = IdentificationLab(seed=5, players=3, bot=bot)
+    for _ in range(60):
+        if lab.state.is_terminal():
+            break
+        assert lab.my_turn
+        (lab.identify_button if lab.another_button.disabled or lab.state.turn % 2 else lab.another_button).click()
+        while lab.my_turn and lab.state.phase == "identify":
+            lab.type_buttons.value = lab.type_buttons.options[0][1]
+            click_place(lab, lab.state.available_places()[-1])
+            lab.guess_box.value = "0.3"
+            lab.reveal_button.click()
+            assert_no_leak(lab)
+        lab.next_button.click()
+        assert_no_leak(lab)
+    assert lab.errors == []
+    assert lab.predictions
+    for r in lab.predictions:
+        assert 0 <= r.exact <= 1 and 0 <= r.nothing <= 1
+
+
+def test_two_clues_can_be_picked_on_the_table():
+    lab = IdentificationLab(seed=3, players=2)
+    lab.another_button.click()
+    assert lab.state.phase == "identify"
+    clues = [t for t in lab.table.selectable if t["kind"] == "clue"]
+    assert len(clues) == 2
+    lab.table.click = {"kind": "clue", "id": clues[1]["id"], "seq": next(seq)}
+    assert lab.picked_clue == clues[1]["id"]
+    assert "P(both succeed)" in lab.prob.value
+    click_place(lab, lab.state.available_places()[0])
+    lab.reveal_button.click()
+    assert lab.predictions[0].clue == clues[1]["id"]
+    assert lab.errors == []
+
+
+def test_advanced_alex_offers_pairs():
+    lab = IdentificationLab(seed=2, players=2, advanced=True)
+    state = lab.state
+    # put an ALEX on top of the learner's archive (a test-only shortcut)
+    alex = next(i for i, c in enumerate(lab.game.cards) if c.name == "ALEX" and i in state.deck)
+    state.deck.remove(alex)
+    state.archives[0].append(alex)
+    state._legal = state._legal_set = None
+    lab._refresh()
+    lab.identify_button.click()
+    values = [v for _, v in lab.type_buttons.options]
+    assert ("animal", "color") in values and len(values) == 10
+    assert "data-types='animal+color'" in lab.prob.value
+    labels = [label for label, _ in lab.type_buttons.options]
+    assert "Animal + Color" in labels
+
+
+def test_hidden_exact_chances_until_the_guess():
+    lab = IdentificationLab(seed=1)
+    lab.show_exact.value = False
+    assert "safari-prob-cell" not in lab.prob.value and "hidden" in lab.prob.value
+
+
+def test_stable_hooks_for_a_browser_test():
+    lab = IdentificationLab(seed=1)
+    assert {"safari-lab", "safari-identification-lab"} <= classes(lab.layout)
+    assert lab.identify_button.description == "Identify"
+    assert lab.another_button.description == "Reveal another"
+    assert lab.reveal_button.description == "Reveal"
+    assert lab.next_button.description == "Next turn"
+    assert "safari-types" in classes(lab.type_buttons) and "safari-guess" in classes(lab.guess_box)
+    for w in (lab.tally, lab.log_html, lab.status):
+        assert classes(w) & {"safari-tally", "safari-log", "safari-status"}
+    import safari_kit.widgets.labs.identification as mod
+
+    assert "safari-prob" in mod.__doc__ and "data-key" in mod.__doc__
+
+
+def test_brier():
+    assert brier([]) is None
+    assert brier([(1, True), (0, False)]) == 0
+    assert brier([(0.5, True), (0.5, False)]) == 0.25
+
+
+# ----------------------------------------------------------------------------- Challenge lab
+def test_challenge_lab_opens_a_challenge_with_exact_numbers():
+    lab = ChallengeLab(seed=1, players=3)
+    assert lab.errors == [] and lab.in_challenge
+    kn = Knowledge.from_observation(lab.state.observation(0), game=lab.game)
+    pos = PW.challenge_position(kn)
+    p = PW.p_safe_next(kn).value
+    assert f"{p.numerator}/{p.denominator}" in lab.prob.value
+    for k in (1, 2):
+        v = PW.p_streak(kn, k).value
+        assert f"{v.numerator}/{v.denominator}" in lab.prob.value
+    assert "n/(n+1)" in lab.prob.value and "safari-streak" in lab.prob.value
+    assert lab.stop_button.disabled
+    assert {t["id"] for t in lab.table.selectable} == set(lab.state.face_down_places())
+    assert pos["n"] > 0
+    assert_no_leak(lab)
+
+
+def scripted_challenge(safe_first: int):
+    """A seed, a learner seat and a deck order whose learner clue is challenged against ``safe_first`` safe places."""
+    game = WitnessGame(players=2)
+    state = game.new_initial_state(seed=11)
+    learner = state.first_player
+    clue = next(i for i, c in enumerate(game.cards) if c.name == "TAM")
+    safe = [i for i in range(len(game.cards)) if i != clue and i not in game.unsafe[clue]]
+    unsafe = sorted(game.unsafe[clue])
+    places = safe[:safe_first] + unsafe[:4 - safe_first]
+    order = [game.cards[i].id for i in places + [clue]]
+    return learner, order, [game.cards[i].id for i in safe]
+
+
+def test_challenge_four_safe_then_stop_and_summary():
+    learner, order, _ = scripted_challenge(4)
+    lab = ChallengeLab(seed=11, players=2, learner=learner, deck_order=order)
+    assert lab.in_challenge and lab.state.safe == 0
+    S, N = lab.position()["pos"]["a"], lab.position()["pos"]["n"]
+    for k in range(4):
+        assert lab.stop_button.disabled
+        before = lab.position()
+        assert before["p_next"] == Fraction(S - k, N - k)
+        click_place(lab, lab.state.face_down_places()[0])
+        assert lab.state.safe == k + 1
+    assert not lab.stop_button.disabled  # 4 safe (and no place left)
+    lab.stop_button.click()
+    assert lab.errors == [] and not lab.in_challenge
+    (done,) = lab.history
+    assert done["archived"] == 5 and done["how"] == "stop"
+    assert [st.action for st in done["steps"]] == ["continue"] * 4 + ["stop"]
+    assert all(st.agrees for st in done["steps"])
+    assert lab.state.archives[learner] and len(lab.state.archives[learner]) == 5
+    assert "safari-steps" in lab.summary.value and "n/(n+1)" in lab.summary.value
+    assert done["optimal_value"] == PW.challenge_dp(0, S, N, 4)
+
+
+def test_challenge_failure_and_next_challenge():
+    learner, order, _ = scripted_challenge(1)
+    lab = ChallengeLab(seed=11, players=2, learner=learner, deck_order=order)
+    for _ in range(4):
+        if not lab.in_challenge:
+            break
+        click_place(lab, lab.state.face_down_places()[0])
+    assert not lab.in_challenge
+    assert lab.history[-1]["archived"] == 0 and lab.history[-1]["how"] == "fail"
+    assert not lab.next_button.disabled
+    lab.next_button.click()
+    assert lab.errors == []
+    assert lab.in_challenge or lab.state.is_terminal()
+    assert_no_leak(lab)
+
+
+def test_challenge_lab_many_challenges_no_errors():
+    lab = ChallengeLab(seed=4, players=3)
+    for _ in range(30):
+        if lab.state.is_terminal():
+            break
+        while lab.in_challenge:
+            if not lab.stop_button.disabled:
+                lab.stop_button.click()
+            else:
+                click_place(lab, lab.state.face_down_places()[-1])
+            assert_no_leak(lab)
+        lab.next_button.click()
+    assert lab.errors == []
+    assert lab.history
+    for h in lab.history:
+        assert [st.action for st in h["steps"]].count("stop") <= 1
+
+
+def test_challenge_hooks_for_a_browser_test():
+    lab = ChallengeLab(seed=1)
+    assert {"safari-lab", "safari-challenge-lab"} <= classes(lab.layout)
+    assert lab.stop_button.description == "Stop" and lab.next_button.description == "Next challenge"
+    assert "safari-prob" in classes(lab.prob) and "safari-summary" in classes(lab.summary)
+    import safari_kit.widgets.labs.challenge as mod
+
+    assert "safari-prob" in mod.__doc__ and "Stop" in mod.__doc__
