@@ -21,15 +21,17 @@ class GameResult:
 def play_game(game, bots: Sequence, seed: int, *, keep_state: bool = False):
     """Play one game from ``seed``; seat ``i`` is ``bots[i]``.
 
-    Each bot gets its own generator derived from the same seed, so a game is a
-    pure function of (game options, bots, seed), whatever process runs it.
+    The bots share one generator derived from the seed (the order of their
+    draws is fixed by the game itself), so a game is a pure function of (game
+    options, bots, seed), whatever process runs it; one generator per game
+    instead of one per bot keeps a game's set-up cheap.
     Returns a :class:`GameResult` (and the final state when ``keep_state``).
     """
     if len(bots) != game.players:
         raise ValueError(f"{len(bots)} bots for a {game.players}-player game")
-    chance = Chance(seed)
+    rng = Chance(seed).generator("bots")
     for seat, bot in enumerate(bots):
-        bot.start(game, seat, chance.generator("bot", seat))
+        bot.start(game, seat, rng)
     state = game.new_initial_state(seed=seed)
     steps = 0
     while not state.is_terminal():
