@@ -37,6 +37,16 @@ The lab decides no rule and computes no probability: the engine
 :mod:`safari_kit.simulation.registry`, and every chance shown is
 :func:`safari_kit.probability.knockout.best_play` of the learner's view
 (:func:`~safari_kit.probability.knockout.view_of` of its observation).
+
+>>> lab = KnockoutLab(seed=2)
+>>> lab.best.action, lab.best.p
+(Play(card='K12', item='top_speed_kmh'), 29/50 ≈ 0.5800)
+>>> lab.table.click = {"kind": "card", "id": "K12", "seq": 1}
+>>> lab.table.click = {"kind": "item", "id": "top_speed_kmh", "seq": 2}
+>>> lab.history[0], lab.predictions[0].p
+(Play(card='K12', item='top_speed_kmh'), Fraction(29, 50))
+>>> lab.errors
+[]
 """
 from __future__ import annotations
 
