@@ -75,6 +75,7 @@ class WitnessGame:
         self.shares = shares
         # unsafe[i]: cards sharing any element with i, names included (W5)
         self.declare_cache: dict = {}  # interned Declare actions: legal_actions() builds many
+        self.reveal_cache: dict = {}  # interned RevealNext actions, by place
         self.unsafe = tuple(frozenset().union(*(shares[t][i] for t in CLUE_TYPES)) for i in range(n))
 
     @property

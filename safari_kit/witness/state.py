@@ -28,6 +28,8 @@ ARCHIVE_TO_END = 10  # W7
 MIN_SAFE = 4  # W5
 ABILITY_NAMES = ("TAM", "TOM", "SAM", "KIM", "KRIS", "ALAN")  # ALEX is passive (W10)
 KRIS_ELEMENTS = ANIMALS + TEXTURES + COLORS + NAMES
+_CHOOSE = (A.Identify(), A.RevealAnother(), A.Challenge())
+_CHOOSE_EMPTY_DECK = (A.Identify(), A.Challenge())
 _SINGLE_TYPES = tuple((t,) for t in CLUE_TYPES)
 _ALEX_TYPES = _SINGLE_TYPES + tuple(combinations(CLUE_TYPES, 2))
 
@@ -207,8 +209,11 @@ class WitnessState:
         if phase == "abilities" and type(action) is A.UseKris:
             return ("KRIS" in self._pending_names() and action.element in KRIS_ELEMENTS
                     and action.place in self.card_at and action.place not in self.face_up)
+        legal = self.legal_sequence()
+        if len(legal) <= 6:
+            return action in legal
         if self._legal_set is None:
-            self._legal_set = frozenset(self.legal_actions())
+            self._legal_set = frozenset(legal)
         return action in self._legal_set
 
     def _declare_parts(self):
@@ -222,16 +227,13 @@ class WitnessState:
     def _compute_legal(self) -> list:
         phase = self.phase
         if phase == "choose":
-            out = [A.Identify()]
-            if self.deck:
-                out.append(A.RevealAnother())
-            out.append(A.Challenge())
-            return out
+            return _CHOOSE if self.deck else _CHOOSE_EMPTY_DECK
         if phase == "identify":
             return DeclareGrid(*self._declare_parts(), self.game.declare_cache)
         if phase == "challenge":
             places = self.face_down_places()
-            out = [A.RevealNext(p) for p in places]
+            cache = self.game.reveal_cache
+            out = [cache.get(p) or cache.setdefault(p, A.RevealNext(p)) for p in places]
             if self.safe >= MIN_SAFE or not places:
                 out.append(A.StopChallenge())
             return out
