@@ -1,0 +1,311 @@
+"""The Identification and Challenge labs in JupyterLab, driven by clicks in headless chromium.
+
+* ``test_lesson_notebook_runs_clean``: the real lessons ``02-identification`` and
+  ``03-challenge`` run top to bottom in JupyterLab (a copy in the server's root)
+  with no cell error, no widget error and no JS error, and their lab renders
+  with its probability panel (screenshots ``test-artifacts/lesson-02-*.png``,
+  ``lesson-03-*.png``).
+* ``test_identification_and_challenge_by_clicking``: a small notebook written
+  into the server root shows ``IdentificationLab(seed=...)`` and
+  ``ChallengeLab(seed=...)``. One identification is played by clicking (Identify,
+  a clue type, a face-down place on the card table, a guess, Reveal) and one
+  challenge (face-down places revealed one by one until it fails or Stop is
+  allowed, then Stop); after every click the probability text (``.safari-prob``)
+  must change. The click -> kernel -> DOM latency is measured over many place
+  clicks and clue-type toggles and printed (median, p95), not asserted (only a
+  2 s sanity bound). Afterwards the kernel is asked for ``lab.errors`` (the
+  errors the labs caught in their callbacks): none. Screenshots
+  ``test-artifacts/labs-*.png``.
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from tests.browser.helpers import (
+    assert_clean, click_latency_ms, current_notebook, latency_summary, open_and_run, screenshot,
+    write_notebook,
+)
+
+pytestmark = pytest.mark.browser
+
+ID_LAB = ".safari-identification-lab"
+CH_LAB = ".safari-challenge-lab"
+SEED = 3
+SANITY_MS = 2_000
+
+CELLS = [
+    ("markdown", "# Labs driven by clicks (browser test)"),
+    "from safari_kit.widgets.labs.identification import IdentificationLab\n"
+    f"ident = IdentificationLab(seed={SEED}, players=3)\n"
+    "ident",
+    "from safari_kit.widgets.labs.challenge import ChallengeLab\n"
+    f"chal = ChallengeLab(seed={SEED}, players=3)\n"
+    "chal",
+]
+
+
+# ----------------------------------------------------------------------------- small helpers
+def lab_shot(page, selector: str, name: str, scroll_to: str | None = None, height: int = 1900):
+    """Screenshot of one lab as test-artifacts/<name>.png.
+
+    The notebook scrolls inside JupyterLab, so an element screenshot of a lab taller
+    than the window is clipped: the window is made taller for the shot, the lab (or
+    ``scroll_to`` inside it) scrolled to the top, and the window captured.
+    """
+    old = page.viewport_size
+    page.set_viewport_size({"width": old["width"], "height": height})
+    try:
+        target = current_notebook(page).locator(f"{selector} {scroll_to}" if scroll_to else selector).first
+        target.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        return screenshot(page, name)
+    finally:
+        page.set_viewport_size(old)
+
+
+def kernel_eval(page, code: str, timeout: float = 30_000) -> str:
+    """Run ``code`` in the current notebook's kernel (no cell); return its stdout (and any error)."""
+    return page.evaluate(
+        """async ([code, timeoutMs]) => {
+            const w = window.jupyterapp.shell.currentWidget;
+            const k = w.sessionContext.session.kernel;
+            const fut = k.requestExecute({code, silent: false, store_history: false});
+            let out = '';
+            fut.onIOPub = (msg) => {
+                const t = msg.header.msg_type;
+                if (t === 'stream') out += msg.content.text;
+                if (t === 'error') out += 'ERROR ' + msg.content.ename + ': ' + msg.content.evalue;
+            };
+            const timer = new Promise((_, rej) => setTimeout(() => rej(new Error('kernel_eval timeout')), timeoutMs));
+            await Promise.race([fut.done, timer]);
+            return out;
+        }""",
+        [code, timeout],
+    )
+
+
+def text_of(page, selector: str) -> str:
+    loc = page.locator(selector)
+    return loc.first.inner_text() if loc.count() else ""
+
+
+def html_of(page, selector: str) -> str:
+    return page.evaluate("(sel) => { const el = document.querySelector(sel); return el ? el.innerHTML : ''; }",
+                         selector)
+
+
+def click_and_wait_change(page, click, watch: str, timeout: float = 10_000) -> str:
+    """Click (a locator), then wait until the HTML under ``watch`` differs; return its new inner text."""
+    before = html_of(page, watch)
+    click.click()
+    page.wait_for_function(
+        "([sel, before]) => { const el = document.querySelector(sel); return el && el.innerHTML !== before; }",
+        arg=[watch, before], timeout=timeout, polling=20,
+    )
+    assert html_of(page, watch) != before
+    return text_of(page, watch)
+
+
+def widget_button(page, lab: str, text: str):
+    """An ipywidgets button of a lab, by its exact text ("Reveal" is not "Reveal another")."""
+    return page.locator(lab).get_by_role("button", name=text, exact=True).first
+
+
+def status(page, lab: str) -> str:
+    return text_of(page, f"{lab} .safari-status")
+
+
+def assert_status_ok(page, lab: str) -> None:
+    st = status(page, lab)
+    assert "Something went wrong" not in st, st
+
+
+# ----------------------------------------------------------------------------- the lesson notebooks
+@pytest.mark.parametrize("path, lab", [
+    ("notebooks/02-identification.ipynb", ID_LAB),
+    ("notebooks/03-challenge.ipynb", CH_LAB),
+])
+def test_lesson_notebook_runs_clean(page, js_errors, lab_server, path, lab):
+    if not (lab_server.root / path).exists():
+        pytest.skip(f"{path} is not in the repository yet")
+    stem = path.split("/")[-1].split("-")[0]
+    run = open_and_run(page, lab_server, path, name=f"lesson-{stem}-top", timeout=240_000)
+    assert run.ok, run.errors
+    assert_clean(page, js_errors, run)
+    labs = current_notebook(page).locator(lab)
+    assert labs.count() >= 1, f"no {lab} rendered in {path}"
+    prob = labs.first.locator(".safari-prob")
+    assert prob.count() == 1 and "P" in prob.inner_text(), "the lab's probability panel is empty"
+    assert labs.first.locator(".safari-table .st-card").count() > 0, "the card table drew no card"
+    print(f"\n{path}: ran all cells in {run.seconds:.1f} s; screenshot {lab_shot(page, lab, f'lesson-{stem}-lab')}")
+
+
+# ----------------------------------------------------------------------------- clicking through the labs
+def play_identification(page) -> dict:
+    lab = ID_LAB
+    prob = f"{lab} .safari-prob"
+    places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
+    texts = [text_of(page, prob)]
+    assert "Identify now" in texts[0], texts[0]  # the choose phase: Identify vs Reveal another
+
+    # 1. Identify (an ipywidgets button -> kernel -> new panel for the identify phase)
+    texts.append(click_and_wait_change(page, widget_button(page, lab, "Identify"), prob))
+    page.locator(f"{lab} .safari-prob-table").wait_for()
+    assert page.locator(places).count() >= 2, "no face-down place is clickable after Identify"
+
+    # 2. a clue type (ToggleButtons): the type of the best declaration the panel marks
+    best = page.locator(f"{lab} .safari-prob td.safari-best").first
+    best_types, place = best.get_attribute("data-types"), int(best.get_attribute("data-place"))
+    words = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+    type_name = " + ".join(words[t] for t in best_types.split("+"))
+    type_button = page.locator(f"{lab} .safari-types").get_by_role("button", name=type_name, exact=True)
+    if "mod-active" not in (type_button.get_attribute("class") or ""):
+        type_button.click()  # nothing in the panel changes until a place is picked
+        page.wait_for_function("(el) => el.classList.contains('mod-active')", arg=type_button.element_handle(),
+                               timeout=10_000)
+    page.wait_for_timeout(100)  # the kernel has the type before the place click
+
+    # 3. that face-down place on the card table: the panel marks the picked cell, the table highlights it
+    place_key = f"place:{place}"
+    htmls = [html_of(page, prob)]
+    click_and_wait_change(page, page.locator(f"{lab} .safari-table .st-selectable[data-key='{place_key}']"), prob)
+    picked = page.locator(f"{lab} .safari-prob td.safari-picked")
+    picked.wait_for(timeout=10_000)
+    htmls.append(html_of(page, prob))
+    assert picked.get_attribute("data-place") == str(place)
+    assert picked.get_attribute("data-types") == best_types
+    exact = picked.inner_text().splitlines()[0].strip()
+    assert "/" in exact or exact in ("0", "1"), exact
+    page.locator(f"{lab} .safari-table .st-highlight[data-key='{place_key}']").wait_for(timeout=10_000)
+    assert f"Place {place} picked" in status(page, lab)
+
+    # keyboard: Tab/Enter on another place works like a click
+    other = page.locator(f"{places}:not([data-key='{place_key}'])").first
+    other_key = other.get_attribute("data-key")
+    other.focus()
+    page.keyboard.press("Enter")
+    page.locator(f"{lab} .safari-prob td.safari-picked[data-place='{other_key.split(':')[1]}']").wait_for(timeout=10_000)
+    htmls.append(html_of(page, prob))
+    # back to the best place, by mouse
+    page.locator(f"{lab} .safari-table [data-key='{place_key}']").click()
+    page.locator(f"{lab} .safari-prob td.safari-picked[data-place='{place}']").wait_for(timeout=10_000)
+    assert len(set(htmls)) == len(htmls), "the probability panel did not change after a place click"
+
+    # 4. a guess, then Reveal: the tally gets its first row, the panel shows the last reveal
+    page.locator(f"{lab} .safari-guess input").fill("0.2")
+    texts.append(click_and_wait_change(page, widget_button(page, lab, "Reveal"), prob))
+    page.locator(f"{lab} .safari-tally table.safari-tally-table tr").nth(1).wait_for(timeout=10_000)
+    tally = text_of(page, f"{lab} .safari-tally")
+    assert "0.20" in tally and exact.split(" ")[0] in tally, tally
+    assert "Last reveal" in texts[-1], texts[-1]
+    assert_status_ok(page, lab)
+    assert len(set(texts)) == len(texts), "the probability text did not change after every step"
+    return {"type": type_name, "place": place, "exact": exact, "status": status(page, lab)}
+
+
+def safest_place(page) -> tuple[int, Fraction]:
+    """The place with the highest P(safe) in the panel's "P(safe) by place" row (first on ties)."""
+    cells = page.locator(f"{CH_LAB} .safari-prob table.safari-places td").all_inner_texts()
+    found = []
+    for cell in cells:
+        m = re.match(r"\s*Place (\d+):\s*(\d+)(?:/(\d+))?", cell)
+        assert m, f"cannot read {cell!r}"
+        found.append((int(m[1]), Fraction(int(m[2]), int(m[3] or 1))))
+    assert found, "no P(safe) by place"
+    return max(found, key=lambda x: x[1])
+
+
+def play_challenge(page) -> dict:
+    lab = CH_LAB
+    prob = f"{lab} .safari-prob"
+    places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
+    stop = widget_button(page, lab, "Stop")
+    texts = [text_of(page, prob)]
+    assert "P(next reveal safe)" in texts[0], texts[0]
+    steps = []
+    for _ in range(20):
+        if page.locator(places).count() == 0 or stop.is_enabled():
+            break
+        p_safe = text_of(page, f"{lab} .safari-p-safe")
+        place, p = safest_place(page)  # play like the optimal rule: the place most likely safe
+        assert page.locator(f"{places}[data-key='place:{place}']").count() == 1
+        texts.append(click_and_wait_change(page, page.locator(f"{places}[data-key='place:{place}']"), prob))
+        steps.append((place, str(p), p_safe, status(page, lab).split(".")[0]))
+        assert_status_ok(page, lab)
+        page.wait_for_timeout(150)  # let the table's redraw land before reading the next target
+    assert steps, "no place was revealed"
+    failed = "Not safe" in status(page, lab)
+    if not failed:
+        assert stop.is_enabled(), f"neither failed nor allowed to stop: {status(page, lab)}"
+        texts.append(click_and_wait_change(page, stop, prob))
+    assert len(set(texts)) == len(texts), "the probability text did not change after every click"
+    page.locator(f"{lab} .safari-summary table.safari-steps").wait_for(timeout=10_000)
+    rows = page.locator(f"{lab} .safari-summary tr.safari-step")
+    assert rows.count() == len(steps) + (0 if failed else 1)
+    assert page.locator(places).count() == 0
+    assert widget_button(page, lab, "Next challenge").is_enabled()
+    return {"steps": steps, "ended": "failed" if failed else "stopped", "status": status(page, lab)}
+
+
+def test_identification_and_challenge_by_clicking(page, js_errors, lab_server):
+    write_notebook(lab_server.root / "browser" / "labs-clicks.ipynb", CELLS)
+    run = open_and_run(page, lab_server, "browser/labs-clicks.ipynb", name="labs-start")
+    assert run.ok, run.errors
+    assert_clean(page, js_errors, run)
+    nb = current_notebook(page)
+    assert nb.locator(ID_LAB).count() == 1 and nb.locator(CH_LAB).count() == 1
+    lab_shot(page, ID_LAB, "labs-identification-start")
+
+    ident = play_identification(page)
+    print(f"\nidentification: {ident}")
+    lab_shot(page, ID_LAB, "labs-identification-revealed")
+
+    chal = play_challenge(page)
+    print(f"challenge: {chal}")
+    lab_shot(page, CH_LAB, "labs-challenge-summary", scroll_to=".safari-table .st-unidentified", height=1400)
+
+    # latency: place clicks alternate between two places (each changes the picked cell), in a fresh
+    # identification: Next turn (bots play) -> Identify -> places
+    latency_ident_setup(page)
+    places = page.locator(f"{ID_LAB} .safari-table .st-selectable[data-key^='place:']")
+    keys = [places.nth(i).get_attribute("data-key") for i in range(min(2, places.count()))]
+    assert len(keys) == 2
+    samples = []
+    for i in range(30):
+        sel = f"{ID_LAB} .safari-table .st-selectable[data-key='{keys[i % 2]}']"
+        samples.append(click_latency_ms(page, sel, f"{ID_LAB} .safari-prob"))
+        page.locator(f"{ID_LAB} .safari-prob td.safari-picked[data-place='{keys[i % 2].split(':')[1]}']").wait_for()
+        page.wait_for_timeout(30)  # the table redraw (a separate message) lands too
+    toggles = []
+    n_types = page.locator(f"{ID_LAB} .safari-types button").count()
+    for i in range(20):
+        sel = f"{ID_LAB} .safari-types button:nth-child({1 + (i + 1) % n_types})"
+        toggles.append(click_latency_ms(page, sel, f"{ID_LAB} .safari-prob"))
+        page.wait_for_timeout(30)
+    place_stats, type_stats = latency_summary(samples), latency_summary(toggles)
+    both = latency_summary(samples + toggles)
+    print(f"click -> kernel -> DOM latency, table place clicks (ms): {place_stats}")
+    print(f"click -> kernel -> DOM latency, clue-type toggles (ms):  {type_stats}")
+    print(f"click -> kernel -> DOM latency, all (ms): {both}  [target: median < 100 ms]")
+    assert both["max"] < SANITY_MS, both
+    screenshot(page, "labs-after-latency")
+
+    errors = kernel_eval(page, "print(repr((ident.errors, chal.errors, len(ident.predictions), len(chal.history))))")
+    assert errors.strip() == "([], [], 1, 1)", errors
+    assert_clean(page, js_errors)
+
+
+def latency_ident_setup(page) -> None:
+    lab = ID_LAB
+    nxt = widget_button(page, lab, "Next turn")
+    if nxt.is_enabled():
+        click_and_wait_change(page, nxt, f"{lab} .safari-status", timeout=60_000)
+    identify = widget_button(page, lab, "Identify")
+    page.wait_for_function(
+        "(sel) => [...document.querySelectorAll(sel)].some(b => b.innerText.trim() === 'Identify' && !b.disabled)",
+        arg=f"{lab} button.widget-button", timeout=30_000)
+    click_and_wait_change(page, identify, f"{lab} .safari-prob")
+    page.locator(f"{lab} .safari-table .st-selectable[data-key^='place:']").first.wait_for()
