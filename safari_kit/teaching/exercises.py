@@ -88,6 +88,8 @@ class Exercise:
     compare: Callable[[Any, Any], bool] | None = None  # for answers that are not numbers
 
     def check(self, answer: Any) -> Feedback:
+        if answer is Ellipsis or answer is None:
+            return Feedback(False, "Type your answer in place of the ... above, then run both cells again.")
         expected = self.answer()
         if self.compare is not None:
             ok = self.compare(answer, expected)
@@ -95,7 +97,7 @@ class Exercise:
         else:
             value = as_number(answer)
             if value is None:
-                return Feedback(False, f"I could not read {answer!r} as a number; try a fraction like 3/75 or a decimal.")
+                return Feedback(False, f"I could not read {answer!r} as a number; try a fraction like 2/9 or a decimal.")
             ok = close(value, expected, self.tolerance) if isinstance(expected, (int, float, Fraction)) else value == expected
         if ok:
             return Feedback(True, "Correct! " + _praise(value, expected))

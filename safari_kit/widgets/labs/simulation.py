@@ -183,12 +183,13 @@ def _png(fig) -> bytes:
 
 
 def _show(output: W.Output, fig) -> None:
-    from IPython.display import Image, display
+    """Put a figure into an Output widget as a PNG (set directly: nothing is printed outside a kernel)."""
+    import base64
 
     png = _png(fig)
-    output.clear_output(wait=True)
-    with output:
-        display(Image(data=png))
+    output.outputs = ({"output_type": "display_data", "metadata": {},
+                       "data": {"image/png": base64.b64encode(png).decode("ascii"),
+                                "text/plain": "<plot>"}},)
 
 
 # ----------------------------------------------------------------------------- the lab
