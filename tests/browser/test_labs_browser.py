@@ -33,7 +33,8 @@ pytestmark = pytest.mark.browser
 
 ID_LAB = ".safari-identification-lab"
 CH_LAB = ".safari-challenge-lab"
-SEED = 3
+SEED = 3            # Identification: the learner's turn at once, 5 face-down places
+CHALLENGE_SEED = 22  # Challenge: revealing the safest place each time reaches 4 safe, so Stop is pressed
 SANITY_MS = 2_000
 
 CELLS = [
@@ -42,7 +43,7 @@ CELLS = [
     f"ident = IdentificationLab(seed={SEED}, players=3)\n"
     "ident",
     "from safari_kit.widgets.labs.challenge import ChallengeLab\n"
-    f"chal = ChallengeLab(seed={SEED}, players=3)\n"
+    f"chal = ChallengeLab(seed={CHALLENGE_SEED}, players=3)\n"
     "chal",
 ]
 
@@ -85,6 +86,12 @@ def kernel_eval(page, code: str, timeout: float = 30_000) -> str:
         }""",
         [code, timeout],
     )
+
+
+def bring_into_view(page, lab: str) -> None:
+    """Scroll a lab into view: JupyterLab skips rendering cells far off screen (innerText is then empty)."""
+    page.locator(lab).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(100)
 
 
 def text_of(page, selector: str) -> str:
@@ -146,6 +153,7 @@ def test_lesson_notebook_runs_clean(page, js_errors, lab_server, path, lab):
 # ----------------------------------------------------------------------------- clicking through the labs
 def play_identification(page) -> dict:
     lab = ID_LAB
+    bring_into_view(page, lab)
     prob = f"{lab} .safari-prob"
     places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
     texts = [text_of(page, prob)]
@@ -220,6 +228,7 @@ def safest_place(page) -> tuple[int, Fraction]:
 
 def play_challenge(page) -> dict:
     lab = CH_LAB
+    bring_into_view(page, lab)
     prob = f"{lab} .safari-prob"
     places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
     stop = widget_button(page, lab, "Stop")
@@ -300,6 +309,7 @@ def test_identification_and_challenge_by_clicking(page, js_errors, lab_server):
 
 def latency_ident_setup(page) -> None:
     lab = ID_LAB
+    bring_into_view(page, lab)
     nxt = widget_button(page, lab, "Next turn")
     if nxt.is_enabled():
         click_and_wait_change(page, nxt, f"{lab} .safari-status", timeout=60_000)
