@@ -61,12 +61,13 @@ class LabChooser:
         self.game = W.ToggleButtons(options=games, value=games[0], description="Game")
         self.lab = W.Dropdown(description="Lab")
         self.seed = W.IntText(value=seed, description="Seed", layout=W.Layout(width="180px"))
-        self.open_button = W.Button(description="Open lab", button_style="primary", icon="play")
+        self.open_button = W.Button(description="Open lab", button_style="primary")
         self.blurb = W.HTML()
         self.stage = W.VBox()
         self.current: Lab | None = None
         self.game.observe(self._on_game, names="value")
         self.lab.observe(self._on_lab, names="value")
+        self.open_button.add_class("safari-open")
         self.open_button.on_click(lambda _b: self.open())
         self.header = W.HTML("<h2 style='margin:4px 0'>Safari Kit</h2>"
                              "<p>Choose a game and a lab. Everyone in the class who types the same seed "

@@ -47,7 +47,7 @@ class Lab:
         self.errors: list[str] = []
         self.seed_box = W.IntText(value=1 if seed is None else int(seed), description="Seed",
                                   layout=W.Layout(width="160px"))
-        self.reset_button = W.Button(description="Reset", icon="refresh", tooltip="Start again from this seed")
+        self.reset_button = W.Button(description="Reset", tooltip="Start again from this seed")
         self.reset_button.on_click(lambda _b: self.reset(self.seed_box.value))
         self.status = W.HTML()
         self.header = W.HTML(f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>")

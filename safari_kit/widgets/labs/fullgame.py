@@ -80,7 +80,7 @@ class FullGameLab(Lab):
                                  placeholder="seats, e.g. 0 or 0,1,2", layout=W.Layout(width="220px"))
         self.bots_box = W.Text(value=bots if isinstance(bots, str) else ",".join(bots), description="Bots",
                                placeholder="greedy, random, memory:0.5", layout=W.Layout(width="260px"))
-        self.new_button = W.Button(description="New game", icon="play", tooltip="Start a new game with these options")
+        self.new_button = W.Button(description="New game", tooltip="Start a new game with these options")
         self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
         options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
                           W.HBox([self.humans_box, self.bots_box, self.new_button])])
@@ -90,14 +90,14 @@ class FullGameLab(Lab):
         self.events = W.HTML()
         self.private = W.HTML()
         self.pass_label = W.HTML()
-        self.confirm_button = W.Button(description="I am player 0", button_style="warning", icon="user")
+        self.confirm_button = W.Button(description="I am player 0", button_style="warning")
         self.confirm_button.on_click(lambda _b: self.confirm_player())
         self.pass_screen = W.VBox([self.pass_label, self.confirm_button],
                                   layout=W.Layout(padding="24px", border="2px dashed #c90"))
         self.over = W.HTML()
-        self.save_button = W.Button(description="Save game record", icon="download")
+        self.save_button = W.Button(description="Save game record")
         self.save_button.on_click(lambda _b: self.save_record(self.path_box.value.strip() or None))
-        self.load_button = W.Button(description="Load game record", icon="upload")
+        self.load_button = W.Button(description="Load game record")
         self.load_button.on_click(lambda _b: self._load_clicked())
         self.path_box = W.Text(placeholder="file name (optional), e.g. my-game.json", description="File",
                                layout=W.Layout(width="330px"))

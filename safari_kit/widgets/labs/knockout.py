@@ -144,10 +144,10 @@ class KnockoutLab(Lab):
         self.elimination_box = W.Checkbox(value=bool(elimination), description="Variation 1: elimination",
                                           indent=False, layout=W.Layout(width="230px"))
         self.elimination_box.observe(self._on_elimination, names="value")
-        self.end_round_button = W.Button(description="Play to end of round", icon="forward",
+        self.end_round_button = W.Button(description="Play to end of round", layout=W.Layout(width="auto"),
                                          tooltip="Play the rest of this round with the best option for you")
         self.end_round_button.on_click(self._on_end_round)
-        self.new_game_button = W.Button(description="New game", icon="random", tooltip="Deal a new game (next seed)")
+        self.new_game_button = W.Button(description="New game", tooltip="Deal a new game (next seed)")
         self.new_game_button.on_click(self._on_new_game)
         self.table = CardTable(game="knockout")
         self.table.on_click(self._on_table_click)
@@ -396,8 +396,10 @@ class KnockoutLab(Lab):
                      "and hope nobody after you holds a higher one:")
             best_words = f"Best: {self._card(bc)}"
         view = view_of(s.observation(self.learner))
-        note = (f"<div class='safari-note'>{best_words} &mdash; P = {chance_html(best.p.value)} "
-                f"= {html.escape(best_formula)} (N unseen cards, H of them higher, k cards held by the players "
+        shown = chance_html(best.p.value)
+        formula = "" if html.escape(best_formula) in (shown, "0", "1") else f" = {html.escape(best_formula)}"
+        note = (f"<div class='safari-note'>{best_words} &mdash; P = {shown}"
+                f"{formula} (N unseen cards, H of them higher, k cards held by the players "
                 f"after you: {view.k}). Click your choice on the table.</div>")
         table = (f"<table class='safari-prob-table' data-step='{self._step}' data-phase="
                  f"'{'lead' if leading else 'follow'}' data-best-card='{bc}' data-best-item='{bi or ''}'>"
@@ -420,7 +422,8 @@ class KnockoutLab(Lab):
         plays = []
         for i, (seat, c) in enumerate(t["plays"]):
             v = self.game.by_id[c].value(t["item"])
-            lead = f" leads and names <b>{ITEM_SHORT[t['item']]}</b>" if i == 0 else ""
+            verb = "lead" if seat == self.learner else "leads"
+            lead = f" {verb} and name{'' if seat == self.learner else 's'} <b>{ITEM_SHORT[t['item']]}</b>" if i == 0 else ""
             plays.append(f"<li>{self._name(seat)}{lead}: {self._card(c)} &mdash; {_fmt(v)} {ITEM_UNITS[t['item']]}</li>")
         won = self._name(t["winner"])
         return (f"<div><b>Round {t['round']}, turn {n}</b> ({ITEM_SHORT[t['item']]}): "

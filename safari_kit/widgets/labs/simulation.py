@@ -219,7 +219,7 @@ class SimulationLab(Lab):
         self.trials_slider = W.SelectionSlider(options=TRIAL_CHOICES, value=trials if trials in TRIAL_CHOICES else 1000,
                                                description="Trials N", continuous_update=False,
                                                style={"description_width": "70px"})
-        self.run_button = W.Button(description="Simulate", icon="play", button_style="primary")
+        self.run_button = W.Button(description="Simulate", button_style="primary")
         self.run_button.on_click(lambda _b: self.run())
         self.about = W.HTML()
         self.summary = W.HTML()
@@ -231,7 +231,7 @@ class SimulationLab(Lab):
         self.cov_method = W.Dropdown(options=[("mean ± 1.96·SE", "normal"), ("Wilson", "wilson")], value="normal",
                                      description="Interval", layout=W.Layout(width="260px"),
                                      style={"description_width": "60px"})
-        self.cov_button = W.Button(description="Run the intervals", icon="bars")
+        self.cov_button = W.Button(description="Run the intervals")
         self.cov_button.on_click(lambda _b: self.run_coverage())
         self.cov_summary = W.HTML()
         self.cov_out = W.Output()
@@ -249,7 +249,7 @@ class SimulationLab(Lab):
         self.games_slider = W.SelectionSlider(options=TOURNAMENT_GAMES, value=100 if tournament_game == "knockout" else 30,
                                               description="Games", continuous_update=False)
         self.seat_boxes = W.HBox()
-        self.tour_button = W.Button(description="Run tournament", icon="trophy", button_style="primary")
+        self.tour_button = W.Button(description="Run tournament", button_style="primary")
         self.tour_button.on_click(lambda _b: self.run_tournament())
         self.progress = Progress("Games")
         self.tour_summary = W.HTML()

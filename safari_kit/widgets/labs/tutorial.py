@@ -53,8 +53,8 @@ class RulesTutorial(Lab):
         self.seed_box.layout.display = "none"
         self.reset_button.description = "Restart"
         self.reset_button.tooltip = "Back to the first step"
-        self.back_button = W.Button(description="Back", icon="arrow-left", tooltip="The previous step")
-        self.next_button = W.Button(description="Next", icon="arrow-right", tooltip="The next step",
+        self.back_button = W.Button(description="Back", tooltip="The previous step")
+        self.next_button = W.Button(description="Next", tooltip="The next step",
                                     button_style="primary")
         self.back_button.on_click(lambda _b: self.back())
         self.next_button.on_click(lambda _b: self.next())
