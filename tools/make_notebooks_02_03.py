@@ -45,6 +45,12 @@ What is the chance that a place holds a card sharing the clue's animal? Its name
 should you declare, and is it worth revealing a second clue card?
 
 Every number in this notebook is computed from the deck, exactly, as a fraction.
+
+**By the end of this lesson (about 40 minutes) you can**
+- explain why a known clue card changes the odds: 14/74, not 1/5 (conditional probability, no replacement);
+- count matches for each clue type, names and ink patterns included, and pick the best type;
+- say how memory changes a chance (a remembered place is certain; an unknown one is m/N);
+- decide when "reveal another" pays off (p₁·p₂ > p/2) and find the break-even point.
 """),
     code("""
 from fractions import Fraction
@@ -170,6 +176,30 @@ from safari_kit.widgets.labs.identification import IdentificationLab
 lab = IdentificationLab(seed=1, players=3)
 lab
 """),
+    md("""
+---
+
+## For teachers
+
+**Timing (35–40 min).** Sections 1–2 (the 14/74 surprise): 10 min; names and ink: 8 min; memory: 7 min;
+reveal another and the break-even exercise: 8 min; the lab: the rest (it can also be homework).
+
+**What to discuss.**
+- *"5 animals, so 1/5"*: ask where the clue card went. Without replacement, knowing one card changes
+  the pool: 14 of the 74 unseen cards share its animal.
+- Which clue type is best for which card: names are uneven (a TAM shares a name with 12 cards, a KRIS
+  with 9, the ink `??M` with 42), so the best type depends on the card.
+- Memory turns a guess into a certainty; the lab shows "with what you remember" beside "knowing nothing".
+- Reveal another: both identifications must succeed, so it pays only when p₁·p₂ > p/2 — in practice
+  when memory makes success likely.
+
+**Common wrong answers.** 1/5 or 15/74 for the animal match (the clue card counted in the pool); 10/74
+for the TAM name match (the ink cards forgotten, or the clue card counted); adding p₁ + p₂ for two clues.
+
+**Extensions.** Set the seed for the whole class and compare guesses with a class-wide tally; ask for the
+card whose best clue type is *not* animal, texture or color; `make student` hands out copies without the
+worked solutions.
+"""),
 ]
 
 NB03 = [
@@ -179,6 +209,13 @@ NB03 = [
 In a Challenge you reveal face-down places one by one. A card sharing **anything** with the challenged
 card (animal, texture, color, a possible name) ends it with nothing. After 4 safe reveals you may stop and
 archive the challenged card and every safe card. How likely is a streak, and when should you stop?
+
+**By the end of this lesson (about 40 minutes) you can**
+- count the cards that share an element with a card by inclusion–exclusion (14+14+14−2−2−2 = 36);
+- compute the chance of k safe reveals in a row without replacement, C(S,k)/C(N,k), and compare it with
+  the with-replacement guess (S/N)ᵏ;
+- state and use the stopping rule "continue while P(next safe) > n/(n+1)" and say why it is optimal here;
+- explain why a Challenge is a memory play.
 """),
     code("""
 from fractions import Fraction
@@ -282,6 +319,29 @@ from safari_kit.widgets.labs.challenge import ChallengeLab
 
 lab = ChallengeLab(seed=1, players=3)
 lab
+"""),
+    md("""
+---
+
+## For teachers
+
+**Timing (35–40 min).** Inclusion–exclusion and the safe count: 10 min; streaks with and without
+replacement: 10 min; optimal stopping: 10 min; memory and the lab: the rest.
+
+**What to discuss.**
+- Why (S/N)⁴ overestimates the streak: each safe card used up makes the next safe card rarer.
+- The stopping rule: stopping now archives n cards; one more safe card makes n + 1, a failure 0; so continue
+  only if P(next safe)·(n+1) > n. Because P(next safe) only falls as safe cards are used up, the one-step
+  rule is optimal (a *monotone* stopping problem). The lab shows the exact expected archive of both choices.
+- On a fresh table P(next safe) is far below n/(n+1): the rule says "stop at 4". Continuing pays only with
+  remembered safe places — a Challenge is a memory play.
+
+**Common wrong answers.** 42 or 30 for the shared count (inclusion–exclusion skipped or done twice);
+(S/74)⁴ for four safe reveals; comparing P(next safe) with 1/2 instead of n/(n+1).
+
+**Extensions.** Ask for the best card to challenge with (the one with the most safe cards); simulate streaks
+with `simulate_streaks` and compare with the exact value; let learners find a position where continuing
+past 4 is right.
 """),
 ]
 
