@@ -40,7 +40,7 @@ import ipywidgets as W
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
-from safari_kit.widgets.labs.identification import BotSeats, card_label, describe_event
+from safari_kit.widgets.labs.events import BotSeats, card_label, describe_event
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
@@ -281,7 +281,7 @@ class ChallengeLab(Lab):
 
     def _panel_html(self) -> str:
         pos = self.position()
-        kn, p = pos["kn"], pos["pos"]
+        p = pos["pos"]
         s = pos["s"]
         n = 1 + s
         out = ["<div class='safari-prob-panel'>",

@@ -39,6 +39,7 @@ import ipywidgets as W
 
 from safari_kit.core.chance import Chance
 from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.widgets.labs.events import card_label, describe_event
 
 __all__ = ["FullGameLab"]
 
@@ -338,42 +339,10 @@ class FullGameLab(Lab):
             self.private.value = ""
 
     def _face(self, card_id: str) -> str:
-        c = self.game.cards[self.game.index[card_id]]
-        return f"{c.id} ({c.color} {c.animal}, {c.texture}, {c.name})"
+        return card_label(self.game, card_id)
 
     def _describe(self, e: dict) -> str | None:
-        who = "You" if e.get("player") == self.viewer else f"Player {e.get('player')}"
-        kind = e.get("kind")
-        if kind == "clue":
-            return f"{who}: clue card {self._face(e['card'])} revealed."
-        if kind == "identify":
-            ok = "success" if e["success"] else "failure"
-            return (f"{who} declared {'+'.join(e['types'])} for {e['clue']} at place {e['place']}: "
-                    f"{self._face(e['card'])}, {ok}.")
-        if kind == "challenge":
-            return f"{who} challenged with {self._face(e['card'])}."
-        if kind == "challenge_reveal":
-            return f"{who} revealed place {e['place']}: {self._face(e['card'])}, {'safe' if e['safe'] else 'not safe'}."
-        if kind == "fail":
-            return f"{who} failed; the clue cards went to places {', '.join(str(m['place']) for m in e['to_places'])}."
-        if kind == "archive":
-            return f"{who} archived {len(e['cards'])} card(s)."
-        if kind == "tom":
-            if "card" in e:
-                return f"{who} looked at place {e['place']} with TOM: {self._face(e['card'])}."
-            return f"{who} looked at place {e['place']} with TOM."
-        if kind == "sam":
-            return f"{who} shuffled places {e['places'][0]} and {e['places'][1]} with SAM (swapped or not: nobody knows)."
-        if kind == "tam":
-            return f"{who} swapped {e['first']} and {e['second']} with TAM."
-        if kind == "kim":
-            return f"{who} sent {e['card']} back face down to place {e['place']} with KIM."
-        if kind == "kris":
-            return (f"{who} named {e['element']} with KRIS at place {e['place']}: {self._face(e['card'])}, "
-                    f"{'archived' if e['archived'] else 'back face down'}.")
-        if kind == "alan_take":
-            return f"{who} took {e['card']} back into the Clue Area with ALAN."
-        return None
+        return describe_event(e, self.game, self.viewer)
 
     def _show_over(self) -> None:
         from safari_kit.witness.cases import CASE_BY_KEY, case_points

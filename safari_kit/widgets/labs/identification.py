@@ -48,29 +48,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import ipywidgets as W
-import numpy as np
 
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
+from safari_kit.widgets.labs.events import BotSeats, card_label, describe_event, types_label, who
 from safari_kit.widgets.table import CardTable
-from safari_kit.widgets.view import mugshot_face
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 
-__all__ = ["IdentificationLab", "Prediction", "BotSeats", "describe_event", "brier"]
+__all__ = ["IdentificationLab", "Prediction", "brier"]
 
 NOTHING = Memory(last_k=0)
-TYPE_WORDS = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
-MAX_BOT_ACTIONS = 20_000
-
-
-def types_label(types) -> str:
-    return " + ".join(TYPE_WORDS[t] for t in types)
-
-
-def card_label(game, cid: str) -> str:
-    return mugshot_face(game.cards[game.index[cid]])["label"]
 
 
 def brier(pairs) -> float | None:
@@ -81,70 +70,7 @@ def brier(pairs) -> float | None:
     return sum((p - o) ** 2 for p, o in pairs) / len(pairs)
 
 
-# ----------------------------------------------------------------------------- bots and the log
-class BotSeats:
-    """The other seats, played by bots from :mod:`safari_kit.simulation.registry` (spec like ``"greedy"``)."""
-
-    def __init__(self, game, learner: int, spec: str, seed: int):
-        from safari_kit.simulation.registry import make_bot
-
-        self.learner = learner
-        self.bots = {}
-        for p in range(game.players):
-            if p != learner:
-                bot = make_bot("witness", spec)
-                bot.start(game, p, np.random.default_rng([int(seed) & 0xFFFFFFFF, p]))
-                self.bots[p] = bot
-
-    def play_one(self, state) -> None:
-        p = state.current_player
-        bot = self.bots[p]
-        obs = state.observation(p) if getattr(bot, "needs_observation", True) else None
-        state.apply(bot.choose(obs, state.legal_sequence()))
-
-    def play_until_learner(self, state, stop=None) -> int:
-        """Let the bots act until it is the learner's turn (or the game ends); returns how many actions."""
-        n = 0
-        while not state.is_terminal() and state.current_player != self.learner:
-            if stop is not None and stop(state):
-                break
-            self.play_one(state)
-            n += 1
-            if n > MAX_BOT_ACTIONS:  # pragma: no cover - a bot that never ends its turn
-                raise RuntimeError("the bots did not hand the turn back")
-        return n
-
-
-def _who(player, learner) -> str:
-    return "You" if player == learner else f"Player {player}"
-
-
-def describe_event(event: dict, game, learner: int) -> str | None:
-    """One public log event in a learner's words (None for the ones not worth a line)."""
-    kind = event.get("kind")
-    who = _who(event.get("player"), learner)
-    if kind == "identify":
-        ok = "match" if event["success"] else "no match"
-        return (f"{who} declared {types_label(event['types'])} at place {event['place']}: "
-                f"{card_label(game, event['card'])} — {ok}.")
-    if kind == "challenge":
-        return f"{who} challenged with {card_label(game, event['card'])}."
-    if kind == "challenge_reveal":
-        return (f"{who} revealed place {event['place']}: {card_label(game, event['card'])} — "
-                f"{'safe' if event['safe'] else 'NOT safe'}.")
-    if kind == "archive":
-        return f"{who} archived {len(event['cards'])} card{'s' if len(event['cards']) != 1 else ''}."
-    if kind == "fail":
-        return f"{who} failed; the clue card{'s' if len(event['to_places']) != 1 else ''} went to the table."
-    if kind == "end":
-        return f"Game over ({event['reason']}). Scores: {event['scores']}."
-    if kind == "kris":
-        return f"{who} used KRIS ({event['element']}) on place {event['place']}."
-    if kind in ("tam", "sam", "kim", "tom"):
-        return f"{who} used {kind.upper()}."
-    return None
-
-
+# ----------------------------------------------------------------------------- predictions
 @dataclass(frozen=True)
 class Prediction:
     """One reveal of the learner: what was declared, the guess, the exact chances and the outcome."""
@@ -384,7 +310,7 @@ class IdentificationLab(Lab):
         if not self.state.is_terminal():
             return ""
         scores = self.state.scores()
-        return (f"Game over. Scores: " + ", ".join(f"{_who(p, self.learner)} {s}" for p, s in enumerate(scores))
+        return ("Game over. Scores: " + ", ".join(f"{who(p, self.learner)} {s}" for p, s in enumerate(scores))
                 + ". Press Reset for a new game.")
 
     # ------------------------------------------------------------------ drawing
