@@ -5,34 +5,13 @@ worked answers; ``make student`` removes them.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
-def md(text):
-    return nbformat.v4.new_markdown_cell(text.strip())
-
-
-def code(text, tags=()):
-    cell = nbformat.v4.new_code_cell(text.strip())
-    if tags:
-        cell.metadata["tags"] = list(tags)
-    return cell
+from nbtools import code, md, write_notebook
 
 
 def solution(text):
     return code(text, ("solution",))
-
-
-def notebook(cells):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nb.cells = cells
-    return nb
 
 
 NB00 = [
@@ -368,13 +347,8 @@ check("07.fail-places", my_answer)
 
 
 def main() -> None:
-    out = ROOT / "notebooks"
-    out.mkdir(exist_ok=True)
-    for name, cells in (("00-start-here.ipynb", NB00), ("07-rules-tutorial.ipynb", NB07)):
-        nb = notebook(cells)
-        nbformat.validate(nb)
-        nbformat.write(nb, out / name)
-        print("wrote", out / name)
+    write_notebook("00-start-here.ipynb", NB00)
+    write_notebook("07-rules-tutorial.ipynb", NB07)
 
 
 if __name__ == "__main__":

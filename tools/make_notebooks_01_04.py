@@ -5,23 +5,9 @@ Cells tagged ``solution`` are stripped by ``make student``.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
-def md(text):
-    return new_markdown_cell(text.strip("\n"))
-
-
-def code(text, solution=False):
-    cell = new_code_cell(text.strip("\n"))
-    if solution:
-        cell.metadata["tags"] = ["solution"]
-    return cell
+from nbtools import code, md, write_notebook
 
 
 def exercise(key, question, solution):
@@ -32,13 +18,6 @@ def exercise(key, question, solution):
         code(f'check("{key}", my_answer)'),
         code(solution + f'\ncheck("{key}", my_answer)', solution=True),
     ]
-
-
-def notebook(cells):
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    return nb
 
 
 # --------------------------------------------------------------------------- 01
@@ -628,12 +607,8 @@ pigeonhole bound in play. Lesson 05 estimates these exact chances by simulation.
 
 
 def main() -> None:
-    for filename, cells in [("01-meet-the-cards.ipynb", NB01), ("04-knockout.ipynb", NB04)]:
-        path = ROOT / "notebooks" / filename
-        nb = notebook(cells)
-        nbformat.validate(nb)
-        nbformat.write(nb, path)
-        print("wrote", path.relative_to(ROOT))
+    write_notebook("01-meet-the-cards.ipynb", NB01)
+    write_notebook("04-knockout.ipynb", NB04)
 
 
 if __name__ == "__main__":

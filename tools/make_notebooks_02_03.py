@@ -6,34 +6,13 @@ hold the answers; student copies replace them with a stub
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
-def md(text):
-    return nbformat.v4.new_markdown_cell(text.strip())
-
-
-def code(text, tags=()):
-    cell = nbformat.v4.new_code_cell(text.strip())
-    if tags:
-        cell.metadata["tags"] = list(tags)
-    return cell
+from nbtools import code, md, write_notebook
 
 
 def answer(text):
     return code(text, ("solution-replace",))
-
-
-def notebook(cells):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nb.cells = cells
-    return nb
 
 
 NB02 = [
@@ -347,14 +326,8 @@ past 4 is right.
 
 
 def main() -> None:
-    out = ROOT / "notebooks"
-    out.mkdir(exist_ok=True)
-    for name, cells in (("02-identification.ipynb", NB02), ("03-challenge.ipynb", NB03)):
-        nb = notebook(cells)
-        for i, cell in enumerate(nb.cells):  # stable ids: regenerating gives the same file
-            cell["id"] = f"{name[:2]}-{i:02d}"
-        nbformat.write(nb, str(out / name))
-        print("wrote", out / name)
+    write_notebook("02-identification.ipynb", NB02)
+    write_notebook("03-challenge.ipynb", NB03)
 
 
 if __name__ == "__main__":

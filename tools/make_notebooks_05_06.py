@@ -4,23 +4,9 @@ Run: ``.venv/bin/python tools/make_notebooks_05_06.py``. Solution cells carry th
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
-def md(text):
-    return new_markdown_cell(text.strip("\n"))
-
-
-def code(text, solution=False):
-    cell = new_code_cell(text.strip("\n"))
-    if solution:
-        cell.metadata["tags"] = ["solution"]
-    return cell
+from nbtools import code, md, write_notebook
 
 
 def exercise(key, prompt, stub, solution):
@@ -324,16 +310,6 @@ playing 10+ minutes (or as homework).
 ]
 
 
-def write(name, cells):
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    path = ROOT / "notebooks" / name
-    nbformat.validate(nb)
-    nbformat.write(nb, path)
-    print("wrote", path)
-
-
 if __name__ == "__main__":
-    write("05-simulation-lab.ipynb", NB05)
-    write("06-cases-and-abilities.ipynb", NB06)
+    write_notebook("05-simulation-lab.ipynb", NB05)
+    write_notebook("06-cases-and-abilities.ipynb", NB06)
