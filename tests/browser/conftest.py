@@ -5,6 +5,7 @@ See tests/browser/helpers.py for the fixtures' and helpers' API. Never call
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -142,12 +143,17 @@ def _start(root: Path, home: Path) -> LabServer:
         time.sleep(0.2)
 
 
-@pytest.fixture(scope="session")
-def lab_server(chromium_path):
-    home = Path(tempfile.mkdtemp(prefix="safari-lab-"))
+@contextlib.contextmanager
+def serve_copy(prefix: str, label: str, start):
+    """Run a server on a temporary copy of notebooks/ and data/, then stop it and remove the copy.
+
+    ``start(root, home)`` starts the server (retried when the free port was taken
+    between probe and bind); a copy means autosave and outputs never touch the
+    committed notebooks.
+    """
+    home = Path(tempfile.mkdtemp(prefix=prefix))
     root = home / "root"
     root.mkdir()
-    # A copy, so autosave and outputs never touch the committed notebooks.
     if (REPO / "notebooks").is_dir():
         shutil.copytree(REPO / "notebooks", root / "notebooks",
                         ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -157,9 +163,9 @@ def lab_server(chromium_path):
         shutil.copytree(REPO / "data", root / "data")
     server = None
     try:
-        for attempt in range(3):  # the free port may be taken between probe and bind
+        for attempt in range(3):
             try:
-                server = _start(root, home)
+                server = start(root, home)
                 break
             except RuntimeError as exc:
                 if attempt == 2 or "address already in use" not in str(exc).lower():
@@ -171,8 +177,14 @@ def lab_server(chromium_path):
         if server is not None:
             _stop(server.proc)
             if server.proc.returncode not in (0, -signal.SIGTERM, None):
-                print(f"\njupyter lab ended with rc={server.proc.returncode}; log tail:\n{server.log_tail(20)}")
+                print(f"\n{label} ended with rc={server.proc.returncode}; log tail:\n{server.log_tail(20)}")
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def lab_server(chromium_path):
+    with serve_copy("safari-lab-", "jupyter lab", _start) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import REPO, _free_port, _missing, _stop
+from tests.browser.conftest import REPO, _free_port, _missing, _stop, serve_copy
 from tests.browser.helpers import WIDGET_ERROR_TEXTS, screenshot
 
 pytestmark = pytest.mark.browser
@@ -85,30 +82,8 @@ def _start_voila(root: Path, home: Path) -> VoilaServer:
 def voila_server(chromium_path):
     if not (REPO / "notebooks" / "app.ipynb").exists():
         pytest.skip("notebooks/app.ipynb is not in the repository yet")
-    home = Path(tempfile.mkdtemp(prefix="safari-voila-"))
-    root = home / "root"
-    root.mkdir()
-    shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    if (REPO / "data").is_dir():
-        shutil.copytree(REPO / "data", root / "data")
-    server = None
-    try:
-        for attempt in range(3):  # the free port may be taken between probe and bind
-            try:
-                server = _start_voila(root, home)
-                break
-            except RuntimeError as exc:
-                if attempt == 2 or "address already in use" not in str(exc).lower():
-                    pytest.fail(str(exc), pytrace=False)
-            except TimeoutError as exc:
-                pytest.fail(str(exc), pytrace=False)
+    with serve_copy("safari-voila-", "voila", _start_voila) as server:
         yield server
-    finally:
-        if server is not None:
-            _stop(server.proc)
-            if server.proc.returncode not in (0, -signal.SIGTERM, None):
-                print(f"\nvoila ended with rc={server.proc.returncode}; log tail:\n{server.log_tail(20)}")
-        shutil.rmtree(home, ignore_errors=True)
 
 
 # ----------------------------------------------------------------------------- helpers
