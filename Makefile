@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[lab,test]'
 	touch $(STAMP)
 
+# JupyterLab refuses to run as root unless told; CI machines and containers run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG)
 
 test: $(STAMP)
 	$(PY) -m pytest
