@@ -41,6 +41,7 @@ MINOR_PINNED = {
     "matplotlib": None,
     "ipykernel": None,
     "voila": None,
+    "jupytext": "1.19",  # keeps notebooks/NN-*.ipynb and their texts NN-*.md in sync in JupyterLab
 }
 
 

@@ -33,12 +33,12 @@ NOTEBOOKS = REPO / "notebooks"
 
 PROBE = """\
 import os, sys, importlib.metadata as md
-import safari_kit, anywidget, ipywidgets, pandas, numpy, matplotlib, matplotlib.pyplot
+import safari_kit, anywidget, ipywidgets, pandas, numpy, matplotlib, matplotlib.pyplot, jupytext
 import IPython.display
 assert os.path.realpath(sys.prefix) == os.path.realpath({prefix!r}), (sys.prefix, {prefix!r})
 assert os.path.realpath(safari_kit.__file__).startswith(os.path.realpath({repo!r})), safari_kit.__file__
 print({{n: md.version(n) for n in ["jupyterlab", "ipywidgets", "anywidget", "pandas",
-                                   "numpy", "matplotlib", "ipykernel", "voila"]}})
+                                   "numpy", "matplotlib", "ipykernel", "voila", "jupytext"]}})
 """
 
 RUNNER = textwrap.dedent("""\
