@@ -1,13 +1,25 @@
-"""The classroom app: a chooser page (which game, which lab, which seed) that opens a lab.
+"""The classroom app: a chooser page (which game, which lab) that opens a lab.
 
 Served without code cells by Voilà (``make app``, or Binder's
 ``urlpath=voila/render/notebooks/app.ipynb``); it also works in a notebook.
 Each lab is made by its own class in :mod:`safari_kit.widgets.labs`; the
-chooser only builds the chosen one with the chosen seed.
+chooser only builds the chosen one.
+
+**Fair play.** The chooser builds every lab in *fair mode* (``fair=True``, see
+:mod:`safari_kit.widgets.labs.base`): each lab deals from a fresh secret seed
+drawn on the server, so two tabs never share a deal and Reset deals afresh;
+the Full game lab saves finished games only and refuses Load mid-game. A
+teacher may tick **Shared class seed** (off by default) to give everyone the
+same, visible deal for a class exercise. The server's environment decides
+whether learners may touch that control: ``SAFARI_KIT_CLASS_SEED=off`` hides
+it (nobody can pick a seed), ``SAFARI_KIT_CLASS_SEED=42`` fixes the shared seed
+42 for everyone; unset, the control is there and off.
+``LabChooser(fair=False)`` gives the notebook behaviour (a visible seed).
 """
 from __future__ import annotations
 
 import html
+import os
 from dataclasses import dataclass
 from importlib import import_module
 
@@ -25,13 +37,16 @@ class LabEntry:
     blurb: str
     kwargs: tuple = ()
 
-    def build(self, seed: int) -> Lab:
+    def build(self, seed: int | None, fair: bool = False) -> Lab:
+        """The lab; ``fair``: app mode (``seed=None`` then means a fresh secret deal)."""
         factory = getattr(import_module(self.module), self.cls)
         kwargs = dict(self.kwargs)
-        if self.cls == "RulesTutorial":
+        if self.cls == "RulesTutorial":  # a scripted game: no deal to hide, no seed
             lab = factory(**kwargs)
             return lab
-        return factory(seed=seed, **kwargs)
+        if fair:
+            return factory(seed=seed, fair=True, **kwargs)
+        return factory(seed=1 if seed is None else seed, **kwargs)
 
 
 LABS = (
@@ -52,30 +67,86 @@ LABS = (
 )
 
 
-class LabChooser:
-    """Which game, which lab, which seed: then the lab opens below the chooser."""
+CLASS_SEED_ENV = "SAFARI_KIT_CLASS_SEED"
 
-    def __init__(self, seed: int = 1):
+
+class LabChooser:
+    """Which game, which lab: then the lab opens below the chooser.
+
+    ``fair`` (default True, the classroom app): labs deal from fresh secret
+    seeds unless the shared class seed is ticked; ``seed`` is the value the
+    class-seed box starts with. ``class_seed``: ``"off"`` (no shared seed
+    control), an int (that shared seed, fixed) or None (read
+    ``$SAFARI_KIT_CLASS_SEED``; unset: the control is offered, off).
+    """
+
+    def __init__(self, seed: int = 1, fair: bool = True, class_seed: str | int | None = None):
         self.errors: list[str] = []
+        self.fair = bool(fair)
         games = sorted({e.game for e in LABS}, key=[e.game for e in LABS].index)
         self.game = W.ToggleButtons(options=games, value=games[0], description="Game")
         self.lab = W.Dropdown(description="Lab")
         self.seed = W.IntText(value=seed, description="Seed", layout=W.Layout(width="180px"))
+        self.shared = W.Checkbox(value=False, description="Shared class seed", indent=False,
+                                 layout=W.Layout(width="160px"))
+        self.shared.add_class("safari-shared-seed")
+        self.class_seed_setting = self._setting(class_seed)
         self.open_button = W.Button(description="Open lab", button_style="primary")
         self.blurb = W.HTML()
         self.stage = W.VBox()
         self.current: Lab | None = None
         self.game.observe(self._on_game, names="value")
         self.lab.observe(self._on_lab, names="value")
+        self.shared.observe(self._on_shared, names="value")
         self.open_button.add_class("safari-open")
         self.open_button.on_click(lambda _b: self.open())
+        if not self.fair:
+            intro = "Everyone in the class who types the same seed sees the same cards."
+            self.shared.layout.display = "none"
+        else:
+            intro = ("Every lab shuffles its cards in secret on the server: no two screens, and no two tabs, "
+                     "get the same deal.")
+            setting = self.class_seed_setting
+            if setting == "off":
+                self.shared.layout.display = "none"
+            elif isinstance(setting, int):
+                self.seed.value, self.shared.value = setting, True
+                self.shared.disabled = self.seed.disabled = True
+                intro = (f"Your teacher has set the class seed {setting}: everyone gets the same deal "
+                         "in each lab.")
+            self._on_shared(None)
         self.header = W.HTML("<h2 style='margin:4px 0'>Safari Kit</h2>"
-                             "<p>Choose a game and a lab. Everyone in the class who types the same seed "
-                             "sees the same cards.</p>")
-        self.widget = W.VBox([self.header, self.game, W.HBox([self.lab, self.seed, self.open_button]),
+                             f"<p>Choose a game and a lab. {html.escape(intro)}</p>")
+        self.widget = W.VBox([self.header, self.game,
+                              W.HBox([self.lab, self.open_button, self.shared, self.seed]),
                               self.blurb, self.stage])
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})
+
+    @staticmethod
+    def _setting(class_seed) -> str | int | None:
+        raw = os.environ.get(CLASS_SEED_ENV, "") if class_seed is None else class_seed
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return int(raw)
+        raw = str(raw).strip().lower()
+        if raw in ("", "on"):
+            return None
+        if raw in ("off", "no", "0", "false"):
+            return "off"
+        if raw.isdigit():
+            return int(raw)
+        raise ValueError(f"{CLASS_SEED_ENV}={raw!r}: use off (no shared seed) or a seed such as 42")
+
+    def _on_shared(self, _change) -> None:
+        if self.fair:
+            self.seed.layout.display = "" if self.shared.value else "none"
+
+    @property
+    def shared_seed(self) -> int | None:
+        """The seed every lab opened now will use, or None for fresh secret deals (fair mode)."""
+        if not self.fair or self.shared.value:
+            return int(self.seed.value)
+        return None
 
     def entries(self, game: str | None = None) -> list[LabEntry]:
         game = self.game.value if game is None else game
@@ -101,15 +172,21 @@ class LabChooser:
             if lab not in titles:
                 raise ValueError(f"no lab {lab!r} for {self.game.value}; choose one of {titles}")
             self.lab.value = titles.index(lab)
-        if seed is not None:
+        if seed is not None:  # in the app: switch the shared class seed on with this seed
+            setting = self.class_seed_setting
+            if self.fair and setting == "off":
+                raise ValueError(f"the shared class seed is switched off on this server ({CLASS_SEED_ENV}=off)")
+            if self.fair and isinstance(setting, int) and int(seed) != setting:
+                raise ValueError(f"this server fixes the class seed to {setting} ({CLASS_SEED_ENV})")
             self.seed.value = int(seed)
+            self.shared.value = True
         return self._open()
 
     @guarded
     def _open(self) -> Lab:
         entry = self.entries()[self.lab.value]
         self.stage.children = [W.HTML(f"<p>Opening {html.escape(entry.title)}…</p>")]
-        self.current = entry.build(int(self.seed.value))
+        self.current = entry.build(self.shared_seed, fair=self.fair)
         self.stage.children = [self.current.layout]
         return self.current
 

@@ -9,6 +9,17 @@ Every lab takes a ``seed`` so a teacher can put the same position on every
 screen; ``reset(seed)`` starts again. Errors inside callbacks are caught and
 shown in the lab (ipywidgets would otherwise swallow them) and kept in
 ``lab.errors`` so tests can assert there were none.
+
+**Fair mode** (``fair=True``; the classroom app, :class:`~safari_kit.widgets.app.LabChooser`,
+builds every lab this way). With ``seed=None`` a lab that deals hidden cards
+(``secret_deals``) draws a fresh *secret* seed on the server at every deal:
+the seed box is hidden and holds 0, the seed is in no widget, no status line
+and no record of an unfinished game, and Reset / New game / any option that
+starts again deal afresh (never the same seed, never seed + 1), whatever seed
+is passed to :meth:`Lab.reset`. With an int seed (the teacher's *shared class
+seed*) the seed is shown, read-only, and every restart deals that class deal
+again. A learner with the notebook (Python) can always read ``lab.seed`` or
+``lab.state``: fair mode protects the app, where there is no code.
 """
 from __future__ import annotations
 
@@ -18,6 +29,8 @@ import logging
 import traceback
 
 import ipywidgets as W
+
+from safari_kit.core.chance import fresh_seed
 
 log = logging.getLogger("safari_kit.widgets")
 
@@ -42,26 +55,50 @@ class Lab:
     """Base of the labs: seed box, Reset button, status line and the layout."""
 
     title = "Lab"
+    secret_deals = True  # the lab deals cards a learner must not see: fair mode hides its seed
 
-    def __init__(self, seed: int | None = 1):
+    def __init__(self, seed: int | None = 1, *, fair: bool = False):
         self.errors: list[str] = []
-        self.seed_box = W.IntText(value=1 if seed is None else int(seed), description="Seed",
-                                  layout=W.Layout(width="160px"))
+        self.fair = bool(fair) and self.secret_deals  # a lab with no hidden cards has nothing to hide
+        #: fair mode with no class seed: every deal comes from a fresh secret seed (kept off the page)
+        self.secret = self.fair and seed is None and self.secret_deals
+        self._secret_seed = fresh_seed() if self.secret else None
+        self.seed_box = W.IntText(value=0 if self.secret else 1 if seed is None else int(seed),
+                                  description="Seed", layout=W.Layout(width="160px"))
         self.reset_button = W.Button(description="Reset", tooltip="Start again from this seed")
-        self.reset_button.on_click(lambda _b: self.reset(self.seed_box.value))
+        self.reset_button.on_click(lambda _b: self.reset(None if self.fair else self.seed_box.value))
+        self.deal_note = W.HTML()
+        self.deal_note.add_class("safari-deal-note")
+        if self.secret:
+            self.seed_box.layout.display = "none"
+            self.reset_button.tooltip = "Start again with a new deal"
+            self.deal_note.value = ("<span style='color:#555'>Fair deal: the cards are shuffled in secret on the "
+                                    "server, and every Reset deals new ones.</span>")
+        elif self.fair:
+            self.seed_box.disabled = True
+            self.reset_button.tooltip = "Start the class deal again"
+            self.deal_note.value = (f"<span style='color:#555'>Class seed {int(self.seed_box.value)}: everyone "
+                                    "using this seed has the same deal.</span>")
         self.status = W.HTML()
         self.header = W.HTML(f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>")
         self.body = W.VBox()
-        self.layout = W.VBox([self.header, W.HBox([self.seed_box, self.reset_button]), self.body, self.status],
+        self.layout = W.VBox([self.header, W.HBox([self.seed_box, self.reset_button, self.deal_note]),
+                              self.body, self.status],
                              layout=W.Layout(border="1px solid #ddd", padding="8px"))
         self.layout.add_class("safari-lab")
 
     @property
     def seed(self) -> int:
+        """The seed of the current deal (in fair mode a secret one: Python only, never on the page)."""
+        if self.secret:
+            return int(self._secret_seed)
         return int(self.seed_box.value)
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
+        """Deal again: from ``seed`` (notebook mode), or a fresh secret deal / the class deal (fair mode)."""
+        if self.secret:
+            self._secret_seed = fresh_seed()  # never the old seed, never seed + 1
+        elif seed is not None and not self.fair:
             self.seed_box.value = int(seed)
         self._reset()
 
@@ -77,7 +114,8 @@ class Lab:
         if isinstance(data, tuple):
             data = data[0]
         data = dict(data or {})
-        data["text/plain"] = (f"{self.title} (seed {self.seed}). If you see this text instead of the lab, "
+        which = "a secret deal" if self.secret else f"seed {self.seed}"
+        data["text/plain"] = (f"{self.title} ({which}). If you see this text instead of the lab, "
                               "the notebook's widgets could not be displayed: start JupyterLab with `make lab` "
                               "(its environment must have ipywidgets and anywidget), then reopen the notebook.")
         return data

@@ -78,8 +78,8 @@ class ChallengeLab(Lab):
     title = "Challenge lab: push your luck, or stop?"
 
     def __init__(self, seed: int | None = 1, players: int = 3, *, bot: str = "greedy", learner: int = 0,
-                 memory: Memory | None = None, deck_order=None):
-        super().__init__(seed)
+                 memory: Memory | None = None, deck_order=None, fair: bool = False):
+        super().__init__(seed, fair=fair)
         self.layout.add_class("safari-challenge-lab")
         self.status.add_class("safari-status")
         self.game = WitnessGame(players=players)

@@ -25,6 +25,16 @@ turn, your TOM looks) are built from that seat's observation only.
 Bots (registry specs such as ``"greedy"``, ``"random"``, ``"memory:0.5"``)
 play the other seats at once, each seeing only its own observation.
 
+**Records** are saved to and loaded from the records folder only
+(:mod:`safari_kit.core.record_files`: a bare name such as ``my-game.json``;
+anything else is refused and no other file is read or written). A record holds
+the seed and every action, so a record of an unfinished game shows every
+hidden card. In **fair mode** (the classroom app): Save works once the game is
+over; Load is refused while a game is in progress (from the learners' first
+move or device pass until the end) and loads finished games only; and every
+press of "I am player N" is written in the *Device passes* line that the
+whole table sees, which neither New game nor Load clears.
+
 >>> lab = FullGameLab(seed=1, players=2, humans=(0,), bots="greedy")
 >>> lab.state.current_player in (0, None) or lab.state.is_terminal()
 True
@@ -62,13 +72,15 @@ class FullGameLab(Lab):
     ``lab.table`` the card table (None on the pass screen).
     Methods a test or a teacher may call: :meth:`click`, :meth:`press`,
     :meth:`confirm_player`, :meth:`save_record`, :meth:`load_record`.
+    ``lab.passes`` lists every "I am player N" press (game, turn, seat, time).
     """
 
     title = "Full game: Safari Witness"
 
     def __init__(self, seed: int | None = 1, players: int = 3, case_module: bool = False, advanced: bool = False,
-                 humans: Sequence[int] = (0,), bots="greedy", first_player: int | None = None):
-        super().__init__(seed)
+                 humans: Sequence[int] = (0,), bots="greedy", first_player: int | None = None,
+                 *, fair: bool = False):
+        super().__init__(seed, fair=fair)
         from safari_kit.witness.state import KRIS_ELEMENTS
 
         self.players_box = W.IntSlider(value=players, min=2, max=7, description="Players",
@@ -97,16 +109,29 @@ class FullGameLab(Lab):
                                   layout=W.Layout(padding="24px", border="2px dashed #c90"))
         self.over = W.HTML()
         self.save_button = W.Button(description="Save game record")
+        self.save_button.add_class("safari-save")
         self.save_button.on_click(lambda _b: self.save_record(self.path_box.value.strip() or None))
         self.load_button = W.Button(description="Load game record")
+        self.load_button.add_class("safari-load")
         self.load_button.on_click(lambda _b: self._load_clicked())
-        self.path_box = W.Text(placeholder="file name (optional), e.g. my-game.json", description="File",
+        self.path_box = W.Text(placeholder="record name (optional), e.g. my-game", description="File",
+                               tooltip="A bare name: letters, digits, - and _ (.json is added). "
+                                       "Records are kept in the records folder.",
                                layout=W.Layout(width="330px"))
+        self.path_box.add_class("safari-record-name")
+        self.record_note = W.HTML()
+        self.record_note.add_class("safari-record-note")
+        self.passes: list[dict] = []  # every "I am player N" press, for the whole table to see
+        self.pass_log = W.HTML()
+        self.pass_log.add_class("safari-passes")
+        self._games = 0
+        self._touched = False  # a learner has moved (or a device pass happened) in this game
         self.record_box = W.Textarea(placeholder="A saved record appears here; paste one to load it.",
                                      layout=W.Layout(width="95%", height="70px", display="none"))
-        self.records = W.VBox([W.HBox([self.save_button, self.load_button, self.path_box]), self.record_box])
+        self.records = W.VBox([W.HBox([self.save_button, self.load_button, self.path_box]), self.record_note,
+                               self.record_box])
         self.game_area = W.VBox()
-        self.body.children = [options, self.game_area, self.records]
+        self.body.children = [options, self.game_area, self.pass_log, self.records]
 
         self.table = None
         self.viewer: int | None = None
@@ -159,12 +184,15 @@ class FullGameLab(Lab):
             self.bots[s] = bot
         self.bot_log = []
         self._seen = {h: 0 for h in self.humans}
+        self._games += 1
+        self._touched = False
         self._clear_pick()
         self._close_table()
         self.viewer = None
         self.record_box.layout.display = "none"
         self.record_box.value = ""
         self._advance()
+        self._update_pass_log()
 
     # ------------------------------------------------------------------ the flow
     def _advance(self) -> None:
@@ -182,6 +210,7 @@ class FullGameLab(Lab):
                 raise RuntimeError("the bots took too many actions in a row")
         if self.state.is_terminal():
             self._show_over()
+            self._update_record_controls()
             return
         seat = self.state.current_player
         if self.viewer == seat:
@@ -191,6 +220,7 @@ class FullGameLab(Lab):
         else:
             self.viewer = seat
             self._render()
+        self._update_record_controls()
 
     def _show_pass(self, seat: int) -> None:
         self._close_table()
@@ -201,7 +231,9 @@ class FullGameLab(Lab):
         self.pass_label.value = (
             f"<h3>Pass the device to Player {seat}</h3>"
             f"<p>Player {seat}: when nobody else is looking, press the button. "
-            "The table stays hidden until then, so nobody sees your Case Card or what your TOM showed you.</p>")
+            "The table stays hidden until then, so nobody sees your Case Card or what your TOM showed you.</p>"
+            + ("<p style='color:#555'>Every press is written in the <b>Device passes</b> line below, for "
+               "everyone to see: if the table is already open when you get the device, someone looked.</p>"))
         self.confirm_button.description = f"I am player {seat}"
         self.game_area.children = [self.pass_screen]
         self.show_status(f"Waiting for Player {seat}.")
@@ -215,10 +247,37 @@ class FullGameLab(Lab):
         if seat is not None and seat != current:
             self.show_status(f"It is Player {current}'s turn, not Player {seat}'s.", kind="bad")
             return
-        if self.viewer == current:
-            return  # a repeated press
+        import time
+
+        repeat = self.viewer == current
+        self.passes.append({"game": self._games, "turn": self.state.turn, "seat": current, "repeat": repeat,
+                            "time": time.strftime("%H:%M:%S")})
+        self._touched = True
+        self._update_pass_log()
+        self._update_record_controls()
+        if repeat:
+            return  # a repeated press: recorded, nothing else
         self.viewer = current
         self._render()
+
+    def _update_pass_log(self) -> None:
+        """The Device passes line: every "I am player N" press, seen by the whole table (fair mode)."""
+        if len(self.humans) < 2 and not self.passes:
+            self.pass_log.value = ""
+            return
+        if not self.passes:
+            self.pass_log.value = ("<div style='color:#555;padding:2px 0'><b>Device passes</b> "
+                                   "(everyone sees this): none yet.</div>")
+            return
+        items = []
+        for p in self.passes[-12:]:
+            what = ("pressed again (the table was already open)" if p["repeat"]
+                    else "the table was opened")
+            items.append(f"<li>{html.escape(p['time'])}, game {p['game']}, turn {p['turn']}: "
+                         f"Player {p['seat']}: {what}</li>")
+        more = f" (the last 12 of {len(self.passes)})" if len(self.passes) > 12 else ""
+        self.pass_log.value = ("<details open style='color:#444'><summary><b>Device passes</b> (everyone sees this)"
+                               f"{more}</summary><ul style='margin:2px 0'>{''.join(items)}</ul></details>")
 
     def _close_table(self) -> None:
         if self.table is not None:
@@ -494,6 +553,7 @@ class FullGameLab(Lab):
             return
         player = state.current_player
         state.apply(action)
+        self._touched = True
         self._clear_pick()
         if state.is_terminal() or state.current_player != player:
             k = len(state.log)  # events after the turn ended (next turn's face-down, clue) are news for later
@@ -503,13 +563,51 @@ class FullGameLab(Lab):
         self._advance()
 
     # ------------------------------------------------------------------ records
+    @property
+    def in_progress(self) -> bool:
+        """A game is in progress from the learners' first move (or device pass) until it ends."""
+        return self.state is not None and not self.state.is_terminal() and self._touched
+
+    def _update_record_controls(self) -> None:
+        """Fair mode: Save only a finished game, Load only between games; say why on the page."""
+        if not self.fair:
+            self.save_button.disabled = False
+            self.save_button.tooltip = "Show the record; with a name, also save it in the records folder"
+            self.record_note.value = ""
+            return
+        over = self.state is not None and self.state.is_terminal()
+        self.save_button.disabled = not over
+        self.save_button.tooltip = ("Show the record; with a name, also save it in the records folder" if over
+                                    else "A game can be saved once it is over (a record shows every hidden card)")
+        self.load_button.tooltip = ("Load a finished game's record to look at it" if not self.in_progress
+                                    else "Load is refused while a game is in progress")
+        note = ("Records: a game can be saved once it is over, because a record holds the seed and every move, "
+                "so a record of an unfinished game would show every face-down card. Load is for finished games, "
+                "between games.")
+        self.record_note.value = f"<div style='color:#555;font-size:90%'>{html.escape(note)}</div>"
+
     @guarded
-    def save_record(self, path: str | Path | None = None) -> str:
-        """The game record as JSON text (written to ``path`` when given); shown in the record box."""
-        text = self.state.save(path)
+    def save_record(self, name: str | None = None) -> str | None:
+        """The game record as JSON text, shown in the record box; saved as ``name`` in the records folder when given.
+
+        ``name`` is a record name (``my-game`` or ``my-game.json``, see
+        :mod:`safari_kit.core.record_files`); any other name is refused and
+        nothing is written. In fair mode only a finished game is saved.
+        """
+        from safari_kit.core.record_files import record_name, write_record_file
+
+        if self.fair and not self.state.is_terminal():
+            self.show_status("Save is possible once the game is over: a record holds the seed and every move, "
+                             "so a record of an unfinished game would show every face-down card.", kind="bad")
+            return None
+        fname = record_name(name) if name is not None else None  # refuse a bad name before anything else
+        text = self.state.save()
+        where = ""
+        if fname is not None:
+            write_record_file(fname, text)
+            where = f" as {fname} in the records folder"
         self.record_box.value = text
         self.record_box.layout.display = ""
-        where = f" and written to {path}" if path else ""
         self.show_status(f"Record saved{where}. It holds the seed: whoever loads it can replay everything.",
                          kind="good")
         return text
@@ -518,20 +616,38 @@ class FullGameLab(Lab):
         source = self.path_box.value.strip() or self.record_box.value.strip()
         if not source:
             self.record_box.layout.display = ""
-            self.show_status("Paste a record into the box (or give a file name), then press Load again.")
+            self.show_status("Paste a record into the box (or give a record name), then press Load again.")
             return
         self.load_record(source)
 
     @guarded
     def load_record(self, record) -> None:
-        """Continue a saved game (a dict, JSON text or a file path); bots re-read the game from its log."""
+        """Continue a saved game: a dict, JSON record text, or a record name in the records folder.
+
+        (A :class:`pathlib.Path` is read as it is, in notebook mode only: the
+        page's File box always means a record name.) In fair mode Load is
+        refused while a game is in progress, and only finished games load.
+        """
+        from safari_kit.core.record_files import load_record_file, parse_record_text
         from safari_kit.witness import WitnessGame
 
-        if isinstance(record, str) and not record.lstrip().startswith("{"):
-            record = Path(record)
+        if self.fair and self.in_progress:
+            self.show_status("Load is refused while a game is in progress: finish this game first.", kind="bad")
+            return
+        if isinstance(record, Path):
+            if self.fair:
+                raise ValueError("in the classroom app records are loaded by name from the records folder")
+        elif isinstance(record, str):
+            record = (parse_record_text(record) if record.lstrip().startswith("{")
+                      else load_record_file(record))
         state = WitnessGame.replay(record)
+        if self.fair and not state.is_terminal():
+            self.show_status("This record is of an unfinished game: the classroom app loads finished games only, "
+                             "because such a record shows every hidden card.", kind="bad")
+            return
         game = state.game
-        self.seed_box.value = state.seed
+        if not self.fair:
+            self.seed_box.value = state.seed
         o = game.options
         self.players_box.value, self.case_box.value, self.advanced_box.value = o.players, o.case_module, o.advanced
         humans = tuple(h for h in self.humans if h < o.players) or (0,)

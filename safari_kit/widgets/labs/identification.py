@@ -94,8 +94,8 @@ class IdentificationLab(Lab):
 
     def __init__(self, seed: int | None = 1, players: int = 3, advanced: bool = False,
                  memory: Memory | None = None, *, bot: str = "greedy", learner: int = 0,
-                 deck_order=None):
-        super().__init__(seed)
+                 deck_order=None, fair: bool = False):
+        super().__init__(seed, fair=fair)
         self.layout.add_class("safari-identification-lab")
         self.status.add_class("safari-status")
         self.game = WitnessGame(players=players, advanced=advanced)

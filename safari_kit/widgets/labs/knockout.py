@@ -125,15 +125,16 @@ class KnockoutLab(Lab):
     ``"random"``, ``"highcard"``) play automatically; their plays appear in
     order in the turn log. "Play to end of round" plays the rest of the round
     for you with the best option (or lets the others play the round while you
-    are out); "New game" deals a new game (next seed). The checkbox switches
-    Variation 1 (elimination) and starts again.
+    are out); "New game" deals a new game (next seed; in fair mode a fresh
+    secret deal, see :class:`~safari_kit.widgets.labs.base.Lab`). The checkbox
+    switches Variation 1 (elimination) and starts again.
     """
 
     title = "Knockout lab: which card wins the turn?"
 
     def __init__(self, seed: int | None = 1, players: int = 4, elimination: bool = False,
-                 learner: int = 0, bot: str = "greedy"):
-        super().__init__(seed)
+                 learner: int = 0, bot: str = "greedy", *, fair: bool = False):
+        super().__init__(seed, fair=fair)
         if not isinstance(learner, int) or not 0 <= learner < players:
             raise ValueError(f"learner must be a seat from 0 to {players - 1}, got {learner!r}")
         make_bot("knockout", bot)   # check the spec now (raises BotSpecError)
@@ -147,7 +148,8 @@ class KnockoutLab(Lab):
         self.end_round_button = W.Button(description="Play to end of round", layout=W.Layout(width="auto"),
                                          tooltip="Play the rest of this round with the best option for you")
         self.end_round_button.on_click(self._on_end_round)
-        self.new_game_button = W.Button(description="New game", tooltip="Deal a new game (next seed)")
+        self.new_game_button = W.Button(description="New game",
+                                        tooltip="Deal a new game" + ("" if self.fair else " (next seed)"))
         self.new_game_button.on_click(self._on_new_game)
         self.table = CardTable(game="knockout")
         self.table.on_click(self._on_table_click)

@@ -201,10 +201,11 @@ class SimulationLab(Lab):
     """
 
     title = "Simulation lab"
+    secret_deals = False  # everything it deals is shown: the seed stays visible, even in the app
 
     def __init__(self, seed: int | None = 1, question: str = "identify-animal", trials: int = 1_000,
-                 tournament_game: str = "knockout", run_tournament: bool = True):
-        super().__init__(seed)
+                 tournament_game: str = "knockout", run_tournament: bool = True, *, fair: bool = False):
+        super().__init__(seed, fair=fair)  # no hidden cards here: fair mode changes nothing
         self._questions: dict[str, Question] = {}
         self.results: dict = {}
         self.coverage: dict = {}
