@@ -3,14 +3,25 @@
 A record is enough to replay a game to the identical state, because every
 chance event is derived from the seed (see :mod:`safari_kit.core.chance`).
 
-Document shape (version 1)::
+Document shape (version 2)::
 
-    {"format": "safari-kit-game-record", "version": 1,
+    {"format": "safari-kit-game-record", "version": 2,
      "game": "witness" | "knockout",
      "options": {...game options...},
      "seed": 12345,
      "setup": {...e.g. a given deck order, or null...},
      "actions": [{"type": "...", ...}, ...]}
+
+Version 2 (safari_kit 0.2) added two Safari Witness actions: ``TurnFaceDown``
+after a failed turn and ``ArchiveCard`` (the full archive order, W4) in place
+of version 1's ``ArchiveTop``. Version 1 records still replay: the Witness
+replay inserts the face-down step and spells ``ArchiveTop`` out card by card.
+Knockout records are the same in both versions.
+
+What a record reveals: the seed and every action, so whoever holds a record can
+rebuild every card of the game, hidden ones included. A record of an unfinished
+game is therefore a window onto every face-down card and every hand; the
+classroom app writes records of finished games only.
 """
 from __future__ import annotations
 
@@ -21,7 +32,8 @@ from typing import Any
 from safari_kit.core.errors import RecordError
 
 RECORD_FORMAT = "safari-kit-game-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 _KEYS = {"format", "version", "game", "options", "seed", "setup", "actions"}
 
 
@@ -80,8 +92,9 @@ def read_record(source: str | Path | dict, game: str | None = None) -> dict:
         raise RecordError(f"{origin}: expected a JSON object, got {type(doc).__name__}")
     if doc.get("format") != RECORD_FORMAT:
         raise RecordError(f"{origin}: 'format' is {doc.get('format')!r}, expected {RECORD_FORMAT!r}")
-    if doc.get("version") != RECORD_VERSION:
-        raise RecordError(f"{origin}: 'version' is {doc.get('version')!r}; this safari_kit reads version {RECORD_VERSION}")
+    if doc.get("version") not in READABLE_VERSIONS or isinstance(doc.get("version"), bool):
+        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+        raise RecordError(f"{origin}: 'version' is {doc.get('version')!r}; this safari_kit reads versions {readable}")
     missing = sorted(_KEYS - doc.keys())
     if missing:
         raise RecordError(f"{origin}: missing field(s) {', '.join(missing)}")

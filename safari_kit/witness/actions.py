@@ -75,13 +75,41 @@ class StopChallenge(RecordableAction):
 
 
 @dataclass(frozen=True, slots=True)
-class ArchiveTop(RecordableAction):
-    """W4/W5: archive what was won with ``top`` on top; the rest keep their reveal order."""
+class ArchiveCard(RecordableAction):
+    """W4/W5: put one won card on your archive next; the last card put is on top.
 
-    top: str
+    The player orders the whole group this way, one card at a time (the last
+    card left goes on by itself). The order matters once KIM, TAM or ALAN
+    takes the top card away, and for ALEX (W10).
+    """
+
+    card: str
 
     def __str__(self) -> str:
-        return f"Archive with {self.top} on top"
+        return f"Archive {self.card} next"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFaceDown(RecordableAction):
+    """W4/W5: the failed turn is over; the cards lying face up are turned face down.
+
+    Until then every player sees them (the moment to remember them). Bots take
+    this action at once; a lab waits for the learner.
+    """
+
+    def __str__(self) -> str:
+        return "Turn the cards face down"
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveTop(RecordableAction):
+    """Version-1 records only: archive with ``top`` on top, the rest in reveal order.
+
+    Not an action of the engine any more (W4 lets the player order every card:
+    :class:`ArchiveCard`); records of version 1 are translated when replayed.
+    """
+
+    top: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +200,8 @@ class EndTurn(RecordableAction):
 
 
 ACTION_TYPES = {cls.__name__: cls for cls in (
-    Identify, RevealAnother, Challenge, Declare, RevealNext, StopChallenge, ArchiveTop,
+    Identify, RevealAnother, Challenge, Declare, RevealNext, StopChallenge, ArchiveCard, TurnFaceDown,
     UseTam, UseTom, UseSam, UseKim, UseKris, UseAlan, AlanTake, AlanDone, EndTurn,
 )}
+V1_ACTION_TYPES = {**ACTION_TYPES, "ArchiveTop": ArchiveTop}  # what version-1 records may hold
 ABILITY_ACTIONS = {"TAM": UseTam, "TOM": UseTom, "SAM": UseSam, "KIM": UseKim, "KRIS": UseKris, "ALAN": UseAlan}

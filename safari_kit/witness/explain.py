@@ -12,7 +12,8 @@ PHASE_ACTIONS = {
     "choose": (A.Identify, A.RevealAnother, A.Challenge),
     "identify": (A.Declare,),
     "challenge": (A.RevealNext, A.StopChallenge),
-    "archive": (A.ArchiveTop,),
+    "archive": (A.ArchiveCard,),
+    "face_up": (A.TurnFaceDown,),
     "abilities": (A.UseTam, A.UseTom, A.UseSam, A.UseKim, A.UseKris, A.UseAlan, A.EndTurn),
     "alan": (A.AlanTake, A.AlanDone),
     "over": (),
@@ -67,14 +68,17 @@ def _specific(state, action) -> str | None:
         return _place_problem(state, action.place)
     if isinstance(action, A.StopChallenge):
         return f"only {state.safe} safe reveal(s) so far; a Challenge may stop after 4 (W5)"
-    if isinstance(action, A.ArchiveTop):
+    if isinstance(action, A.ArchiveCard):
         won = [state.card_id(c) for c in state.won]
-        return f"{action.top!r} is not among the cards being archived ({won})"
+        return f"{action.card!r} is not among the cards still to archive ({won})"
     if type(action) in _ABILITY_OF:
         name = _ABILITY_OF[type(action)]
         if not any(name in names for names in state.pending):
             pending = [sorted(n) for n in state.pending]
             return f"no {name} ability was earned this turn (pending: {pending})"
+        if name not in state._pending_names():
+            return (f"{name} is not usable any more: the successes earned this turn "
+                    f"({[sorted(n) for n in state.pending]}) are spent on {state.used}")
         return _ability_target_problem(state, action)
     if isinstance(action, A.AlanTake):
         if not isinstance(action.card, str) or action.card not in game.index \

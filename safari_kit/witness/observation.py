@@ -1,7 +1,9 @@
 """What one player may know in Safari Witness, and nothing else.
 
 The observation is the only thing a bot, a widget or a lesson sees. Every
-face-down card is a back; what a player saw earlier is in the log (public
+face-down card is a back; after a failed turn (phase ``face_up``) the cards
+that were revealed lie face up in ``unidentified`` for everyone until they are
+turned face down; what a player saw earlier is in the log (public
 reveals, the player's own TOM looks), so memory can be modelled on top. The
 deck order, unrevealed places, another player's TOM look and the result of a
 SAM shuffle appear nowhere.
@@ -30,7 +32,10 @@ class WitnessObservation:
     archives: tuple[tuple[str, ...], ...]  # bottom to top; archives are public (W10)
     case_card: str | None  # this player's own Case Card
     case_cards: tuple[str, ...] | None  # everybody's, only once the game is over
-    pending_abilities: tuple[tuple[str, ...], ...]
+    pending_abilities: tuple[tuple[str, ...], ...]  # the sets earned this turn, one per name success
+    used_abilities: tuple[str, ...]  # used this turn, each spending one success
+    usable_abilities: tuple[str, ...]  # what may still be used now (a matching, W10)
+    archive_order: tuple[str, ...]  # won cards already put on the archive this turn, bottom first (W4)
     alex: bool  # may the player to act declare two clue types now?
     scores: tuple[int, ...]  # archive sizes during play; final totals (with Case points) at the end
     winners: tuple[int, ...] | None
@@ -99,6 +104,9 @@ def observe(state, player: int) -> WitnessObservation:
         case_card=None if state.case_cards is None else state.case_cards[player],
         case_cards=tuple(state.case_cards) if over and state.case_cards is not None else None,
         pending_abilities=tuple(tuple(sorted(s)) for s in state.pending),
+        used_abilities=tuple(state.used),
+        usable_abilities=tuple(sorted(state._pending_names())) if state.phase == "abilities" else (),
+        archive_order=tuple(ids(c) for c in state.stacking),
         alex=bool(alex),
         scores=tuple(state.scores()) if over else tuple(state.archive_sizes()),
         winners=tuple(state.winners()) if over else None,

@@ -37,7 +37,8 @@ PHASE_HELP = {
     "choose": "a choice of Identify, Reveal another or Challenge (W3)",
     "identify": "a Declare: clue card, clue type(s) and a face-down place (W4)",
     "challenge": "a place to reveal, or Stop once 4 safe cards are revealed (W5)",
-    "archive": "which won card goes on top of the archive (W4)",
+    "archive": "which won card goes on your archive next; the last one is on top (W4)",
+    "face_up": "TurnFaceDown: the failed turn's cards lie face up until the next turn begins (W4, W5)",
     "abilities": "an ability to use, or End turn (W10)",
     "alan": "an archived card to take into the Clue Area, or ALAN: identify now (W10)",
     "over": "nothing: the game is over",
@@ -79,7 +80,9 @@ class WitnessState:
         self.resolved: list[int] = []  # clue cards already identified in this identification
         self.won: list[int] = []  # cards won so far, in reveal order
         self.name_wins: list[frozenset[str]] = []  # names shared by name successes (W10)
-        self.pending: list[frozenset[str]] = []  # abilities earned and not yet used
+        self.pending: list[frozenset[str]] = []  # abilities earned this turn, one set per name success
+        self.used: list[str] = []  # abilities used this turn (each spends one success, W10)
+        self.stacking: list[int] = []  # won cards already put on the archive, in order (W4)
         self.challenged: int | None = None
         self.safe = 0
         self.sam_count = 0
@@ -222,7 +225,17 @@ class WitnessState:
         return clues, self.type_choices(), self.available_places()
 
     def _pending_names(self) -> set[str]:
-        return set().union(*self.pending) if self.pending else set()
+        """W10: the abilities still usable: some assignment of successes to abilities allows each.
+
+        Every name success earned a set of abilities (the names it shared); each
+        use spends one success. An ability is usable when the abilities used so
+        far plus this one can be matched to distinct successes whose sets allow
+        them (a bipartite matching, not a greedy choice).
+        """
+        if not self.pending or len(self.used) >= len(self.pending):
+            return set()
+        candidates = set().union(*self.pending)
+        return {name for name in candidates if _assignable(self.used + [name], self.pending)}
 
     def _compute_legal(self) -> list:
         phase = self.phase
@@ -238,12 +251,10 @@ class WitnessState:
                 out.append(A.StopChallenge())
             return out
         if phase == "archive":
-            seen, out = set(), []
-            for c in self.won:
-                if c not in seen:
-                    seen.add(c)
-                    out.append(A.ArchiveTop(self.game.cards[c].id))
-            return out
+            ids = self.game.cards
+            return [A.ArchiveCard(ids[c].id) for c in self.won]
+        if phase == "face_up":
+            return [_TURN_FACE_DOWN]
         if phase == "abilities":
             return self._ability_actions() + [A.EndTurn()]
         if phase == "alan":
@@ -337,13 +348,14 @@ class WitnessState:
         if len(self.resolved) == len(self.clue):
             self._take_won_places()
             self.clue = []
-            self.phase = "archive"
+            self._begin_archive()
 
     def _reveal(self, place: int, card: int) -> None:
         self.face_up.add(place)
         self.turn_revealed.add(place)
 
     def _take_won_places(self) -> None:
+        self.won = list(dict.fromkeys(self.won))  # each card once, in reveal order
         won = set(self.won)
         keep = []
         for p in self.places:
@@ -355,7 +367,12 @@ class WitnessState:
         self.places = keep
 
     def _fail(self) -> None:
-        """W4/W5 failure: revealed cards stay face up; clue cards take new face-up places."""
+        """W4/W5 failure: revealed cards stay face up; clue cards take new face-up places.
+
+        The state then waits in phase ``face_up``: every observation shows the
+        cards until the player who failed turns them face down (TurnFaceDown),
+        which starts the next turn. Abilities earned earlier this turn are lost.
+        """
         moved = []
         for card in self.clue:
             place = self._new_place(card)
@@ -363,7 +380,13 @@ class WitnessState:
             moved.append({"card": self.card_id(card), "place": place})
         self.clue = []
         self.won = []
-        self._log({"kind": "fail", "to_places": moved})
+        self.pending, self.used, self.name_wins = [], [], []
+        self._log({"kind": "fail", "to_places": moved,
+                   "face_up": [{"place": p, "card": self.card_id(self.card_at[p])}
+                               for p in self.places if p in self.face_up]})
+        self.phase = "face_up"
+
+    def _do_TurnFaceDown(self, action) -> None:
         self._end_turn()
 
     # W5 -------------------------------------------------------------------
@@ -382,20 +405,32 @@ class WitnessState:
     def _do_StopChallenge(self, action) -> None:
         self._take_won_places()
         self.clue = []
+        self._begin_archive()
+
+    def _begin_archive(self) -> None:
         self.phase = "archive"
+        self.stacking = []
+        if len(self.won) <= 1:
+            self._finish_archive()
 
     # archiving, refill, end (W4, W6, W7) ------------------------------------
-    def _do_ArchiveTop(self, action) -> None:
-        top = self.game.index[action.top]
-        order = [c for c in self.won if c != top] + [top]
-        self.won = []
+    def _do_ArchiveCard(self, action) -> None:
+        card = self.game.index[action.card]
+        self.won.remove(card)
+        self.stacking.append(card)
+        if len(self.won) <= 1:  # the last card left has no choice
+            self._finish_archive()
+
+    def _finish_archive(self) -> None:
+        order = self.stacking + self.won
+        self.won, self.stacking = [], []
         self._archive(order)
         if self.phase == "over":
             return
         if self.game.options.advanced:
             self.pending += self.name_wins
         self.name_wins = []
-        if self.pending:
+        if self._pending_names():
             self.phase = "abilities"
         else:
             self._end_turn()
@@ -428,11 +463,11 @@ class WitnessState:
     def _end(self, reason: str) -> None:
         self.phase = "over"
         self.end_reason = reason
-        self.pending = []
+        self.pending, self.used = [], []
         self._log({"kind": "end", "reason": reason, "scores": self.scores(), "winners": self.winners()})
 
     def _end_turn(self) -> None:
-        self.pending = []
+        self.pending, self.used = [], []
         self.current = (self.current + 1) % self.players
         self._start_turn()
 
@@ -444,6 +479,7 @@ class WitnessState:
             self.face_up.clear()
         self.turn_revealed.clear()
         self.clue, self.resolved, self.won, self.name_wins, self.pending = [], [], [], [], []
+        self.used, self.stacking = [], []
         self.challenged, self.safe = None, 0
         self.turn += 1
         if not self.deck:
@@ -456,15 +492,13 @@ class WitnessState:
 
     # W10 abilities -------------------------------------------------------
     def _use(self, name: str) -> None:
-        """Spend the pending ability that allows ``name`` and offers the fewest other choices."""
-        options = [k for k, names in enumerate(self.pending) if name in names]
-        k = min(options, key=lambda j: (len(self.pending[j]), j))
-        self.pending.pop(k)
+        """Spend one success on ``name``; which one is left open (see ``_pending_names``)."""
+        self.used.append(name)
 
     def _after_ability(self) -> None:
         if self.phase == "over":
             return
-        if not self.pending:
+        if not self._pending_names():
             self._end_turn()
         else:
             self.phase = "abilities"
@@ -573,7 +607,9 @@ class WitnessState:
             "turn_revealed": sorted(self.turn_revealed),
             "clue": [ids(c) for c in self.clue], "resolved": [ids(c) for c in self.resolved],
             "won": [ids(c) for c in self.won], "name_wins": [sorted(s) for s in self.name_wins],
-            "pending": [sorted(s) for s in self.pending],
+            "pending": [sorted(s) for s in self.pending], "used": list(self.used),
+            "usable": sorted(self._pending_names()) if self.phase == "abilities" else [],
+            "stacking": [ids(c) for c in self.stacking],
             "challenged": None if self.challenged is None else ids(self.challenged), "safe": self.safe,
             "archives": [[ids(c) for c in a] for a in self.archives],
             "case_cards": None if self.case_cards is None else list(self.case_cards),
@@ -587,7 +623,8 @@ class WitnessState:
     def clone(self) -> "WitnessState":
         new = object.__new__(WitnessState)
         new.__dict__.update(self.__dict__)
-        for name in ("deck", "places", "clue", "resolved", "won", "name_wins", "pending", "history", "log"):
+        for name in ("deck", "places", "clue", "resolved", "won", "name_wins", "pending", "used", "stacking",
+                     "history", "log"):
             setattr(new, name, list(getattr(self, name)))
         new.card_at = dict(self.card_at)
         new.face_up = set(self.face_up)
@@ -618,13 +655,35 @@ class WitnessState:
             raise
         except (ValueError, TypeError) as exc:
             raise RecordError(f"record does not set up a game: {exc}") from None
+        version_1 = doc.get("version") == 1
         for i, item in enumerate(doc["actions"]):
-            action = action_from_dict(item, A.ACTION_TYPES, i)
+            action = action_from_dict(item, A.V1_ACTION_TYPES if version_1 else A.ACTION_TYPES, i)
             try:
-                state.apply(action)
+                if version_1:
+                    state._replay_version_1(action)
+                else:
+                    state.apply(action)
             except IllegalActionError as exc:
                 raise RecordError(f"action #{i} {item!r} does not replay: {exc.reason}") from None
+        if version_1 and state.phase == "face_up":
+            state.apply(_TURN_FACE_DOWN)
         return state
+
+    def _replay_version_1(self, action) -> None:
+        """A version-1 record's action: cards were turned face down at once, ArchiveTop named the top only."""
+        if self.phase == "face_up":
+            self.apply(_TURN_FACE_DOWN)
+        if type(action) is not A.ArchiveTop:
+            self.apply(action)
+            return
+        if self.phase != "archive" or action.top not in [self.card_id(c) for c in self.won]:
+            raise IllegalActionError(action, f"{action.top!r} is not among the cards being archived")
+        top = action.top
+        for card in [self.card_id(c) for c in self.won if self.card_id(c) != top]:
+            if self.phase == "archive" and len(self.won) > 1:
+                self.apply(A.ArchiveCard(card))
+        if self.phase == "archive":
+            self.apply(A.ArchiveCard(top))
 
     def __eq__(self, other) -> bool:
         return isinstance(other, WitnessState) and self.full_view() == other.full_view()
@@ -672,6 +731,25 @@ class DeclareGrid(SequenceABC):
     def __contains__(self, action) -> bool:
         return (type(action) is A.Declare and action.clue in self.clues and action.types in self.types
                 and action.place in self.places)
+
+
+_TURN_FACE_DOWN = A.TurnFaceDown()
+
+
+def _assignable(names: list[str], successes: list[frozenset[str]]) -> bool:
+    """Can each of ``names`` be given its own success whose set allows it? (Kuhn's matching.)"""
+    owner: dict[int, int] = {}  # success index -> index into names
+
+    def place(i: int, seen: set[int]) -> bool:
+        for k, allowed in enumerate(successes):
+            if names[i] in allowed and k not in seen:
+                seen.add(k)
+                if k not in owner or place(owner[k], seen):
+                    owner[k] = i
+                    return True
+        return False
+
+    return all(place(i, set()) for i in range(len(names)))
 
 
 def _has_element(card, element: str) -> bool:

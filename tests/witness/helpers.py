@@ -74,12 +74,52 @@ def pick_declare(state, success: bool):
 
 
 def fail_turn(state):
-    """Play the current player's turn as a failed identification (needs a failing choice)."""
+    """Play the current player's turn as a failed identification (needs a failing choice), then turn the cards down."""
     assert state.phase == "choose"
     state.apply(A.Identify())
     a = pick_declare(state, success=False)
     assert a is not None, "no failing identification available"
     state.apply(a)
+    assert state.phase == "face_up"
+    state.apply(A.TurnFaceDown())
+
+
+def archive_top(state, top: str) -> None:
+    """Archive what was won with ``top`` on top and the other cards in reveal order (W4, ArchiveCard by card)."""
+    assert state.phase == "archive", state.phase
+    for card in [c for c in state.full_view()["won"] if c != top]:
+        if state.phase == "archive" and len(state.full_view()["won"]) > 1:
+            state.apply(A.ArchiveCard(card))
+    if state.phase == "archive":
+        state.apply(A.ArchiveCard(top))
+
+
+def failed_then_next(state, next_player: int) -> dict:
+    """After a failure (W4/W5): the revealed cards lie face up in every observation, then go face down.
+
+    Returns ``{place: card id}`` of what lay face up, so a test can check it.
+    """
+    assert state.phase == "face_up", state.phase
+    failer = state.current
+    shown = {p: cid for p, cid, up in state.full_view()["unidentified"] if up}
+    assert shown, "a failure shows at least the card that failed"
+    for seat in range(state.players):
+        obs = state.observation(seat)
+        assert obs.phase == "face_up" and obs.current_player == failer
+        assert {p: cid for p, cid in obs.unidentified if cid is not None} == shown
+    state.apply(A.TurnFaceDown())
+    assert state.phase in ("choose", "over")
+    if state.phase == "choose":
+        assert state.current == next_player
+        for seat in range(state.players):
+            assert all(cid is None for _, cid in state.observation(seat).unidentified)
+    return shown
+
+
+def face_down(state) -> None:
+    """Go on after a failure: the player who failed turns the face-up cards face down (W4)."""
+    assert state.phase == "face_up", state.phase
+    state.apply(A.TurnFaceDown())
 
 
 def assert_illegal(state, action, *words):
@@ -125,5 +165,5 @@ def location_multiset(state) -> list[int]:
     for archive in state.archives:
         cards += archive
     if state.phase == "archive":
-        cards += state.won
+        cards += state.won + state.stacking
     return cards

@@ -8,7 +8,7 @@ from .helpers import assert_illegal, custom_deck, fail_turn, start
 from .test_w10_abilities import ALAN_REST, name_success
 from .test_w5_challenge import C, safe_for
 
-ALL_SIMPLE = [A.Identify(), A.RevealAnother(), A.Challenge(), A.StopChallenge(), A.ArchiveTop("W01"),
+ALL_SIMPLE = [A.Identify(), A.RevealAnother(), A.Challenge(), A.StopChallenge(), A.ArchiveCard("W01"), A.TurnFaceDown(),
               A.UseTam("U1", "U2"), A.UseTom(1), A.UseSam(1, 2), A.UseKim("W01"), A.UseKris("Owl", 1),
               A.UseAlan(), A.AlanTake("W01"), A.AlanDone(), A.EndTurn(), A.Declare("W01", ("animal",), 1),
               A.RevealNext(1)]
@@ -74,8 +74,8 @@ def test_archive_phase():
     state.apply(A.Declare("W16", ("animal",), 1))
     for a in wrong_phase(state):
         assert_illegal(state, a)
-    assert_illegal(state, A.ArchiveTop("W64"), "not among")
-    assert_illegal(state, A.ArchiveTop("nope"), "not among")
+    assert_illegal(state, A.ArchiveCard("W64"), "not among")
+    assert_illegal(state, A.ArchiveCard("nope"), "not among")
 
 
 def test_abilities_phase():

@@ -8,7 +8,7 @@ from safari_kit.core.errors import RecordError
 from safari_kit.witness import WitnessGame, load
 from safari_kit.witness import actions as A
 
-from .helpers import start
+from .helpers import archive_top, face_down, start
 
 
 def random_game(seed, players=4, steps=None, **options):
@@ -41,8 +41,8 @@ def test_save_load_mid_game_and_with_a_deck_order():
     state.apply(A.Declare("W16", ("animal",), 1))
     again = load(state.save())
     assert again == state and again.phase == "archive"
-    again.apply(A.ArchiveTop("W16"))
-    state.apply(A.ArchiveTop("W16"))
+    archive_top(again, "W16")
+    archive_top(state, "W16")
     assert again == state
 
 
@@ -62,7 +62,7 @@ def good_record():
     (lambda t: "{not json at all", "not valid JSON"),
     (lambda t: t[: len(t) // 2], "not valid JSON"),
     (lambda t: t.rstrip()[:-1], "truncated"),
-    (lambda t: t.replace('"version": 1', '"version": 99'), "version"),
+    (lambda t: t.replace('"version": 2', '"version": 99'), "version"),
     (lambda t: t.replace('"game": "witness"', '"game": "knockout"'), "knockout"),
     (lambda t: t.replace('"format": "safari-kit-game-record"', '"format": "other"'), "format"),
 ])
@@ -118,3 +118,62 @@ def test_missing_field_and_missing_file(tmp_path):
     corrupt.write_text("this is not a record")
     with pytest.raises(RecordError, match="not valid JSON"):
         load(corrupt)
+
+
+def as_version_1(state) -> dict:
+    """The record a version-1 safari_kit would have written for ``state``'s game.
+
+    Version 1 turned failed cards face down at once (no TurnFaceDown) and archived with
+    ArchiveTop(top), the other cards in reveal order; ``state`` must have archived that way.
+    """
+    doc = state.to_record()
+    replay = WitnessGame.from_options(doc["options"]).new_initial_state(seed=doc["seed"])
+    out, run = [], False
+    for item in doc["actions"]:
+        action = A.ACTION_TYPES[item["type"]].from_dict({k: v for k, v in item.items() if k != "type"})
+        replay.apply(action)
+        if item["type"] == "TurnFaceDown":
+            continue
+        if item["type"] == "ArchiveCard":
+            run = True
+            if replay.phase != "archive":  # the group is on the archive: its last card is the top
+                top = [e for e, _, _ in replay.log if e["kind"] == "archive"][-1]["cards"][-1]
+                out.append({"type": "ArchiveTop", "top": top})
+                run = False
+            continue
+        out.append(item)
+    assert not run
+    return {**doc, "version": 1, "actions": out}
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_version_1_records_still_replay(seed):
+    """Records written before TurnFaceDown and ArchiveCard existed replay to the same game."""
+    state = WitnessGame(players=3, advanced=True, case_module=True).new_initial_state(seed=seed)
+    rnd = random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        # version 1 kept the reveal order below the chosen top: archive in reveal order
+        state.apply(legal[0] if state.phase == "archive" else rnd.choice(legal))
+    old = as_version_1(state)
+    assert old["actions"] != state.to_record()["actions"]
+    assert any(a["type"] == "ArchiveTop" for a in old["actions"])
+    again = load(old)
+    assert again.full_view()["archives"] == state.full_view()["archives"]
+    assert again.scores() == state.scores() and again.is_terminal()
+
+
+def test_version_1_record_with_an_unknown_top_is_refused():
+    state = start(["W23", "W64", "W66", "W70"], ["W16"])
+    doc = {**state.to_record(), "version": 1,
+           "actions": [{"type": "Identify"}, {"type": "Declare", "clue": "W16", "types": ["animal"], "place": 1},
+                       {"type": "ArchiveTop", "top": "W70"}]}
+    with pytest.raises(RecordError, match="action #2.*W70"):
+        load(doc)
+
+
+def test_version_2_records_refuse_archive_top():
+    state = start(["W23", "W64", "W66", "W70"], ["W16"])
+    doc = {**state.to_record(), "actions": [{"type": "ArchiveTop", "top": "W16"}]}
+    with pytest.raises(RecordError, match="unknown type 'ArchiveTop'"):
+        load(doc)

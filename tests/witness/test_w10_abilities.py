@@ -4,7 +4,7 @@ import pytest
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 
-from .helpers import BY_ID, archive_ids, assert_illegal, fail_turn, start, view_places
+from .helpers import archive_top, face_down, failed_then_next, BY_ID, archive_ids, assert_illegal, fail_turn, start, view_places
 
 REST = ["W64", "W66", "W70"]  # Pig Wood Teal ALAN, Pig Wood Orange SAM, Pig Diamond Tile Orange KRIS
 
@@ -13,7 +13,7 @@ def name_success(clue, target, rest=REST, more=(), advanced=True, players=3, see
     state = start([target, *rest], [clue, *more], players=players, advanced=advanced, seed=seed)
     state.apply(A.Identify())
     state.apply(A.Declare(clue, ("name",), 1))
-    state.apply(A.ArchiveTop(clue))
+    archive_top(state, clue)
     return state
 
 
@@ -69,11 +69,11 @@ def test_w10_tam_spots_include_every_archive():
     fail_turn(state)  # seat 0
     state.apply(A.Identify())
     state.apply(A.Declare("W64", ("animal",), 3))  # Pig Wood Teal vs Pig: success
-    state.apply(A.ArchiveTop("W64"))
+    archive_top(state, "W64")
     assert state.current == 2
     state.apply(A.Identify())
     state.apply(A.Declare("W03", ("name",), 2))  # TAM vs TAM
-    state.apply(A.ArchiveTop("W03"))
+    archive_top(state, "W03")
     spots = {s for a in state.legal_actions() if isinstance(a, A.UseTam) for s in (a.first, a.second)}
     assert {"A1.0", "A1.1", "A2.0", "A2.1"} <= spots and "A0.0" not in spots
     state.apply(A.UseTam("A1.1", "A2.1"))
@@ -142,11 +142,11 @@ def test_w10_kim_takes_from_another_players_archive_to_a_new_face_down_place():
     state = start(["W23", *REST], ["W16", "W07", "W02"], advanced=True)
     state.apply(A.Identify())
     state.apply(A.Declare("W16", ("animal",), 1))
-    state.apply(A.ArchiveTop("W16"))
+    archive_top(state, "W16")
     assert view_places(state)[5] == ("W07", False)
     state.apply(A.Identify())  # seat 1: KIM + KIM
     state.apply(A.Declare("W02", ("name",), 5))
-    state.apply(A.ArchiveTop("W02"))
+    archive_top(state, "W02")
     assert state.phase == "abilities"
     kims = {a.card for a in state.legal_actions() if isinstance(a, A.UseKim)}
     assert kims == {"W23", "W16", "W07", "W02"}
@@ -208,9 +208,11 @@ def test_w10_alan_success_by_name_gives_another_ability():
     state = alan_state()
     state.apply(A.Declare("W09", ("name",), 2))  # W17 is ALAN
     assert state.phase == "archive"
-    state.apply(A.ArchiveTop("W09"))
+    archive_top(state, "W09")
     assert archive_ids(state, 0) == ["W13", "W17", "W09"]
-    assert state.phase == "abilities" and state.full_view()["pending"] == [["ALAN"]]
+    view = state.full_view()
+    assert state.phase == "abilities" and view["usable"] == ["ALAN"]
+    assert view["pending"] == [["ALAN"], ["ALAN"]] and view["used"] == ["ALAN"]  # two successes, one spent
     assert A.UseAlan() in state.legal_actions()
 
 
@@ -218,7 +220,8 @@ def test_w10_alan_failure_sends_formerly_archived_cards_face_up_to_the_area():
     state = alan_state()
     state.apply(A.Declare("W09", ("animal",), 3))  # Elephant vs Pig: failure
     assert archive_ids(state, 0) == ["W13"]
-    assert state.current == 1 and state.phase == "choose"
+    shown = failed_then_next(state, 1)  # the formerly archived card lay face up too
+    assert "W09" in shown.values()
     view = state.full_view()
     fail = [e for e in view["log"] if e["kind"] == "fail"][-1]
     assert [m["card"] for m in fail["to_places"]] == ["W09"]
@@ -246,12 +249,12 @@ def test_w10_two_name_successes_give_two_abilities_in_the_players_order(order):
     state.apply(A.RevealAnother())
     state.apply(A.Declare("W05", ("name",), 1))  # TOM + TOM
     state.apply(A.Declare("W08", ("name",), 2))  # SAM + SAM
-    state.apply(A.ArchiveTop("W05"))
+    archive_top(state, "W05")
     assert sorted(state.full_view()["pending"]) == [["SAM"], ["TOM"]]
     use = {"SAM": A.UseSam(3, 4), "TOM": A.UseTom(3)}
     state.apply(use[order[0]])
     assert state.phase == "abilities" and state.current == 0
-    assert state.full_view()["pending"] == [[order[1]]]
+    assert state.full_view()["usable"] == [order[1]] and state.full_view()["used"] == [order[0]]
     assert_illegal(state, use[order[0]], order[0])
     state.apply(use[order[1]])
     assert state.phase == "choose" and state.current == 1
@@ -264,7 +267,7 @@ def alex_script(top_clue, top_target, advanced=True):
     state = start([top_target, *REST], [top_clue, "W65", "W31", "W45", "W16"], advanced=advanced)
     state.apply(A.Identify())
     state.apply(A.Declare(top_clue, ("animal",), 1))
-    state.apply(A.ArchiveTop(top_clue))
+    archive_top(state, top_clue)
     fail_turn(state)
     fail_turn(state)
     assert state.current == 0 and state.full_view()["clue"] == ["W16"]
@@ -287,7 +290,7 @@ def test_w10_alex_one_type_still_fails_and_two_types_without_alex_are_illegal():
     state = alex_script("W11", "W03")
     clone = state.clone()
     clone.apply(A.Declare("W16", ("animal",), 5))
-    assert clone.phase == "choose" and clone.current == 1
+    failed_then_next(clone, 1)
     plain = alex_script("W11", "W03", advanced=False)
     assert all(len(a.types) == 1 for a in plain.legal_actions())
     assert_illegal(plain, A.Declare("W16", ("animal", "color"), 5), "ALEX")
@@ -299,3 +302,48 @@ def test_w10_ink_that_can_be_alex_on_top_counts_per_w2():
     # ?L?? can be ALEX (W2: the player chooses among its names); the engine lets it act as ALEX
     state = alex_script("W74", "W61")  # ?L?? Pig Wavy Pink on top (W61 ALEX Pig Brick Teal)
     assert ("animal", "color") in {a.types for a in state.legal_actions()}
+
+
+# ---------------------------------------------------------------- overlapping successes (a matching)
+def overlapping_successes():
+    """Two name successes earning {TAM, TOM} (T?M + ??M) and {SAM, TAM} (?AM + ??M), on a made-up deck."""
+    from safari_kit.cards.model import Mugshot
+
+    def card(i, name):
+        return Mugshot(f"M{i:02d}", f"animal{i}", f"texture{i}", f"color{i}", name)
+
+    names = ["??M", "??M", "KRIS", "KRIS", "T?M", "?AM"] + ["ALAN"] * 10
+    cards = tuple(card(i, n) for i, n in enumerate(names))
+    state = start(["M00", "M01", "M02", "M03"], ["M04", "M05"], cards=cards, advanced=True)
+    state.apply(A.RevealAnother())
+    state.apply(A.Declare("M04", ("name",), 1))  # T?M + ??M: TAM or TOM
+    state.apply(A.Declare("M05", ("name",), 2))  # ?AM + ??M: TAM or SAM
+    archive_top(state, "M05")
+    assert state.phase == "abilities"
+    assert sorted(state.full_view()["pending"]) == [["SAM", "TAM"], ["TAM", "TOM"]]
+    return state
+
+
+def offered(state) -> set[str]:
+    return {type(a).__name__[3:].upper() for a in state.legal_actions() if type(a).__name__.startswith("Use")}
+
+
+def test_w10_overlapping_successes_keep_every_ability_some_assignment_allows():
+    state = overlapping_successes()
+    assert offered(state) == {"TAM", "TOM", "SAM"}
+    state.apply(A.UseTam("U3", "U4"))
+    # TAM may be paid by either success, so both TOM and SAM stay usable (a greedy choice would drop one);
+    # TAM itself too: each success allowed it
+    assert state.phase == "abilities" and offered(state) == {"TAM", "TOM", "SAM"}
+    assert state.observation(1).usable_abilities == ("SAM", "TAM", "TOM")
+    state.apply(A.UseTom(3))
+    assert state.phase == "choose" and state.current == 1  # two successes, two abilities: done
+
+
+@pytest.mark.parametrize("first,then", [("TOM", {"TAM", "SAM"}), ("SAM", {"TAM", "TOM"})])
+def test_w10_overlapping_successes_first_use_decides_what_is_left(first, then):
+    state = overlapping_successes()
+    use = {"TOM": A.UseTom(3), "SAM": A.UseSam(3, 4)}
+    state.apply(use[first])
+    assert offered(state) == then
+    assert_illegal(state, use[first] if first == "TOM" else A.UseSam(3, 4), "not usable")

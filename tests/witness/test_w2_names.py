@@ -3,7 +3,7 @@ import pytest
 
 from safari_kit.witness import actions as A
 
-from .helpers import BY_ID, CARDS, archive_ids, one, start
+from .helpers import archive_top, face_down, failed_then_next, BY_ID, CARDS, archive_ids, one, start
 
 T_M, ANY_M, _AM, AL__, _L__ = one(name="T?M"), one(name="??M"), one(name="?AM"), one(name="AL??"), one(name="?L??")
 KIM, KRIS, SAM, ALEX = one(name="KIM"), one(name="KRIS"), one(name="SAM"), one(name="ALEX")
@@ -54,17 +54,17 @@ def test_w2_identification_by_name_succeeds_iff_a_name_is_shared(clue, target, s
     assert event["success"] is bool(shared)
     if shared:
         assert state.phase == "archive" and state.current == 0
-        state.apply(A.ArchiveTop(clue))
+        archive_top(state, clue)
         assert archive_ids(state, 0) == [target, clue]
     else:
-        assert state.phase == "choose" and state.current == 1
+        failed_then_next(state, 1)
         assert archive_ids(state, 0) == []
 
 
 @pytest.mark.parametrize("clue,target,shared", [c for c in CASES if c[2]], ids=lambda x: x if isinstance(x, str) else None)
 def test_w2_w10_ability_choice_is_every_shared_ability_name(clue, target, shared):
     state = name_identify(clue, target, advanced=True)
-    state.apply(A.ArchiveTop(clue))
+    archive_top(state, clue)
     abilities = shared - {"ALEX"}  # ALEX is passive
     if not abilities:
         assert state.phase == "choose" and state.current == 1
@@ -78,7 +78,7 @@ def test_w2_w10_ability_choice_is_every_shared_ability_name(clue, target, shared
 
 def test_w2_ambiguous_tam_tom_offers_both_and_one_use_spends_it():
     state = name_identify(T_M, ANY_M, advanced=True)
-    state.apply(A.ArchiveTop(T_M))
+    archive_top(state, T_M)
     legal = state.legal_actions()
     assert any(isinstance(a, A.UseTam) for a in legal) and any(isinstance(a, A.UseTom) for a in legal)
     tom = next(a for a in legal if isinstance(a, A.UseTom))

@@ -1,9 +1,11 @@
 """W3 (a turn's three options) and W4 (identification, archive order, failure)."""
+from itertools import permutations
+
 import pytest
 
 from safari_kit.witness import actions as A
 
-from .helpers import (BY_ID, archive_ids, assert_illegal, custom_deck, fail_turn, find, start, view_places)
+from .helpers import (archive_top, face_down, failed_then_next, BY_ID, archive_ids, assert_illegal, custom_deck, fail_turn, find, start, view_places)
 
 # An Owl clue, Owl targets, and non-Owl fillers that share no texture/color with the clue
 CLUE1 = "W16"   # TOM Owl Brick Yellow
@@ -59,7 +61,7 @@ def test_w4_success_with_one_clue_archives_clue_and_identified_and_refills():
     state.apply(A.Declare(CLUE1, ("animal",), 1))
     assert state.phase == "archive" and state.current == 0
     assert set(state.full_view()["won"]) == {CLUE1, T1}
-    state.apply(A.ArchiveTop(T1))
+    archive_top(state, T1)
     assert archive_ids(state, 0) == [CLUE1, T1]
     places = view_places(state)
     assert 1 not in places and len(places) == 4 and 5 in places  # W6: refilled with a new place id
@@ -73,11 +75,29 @@ def test_w4_two_clues_both_succeed_archive_four_in_chosen_order():
     assert state.phase == "identify"
     state.apply(A.Declare(CLUE1, ("animal",), 1))
     assert state.phase == "archive"
-    assert {a.top for a in state.legal_actions()} == {CLUE1, CLUE2, T1, T2}
-    state.apply(A.ArchiveTop(CLUE1))
+    assert {a.card for a in state.legal_actions()} == {CLUE1, CLUE2, T1, T2}
+    archive_top(state, CLUE1)
     arch = archive_ids(state, 0)
     assert sorted(arch) == sorted([CLUE1, CLUE2, T1, T2]) and arch[-1] == CLUE1
     assert len(view_places(state)) == 4
+
+
+@pytest.mark.parametrize("order", list(permutations(range(4))))
+def test_w4_player_picks_the_full_archive_order_last_on_top(order):
+    """W4: every one of the 24 orders of four won cards can be chosen, card by card."""
+    state = start([T1, T2, F1, F2], [CLUE1, CLUE2])
+    state.apply(A.RevealAnother())
+    state.apply(A.Declare(CLUE1, ("animal",), 1))
+    state.apply(A.Declare(CLUE2, ("animal",), 2))
+    won = [CLUE1, T1, CLUE2, T2]
+    wanted = [won[k] for k in order]
+    for k, card in enumerate(wanted[:-1]):
+        assert state.phase == "archive" and archive_ids(state, 0) == []  # nothing archived until all are placed
+        assert {a.card for a in state.legal_actions()} == set(wanted[k:])
+        assert state.observation(1).archive_order == tuple(wanted[:k])
+        state.apply(A.ArchiveCard(card))
+    assert archive_ids(state, 0) == wanted  # the last card went on by itself, on top
+    assert state.phase == "choose" and state.current == 1
 
 
 @pytest.mark.parametrize("top", [CLUE1, T1])
@@ -85,7 +105,7 @@ def test_w4_archive_top_puts_the_chosen_card_on_top(top):
     state = start([T1, F1, F2, MISS], [CLUE1], advanced=True)
     state.apply(A.Identify())
     state.apply(A.Declare(CLUE1, ("animal",), 1))
-    state.apply(A.ArchiveTop(top))
+    archive_top(state, top)
     assert archive_ids(state, 0)[-1] == top
     assert state.archives[0][-1] == state.game.index[top]
 
@@ -95,9 +115,11 @@ def test_w4_failure_after_a_success_archives_nothing_and_returns_everything_face
     state.apply(A.RevealAnother())
     state.apply(A.Declare(CLUE1, ("animal",), 1))   # success
     state.apply(A.Declare(CLUE2, ("texture",), 2))  # Wood vs Diamond Tile: failure
+    assert state.full_view()["archives"] == [[], [], []]
+    # W4: everything revealed lies face up for every player until the next turn begins
+    shown = failed_then_next(state, 1)
+    assert shown == {1: T1, 2: MISS, 5: CLUE1, 6: CLUE2}
     view = state.full_view()
-    assert view["archives"] == [[], [], []]
-    assert state.phase == "choose" and state.current == 1
     places = view_places(state)
     # identified cards stayed at their places, clue cards took new places, in clue order
     assert places[1][0] == T1 and places[2][0] == MISS
@@ -122,7 +144,7 @@ def test_w4_failure_on_the_first_clue_ends_at_once():
     state = start([MISS, T1, F1, F2], [CLUE1, CLUE2])
     state.apply(A.RevealAnother())
     state.apply(A.Declare(CLUE1, ("animal",), 1))  # Owl vs Pig: failure
-    assert state.phase == "choose" and state.current == 1
+    failed_then_next(state, 1)
     assert state.full_view()["archives"] == [[], [], []]
     assert {cid for cid, _ in view_places(state).values()} >= {CLUE1, CLUE2, MISS}
 

@@ -3,7 +3,7 @@ import pytest
 
 from safari_kit.witness import actions as A
 
-from .helpers import BY_ID, CARDS, archive_ids, assert_illegal, fail_turn, safe_for, shares_any, start, view_places
+from .helpers import archive_top, face_down, failed_then_next, BY_ID, CARDS, archive_ids, assert_illegal, fail_turn, safe_for, shares_any, start, view_places
 
 C = "W03"  # TAM Elephant Brick Orange: the Challenged Mugshot
 
@@ -40,7 +40,7 @@ def test_w5_stop_after_four_safe_archives_five():
     assert A.RevealNext(places[4]) in state.legal_actions()  # may continue
     state.apply(A.StopChallenge())
     assert state.phase == "archive"
-    state.apply(A.ArchiveTop(C))
+    archive_top(state, C)
     arch = archive_ids(state, 2)
     assert len(arch) == 5 and arch[-1] == C
     assert len(view_places(state)) == 4  # 6 - 4 = 2 left, refilled to 4
@@ -58,7 +58,9 @@ def test_w5_continue_and_fail_on_the_sixth_card():
     state.apply(A.RevealNext(bad_place))
     view = state.full_view()
     assert view["archives"] == [[], [], []]
-    assert state.current == 0 and state.phase == "choose"
+    shown = failed_then_next(state, 0)  # W5: all revealed cards, the challenged one included, lie face up
+    assert set(shown.values()) == set(safe[:5]) | {bad, C}
+    view = state.full_view()
     placed = view_places(state)
     assert len(placed) == 7  # the six stay in place, the Challenged Mugshot takes a new place
     assert placed[7][0] == C
@@ -76,7 +78,7 @@ def test_w5_forced_stop_when_no_face_down_place_is_left():
         state.apply(A.RevealNext(p))
     assert state.legal_actions() == [A.StopChallenge()]
     state.apply(A.StopChallenge())
-    state.apply(A.ArchiveTop(C))
+    archive_top(state, C)
     assert len(archive_ids(state, 0)) == 5
 
 
@@ -103,7 +105,7 @@ def test_w5_a_single_shared_element_is_unsafe(kind):
     state = start([card, *rest], [C])
     state.apply(A.Challenge())
     state.apply(A.RevealNext(1))
-    assert state.phase == "choose" and state.current == 1  # failed
+    assert failed_then_next(state, 1)[1] == card  # failed: the unsafe card lay face up
     log = state.full_view()["log"]
     assert [e for e in log if e["kind"] == "challenge_reveal"][-1]["safe"] is False
 
@@ -117,7 +119,7 @@ def test_w5_ink_card_that_could_carry_the_name_is_unsafe():
     state = start([ink, *rest], [challenged])
     state.apply(A.Challenge())
     state.apply(A.RevealNext(1))
-    assert state.phase == "choose" and state.current == 1
+    failed_then_next(state, 1)
 
 
 def test_w5_ink_card_that_cannot_carry_the_name_is_safe():
