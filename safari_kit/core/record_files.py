@@ -155,14 +155,25 @@ def read_record_file(name, folder: str | Path | None = None) -> str:
             raise RecordFileError(f"{fname!r} in the records folder is a link, not a record file: "
                                   "records are plain files") from None
         raise RecordFileError(f"cannot read {fname!r} in the records folder ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as src:
-        info = os.fstat(src.fileno())
+    try:
+        info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise RecordFileError(f"{fname!r} in the records folder is not a plain file")
         if info.st_size > MAX_RECORD_BYTES:
             raise RecordFileError(f"{fname!r} is {info.st_size:,} bytes: too big for a game record "
                                   f"(at most {MAX_RECORD_BYTES:,} bytes)")
-        raw = src.read(MAX_RECORD_BYTES + 1)
+        chunks, size = [], 0
+        while size <= MAX_RECORD_BYTES:
+            chunk = os.read(fd, MAX_RECORD_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        raw = b"".join(chunks)
+    except OSError as exc:
+        raise RecordFileError(f"cannot read {fname!r} in the records folder ({exc.strerror})") from None
+    finally:
+        os.close(fd)
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordFileError(f"{fname!r} is too big for a game record (at most {MAX_RECORD_BYTES:,} bytes)")
     try:

@@ -90,7 +90,7 @@ class LabChooser:
         self.shared = W.Checkbox(value=False, description="Shared class seed", indent=False,
                                  layout=W.Layout(width="160px"))
         self.shared.add_class("safari-shared-seed")
-        self.class_seed_setting = self._setting(class_seed)
+        self.class_seed_setting = self._setting(class_seed) if self.fair else None
         self.open_button = W.Button(description="Open lab", button_style="primary")
         self.blurb = W.HTML()
         self.stage = W.VBox()

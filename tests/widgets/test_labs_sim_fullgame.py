@@ -286,16 +286,17 @@ def test_fullgame_advanced_abilities_all_reachable():
             "EndTurn"} <= used, used
 
 
-def test_fullgame_save_and_load(tmp_path):
+def test_fullgame_save_and_load(tmp_path, monkeypatch):
+    monkeypatch.setenv("SAFARI_KIT_RECORDS", str(tmp_path / "records"))  # records live in the records folder
     lab = FullGameLab(seed=9, players=3, case_module=True, humans=(0,), bots="greedy,memory:0.5")
     play_by_clicks(lab, random.Random(9), max_actions=6)
-    path = tmp_path / "game.json"
-    text = lab.save_record(str(path))
+    path = tmp_path / "records" / "game.json"
+    text = lab.save_record("game")
     assert path.exists() and json.loads(text)["seed"] == 9
     before = lab.state.full_view()
     lab.reset(9)
     assert lab.state.history == [] or lab.state.full_view() != before
-    lab.load_record(str(path))
+    lab.load_record("game.json")
     assert lab.state.full_view() == before and lab.errors == []
     lab.record_box.value = text
     lab.path_box.value = ""
