@@ -1,12 +1,16 @@
 """Exercise checks that give hints, not answers.
 
-A lesson registers each exercise with a function that *computes* the right
-answer with the kit (never a typed-in number) and a list of hints for the
-wrong answers learners commonly give. ``check(key, answer)`` then says
-"correct" or gives the first hint that fits, never the answer itself.
+An exercise's question is written once, in its lesson's text
+(``notebooks/NN-*.md``, see docs/teachers.md "How to change a lesson"). The
+lesson's module ``safari_kit/teaching/lesson_NN.py`` registers, under the same
+key, a function that *computes* the right answer with the kit (never a
+typed-in number) and hints for the wrong answers learners commonly give.
+``check(key, answer)`` then says "correct" or gives the first hint that fits,
+never the answer itself. Checking needs only the kit's base install (no
+widgets, no Jupyter).
 
 >>> from fractions import Fraction
->>> ex = Exercise("demo-owl", "P(a random Mugshot is an Owl)", lambda: Fraction(15, 75),
+>>> ex = Exercise("demo-owl", lambda: Fraction(15, 75),
 ...               hints=[Hint(lambda a: a == Fraction(1, 15), "Count Owls out of all 75 cards, not out of 15.")])
 >>> ex.check("1/5").correct
 True
@@ -77,10 +81,10 @@ class Feedback:
 
 @dataclass
 class Exercise:
-    """One exercise: its key, its question, how to compute the answer, and hints."""
+    """One exercise: its key (as in the lesson's ``check("KEY", my_answer)``), how to compute
+    the answer, and hints. The question itself is only in the lesson's text."""
 
     key: str
-    question: str
     answer: Callable[[], Any]
     hints: list[Hint] = field(default_factory=list)
     tolerance: float = 0.005  # for decimal answers to a Fraction

@@ -1,13 +1,16 @@
-"""Exercises of lesson 03 (the Challenge): streaks without replacement and optimal stopping.
+"""Lesson 03 (the Challenge): answers and hints of its exercises (streaks without replacement,
+optimal stopping).
 
-Every answer is computed from the deck with :mod:`safari_kit.probability.witness`.
-The running example is a Challenge with the TAM Elephant (the first clear TAM).
+The questions are in notebooks/03-challenge.md. Every answer is computed from the
+deck with :mod:`safari_kit.probability.witness`. The running example is a
+Challenge with the TAM Elephant (the first clear TAM).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
 
+from safari_kit.teaching import deck
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 
@@ -18,15 +21,11 @@ def _w():
 
 
 def _tam() -> str:
-    from safari_kit.teaching.lesson_01_02 import _first_clear
-
-    return _first_clear("TAM")
+    return deck.first_named("TAM")
 
 
 def _n() -> int:
-    from safari_kit.teaching.lesson_01_02 import _witness
-
-    return len(_witness()) - 1
+    return len(deck.witness()) - 1
 
 
 def _safe() -> int:
@@ -34,8 +33,7 @@ def _safe() -> int:
 
 
 register(Exercise(
-    "03.share-any", "How many of the other 74 cards share an animal, a texture OR a color with the TAM Elephant?",
-    lambda: _w().shared_element_count(_tam()),
+    "03.share-any", lambda: _w().shared_element_count(_tam()),
     hints=[Hint(lambda a: a == 42, "14 + 14 + 14 counts some cards twice: those sharing two elements "
                                    "(inclusion–exclusion)."),
            Hint(lambda a: a == 48, "Subtract the cards counted twice (animal & texture, animal & color, "
@@ -43,9 +41,7 @@ register(Exercise(
     general_hint="|A ∪ T ∪ C| = |A| + |T| + |C| − |A∩T| − |A∩C| − |T∩C| + |A∩T∩C|."))
 
 register(Exercise(
-    "03.safe", "How many of the other 74 cards are SAFE for a Challenge with the TAM Elephant (no shared element, "
-               "no possible shared name)?",
-    _safe,
+    "03.safe", _safe,
     hints=[Hint(lambda a: a == 38, "74 − 36 forgets the names: a TAM (or an ink card that could be TAM) is "
                                    "not safe either."),
            Hint(lambda a: a == 36, "36 is the number of cards that share an element: the safe ones are the others.")],
@@ -57,8 +53,7 @@ def _four_safe() -> Fraction:
 
 
 register(Exercise(
-    "03.four-safe", "P(the first 4 reveals of the TAM Elephant's Challenge are all safe), on a fresh table",
-    _four_safe,
+    "03.four-safe", _four_safe,
     tolerance=0.0005,
     hints=[Hint(lambda a: abs(float(a) - (_safe() / _n()) ** 4) < 5e-4,
                 "(S/74)^4 draws WITH replacement. A revealed card is gone: the second draw is from 73 cards."),
@@ -66,9 +61,7 @@ register(Exercise(
     general_hint="S/74 · (S−1)/73 · (S−2)/72 · (S−3)/71 = C(S,4)/C(74,4)."))
 
 register(Exercise(
-    "03.threshold", "You have 6 safe reveals: stopping now archives 7 cards. Above which P(next safe) should you "
-                    "reveal one more?",
-    lambda: Fraction(1 + 6, 2 + 6),
+    "03.threshold", lambda: Fraction(1 + 6, 2 + 6),
     hints=[Hint(lambda a: a == Fraction(6, 7), "Stopping archives n = 7 cards (the challenged card too): "
                                               "compare p·8 with 7."),
            Hint(lambda a: a == Fraction(1, 2), "Going on risks all 7 cards to win one: you need much more than 1/2.")],
@@ -82,9 +75,7 @@ def _memory_streak() -> Fraction:
 
 
 register(Exercise(
-    "03.memory-streak", "You remember 2 face-down places that hold cards safe for the TAM Elephant. "
-                        "P(reaching 4 safe reveals)?",
-    _memory_streak,
+    "03.memory-streak", _memory_streak,
     hints=[Hint(lambda a: a == _four_safe(), "That is knowing nothing: the 2 remembered reveals are sure."),
            Hint(lambda a: a == Fraction(comb(_safe(), 2), comb(_n(), 2)),
                 "The 2 remembered safe cards are not unknown any more: S and N both drop by 2.")],

@@ -1,8 +1,9 @@
-"""Exercises of lesson 04 (Knockout: ranks, order statistics, elimination).
+"""Lesson 04 (Knockout: ranks, order statistics, elimination): answers and hints of its exercises.
 
-Every answer is computed with :mod:`safari_kit.probability.knockout` on the
-shipped deck; the hints' wrong values are the common mistakes (with
-replacement, forgetting one's own card, following = leading).
+The questions are in notebooks/04-knockout.md. Every answer is computed with
+:mod:`safari_kit.probability.knockout` on the shipped deck; the hints' wrong
+values are the common mistakes (with replacement, forgetting one's own card,
+following = leading).
 """
 from __future__ import annotations
 
@@ -79,7 +80,6 @@ def _with_replacement(N: int, H: int, k: int) -> Fraction:
 
 register(Exercise(
     "04.lead-one-card",
-    "You lead with the Impala naming top speed; you know only this card; your 3 opponents hold 21 cards. P(you win)",
     lead_answer,
     hints=[Hint(lambda a: abs(float(a) - float(_with_replacement(len(_deck()), _lead_h(), LEAD_K))) < 0.005,
                 "That treats each opponent card as a fresh draw from the whole deck (with replacement). Cards are "
@@ -92,15 +92,13 @@ register(Exercise(
     general_hint="How many cards are faster than the Impala (H)? Then P = C(56 − H, 21) / C(56, 21)."))
 
 register(Exercise(
-    "04.best-item", "Which data item gives the Impala its best rank (fewest cards strictly higher)?",
-    best_item_answer, compare=_same_item,
+    "04.best-item", best_item_answer, compare=_same_item,
     hints=[Hint(lambda a: _same_item(a, "weight_kg") or _same_item(a, "size_cm") or _same_item(a, "lifespan_years"),
                 "Compare the Impala's rank on each item: card_ranks(deck, 'K10').")],
     general_hint="Answer with an item name such as 'weight_kg' or 'top speed'; use card_ranks(deck, 'K10')."))
 
 register(Exercise(
     "04.follow",
-    "You FOLLOW with the Impala: the Warthog led naming top speed; one player after you holds 3 cards. P(you win)",
     follow_answer,
     hints=[Hint(lambda a: a == lead_answer(),
                 "That is the leading chance. Now you know the cards played, and only ONE player (3 cards) is "
@@ -112,7 +110,6 @@ register(Exercise(
 
 register(Exercise(
     "04.pigeonhole",
-    "Variation 1 with 6 players: after which round is at least one player CERTAINLY out (whatever happens)?",
     pigeonhole_answer,
     hints=[Hint(lambda a: a == 2, "Round 2 has 8 − 2 = 6 turns: each of the 6 players could win one of them."),
            Hint(lambda a: a == 5, "That is the answer for 4 players. With 6 players there are more players than "

@@ -1,6 +1,8 @@
-"""Exercises of lesson 05 (simulation lab): Monte Carlo, the 1/sqrt(n) law, interval coverage.
+"""Lesson 05 (simulation lab): answers and hints of its exercises (Monte Carlo, the 1/sqrt(n) law,
+interval coverage).
 
-Every answer is computed with the kit: standard errors with
+The questions are in notebooks/05-simulation-lab.md. Every answer is computed
+with the kit: standard errors with
 :class:`~safari_kit.probability.distributions.Estimate`, the exact
 probabilities with :mod:`safari_kit.probability.witness`.
 """
@@ -45,8 +47,7 @@ def trials_for_se(p, target: float) -> int:
 
 
 register(Exercise(
-    "05.se-ratio", "You run 4 times as many trials. The standard error is divided by ...?",
-    lambda: round(se_at(p_animal(), 1000) / se_at(p_animal(), 4000), 6),
+    "05.se-ratio", lambda: round(se_at(p_animal(), 1000) / se_at(p_animal(), 4000), 6),
     hints=[Hint(lambda a: a == 4, "Four times the trials does not make the error four times smaller: "
                                   "look at the slope of the log-log plot."),
            Hint(lambda a: a == 16, "That would be the square. The error shrinks like 1/√n, not 1/n²."),
@@ -55,8 +56,7 @@ register(Exercise(
     general_hint="SE is proportional to 1/√n. What is √4?"))
 
 register(Exercise(
-    "05.trials-for-se", "About how many trials make the standard error of 'identify by animal' at most 0.01?",
-    lambda: trials_for_se(p_animal(), 0.01),
+    "05.trials-for-se", lambda: trials_for_se(p_animal(), 0.01),
     hints=[Hint(lambda a: abs(float(a) - 100) < 1, "n = 1/0.01 forgets p(1 − p): SE = √(p(1 − p)/n)."),
            Hint(lambda a: abs(float(a) - 10000) < 1, "n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here."),
            Hint(lambda a: float(a) < 200, "Too few: SE = √(p(1 − p)/n) must be at most 0.01, so square both sides.")],
@@ -64,8 +64,7 @@ register(Exercise(
     general_hint="Solve √(p(1 − p)/n) ≤ 0.01 for n with p = 7/37."))
 
 register(Exercise(
-    "05.misses", "You make 100 independent 95% intervals. How many do you expect to MISS the exact value?",
-    lambda: Fraction(100) * (1 - Fraction(95, 100)),
+    "05.misses", lambda: Fraction(100) * (1 - Fraction(95, 100)),
     hints=[Hint(lambda a: a == 95, "95 is how many you expect to cover it. How many miss?"),
            Hint(lambda a: a == 0, "A 95% interval is allowed to miss: 1 time in 20 on average.")],
     tolerance=0.5,

@@ -1,4 +1,5 @@
-"""Lesson 06 (cases and abilities): exercises, and the scripted positions the notebook studies.
+"""Lesson 06 (cases and abilities): answers and hints of its exercises (the questions are in
+notebooks/06-cases-and-abilities.md), and the scripted positions the notebook studies.
 
 * :func:`greedy_names`: the *wrong* way to count names (each ink card takes the
   first free name it matches), to compare with the rules' maximum matching
@@ -94,11 +95,12 @@ def _script(seed: int):
     # turn 1, Player 0: an animal identification at place 2 fails: X and the clue stay face up
     state.apply(A.Identify())
     state.apply(A.Declare(c1.id, ("animal",), 2))
-    steps["after_fail"] = state.clone()
+    steps["after_fail"] = state.clone()  # phase face_up: everyone sees X and the clue (W4)
+    state.apply(A.TurnFaceDown())
     # turn 2, Player 1: SAM clue, name identification with the SAM card at place 1 succeeds
     state.apply(A.Identify())
     state.apply(A.Declare(s2.id, ("name",), 1))
-    state.apply(A.ArchiveTop(s2.id))
+    state.apply(A.ArchiveCard(s1.id))  # the SAM clue goes on last, on top
     steps["before_sam"] = state.clone()
     fail_place = next(p for p in state.places if state.card_id(state.card_at[p]) == c1.id)
     state.apply(A.UseSam(2, fail_place))
@@ -106,7 +108,7 @@ def _script(seed: int):
     # turn 3, Player 0: TOM clue, name identification with the TOM card at place 3; then TOM at place 4
     state.apply(A.Identify())
     state.apply(A.Declare(t2.id, ("name",), 3))
-    state.apply(A.ArchiveTop(t2.id))
+    state.apply(A.ArchiveCard(t1.id))  # the TOM clue goes on last, on top
     steps["before_tom"] = state.clone()
     state.apply(A.UseTom(4))
     steps["after_tom"] = state.clone()
@@ -146,7 +148,7 @@ def _p_colors_10() -> Fraction:
 
 
 register(Exercise(
-    "06.colors-10", "P(10 random Mugshots show all 5 colors)", _p_colors_10,
+    "06.colors-10", _p_colors_10,
     hints=[Hint(lambda a: float(a) > 0.9, "Ten cards is only two of each color on average: missing one color is common."),
            Hint(lambda a: float(a) < 0.3, "Too small: each color is on 15 of the 75 cards, so a color is missed by "
                                            "10 cards only about a tenth of the time.")],
@@ -154,16 +156,14 @@ register(Exercise(
     general_hint="Use p_complete_set('color', [], deck, 10) or estimate it with mc_complete_set."))
 
 register(Exercise(
-    "06.names", "How many different names does the W9 matching find in names_example()?",
-    lambda: distinct_count(names_example()),
+    "06.names", lambda: distinct_count(names_example()),
     hints=[Hint(lambda a: a == greedy_names(names_example())[0],
                 "That is the greedy count. Could T?M take a different name so that ?AM gets one too?"),
            Hint(lambda a: a == 7, "Only names that the cards can actually show count.")],
     general_hint="Each ink card adds one name it matches, and no name counts twice."))
 
 register(Exercise(
-    "06.sam", "After Player 1's SAM, P(place 2 still holds the card X that everybody saw there)",
-    _p_x_still_at_2,
+    "06.sam", _p_x_still_at_2,
     hints=[Hint(lambda a: a == 1, "SAM swaps the two cards with probability 1/2 and nobody learns whether it did."),
            Hint(lambda a: a == 0, "SAM does not always swap: it is a coin flip nobody sees.")],
     general_hint="Ask the Knowledge of Player 0: kn.place_dist(2)."))

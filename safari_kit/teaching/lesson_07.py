@@ -1,7 +1,40 @@
-"""Exercises of lesson 07 (rules tutorial): a short quiz, every answer read from the engine or the scripts."""
+"""Lesson 07 (rules tutorial): answers and hints of its quiz.
+
+The questions are in notebooks/07-rules-tutorial.md; every answer is read from
+the engine or from the tutorial's scripts.
+"""
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+
 from safari_kit.teaching.exercises import Exercise, Hint, register
+
+_SCRIPTS_MODULE = "safari_kit.teaching._tutorial_scripts"
+
+
+def _scripts():
+    """The rules tutorial's scripts (plain engine code, no widgets).
+
+    They live in ``safari_kit/widgets/labs/tutorial_scripts.py`` for now, and
+    importing anything from ``safari_kit.widgets`` needs the lab extra
+    (ipywidgets, anywidget). So the module file is loaded on its own, under a
+    private name, and the quiz can be checked after a plain ``pip install .``.
+    Once the scripts move out of widgets/ (issue 10, part 3), import them
+    normally instead.
+    """
+    if _SCRIPTS_MODULE not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "widgets" / "labs" / "tutorial_scripts.py"
+        spec = importlib.util.spec_from_file_location(_SCRIPTS_MODULE, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[_SCRIPTS_MODULE] = module  # before exec: its dataclasses look their module up
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[_SCRIPTS_MODULE]
+            raise
+    return sys.modules[_SCRIPTS_MODULE]
 
 
 def _round3_cards() -> int:
@@ -12,15 +45,13 @@ def _round3_cards() -> int:
 
 def _tie_winner() -> int:
     """The seat that won the tutorial's first tie (K3), as the engine decided it."""
-    from safari_kit.widgets.labs.tutorial_scripts import knockout_script, tie_turns
-
-    return tie_turns(knockout_script().states()[-1])[0]["winner"]
+    scripts = _scripts()
+    return scripts.tie_turns(scripts.knockout_script().states()[-1])[0]["winner"]
 
 
 def _tie_second_player() -> int:
-    from safari_kit.widgets.labs.tutorial_scripts import knockout_script, tie_turns
-
-    plays = tie_turns(knockout_script().states()[-1])[0]["plays"]
+    scripts = _scripts()
+    plays = scripts.tie_turns(scripts.knockout_script().states()[-1])[0]["plays"]
     return plays[1][0]
 
 
@@ -38,44 +69,40 @@ def _refill_size() -> int:
 
 def _failed_new_places() -> int:
     """How many new places the tutorial's failed identification created (its clue cards, W4)."""
-    from safari_kit.widgets.labs.tutorial_scripts import witness_script
-
-    state = witness_script().states()[-1]
+    state = _scripts().witness_script().states()[-1]
     fail = next(e for e, _, _ in state.log if e["kind"] == "fail")
     return len(fail["to_places"])
 
 
 register(Exercise(
-    "07.round3-cards", "How many cards does each player get in round 3 of Safari Knockout?", _round3_cards,
+    "07.round3-cards", _round3_cards,
     hints=[Hint(lambda a: a == 3, "The round number is not the number of cards: round 1 deals 7."),
            Hint(lambda a: a == 6, "6 is round 2. Each round deals one card fewer than the round before."),
            Hint(lambda a: a == 7, "7 is round 1 only: each round deals one card fewer.")],
     general_hint="Round r deals 8 - r cards to each player (K2)."))
 
 register(Exercise(
-    "07.tie", "In the tutorial's first turn two zebras tied on top speed. Which player (seat number) won the turn?",
-    _tie_winner,
+    "07.tie", _tie_winner,
     hints=[Hint(lambda a: a == _tie_second_player(),
                 "That player played the second zebra. On equal values, does the earlier or the later card win?"),
            Hint(lambda a: a == 2, "Player 2's card was much slower: it never had a chance.")],
     general_hint="Look at the order the cards were played in, and read K3 again."))
 
 register(Exercise(
-    "07.safe-stop", "In a Challenge, after how many safe reveals may you stop and archive?", _min_safe,
+    "07.safe-stop", _min_safe,
     hints=[Hint(lambda a: a == _min_safe() + 1, "Count only the revealed safe cards, not the challenged clue card."),
            Hint(lambda a: a < _min_safe(), "Fewer than that is not enough: look at the tutorial's Challenge."),
            Hint(lambda a: a > _min_safe() + 1, "You may go on that long, but you are allowed to stop earlier.")],
     general_hint="Step through the Witness tutorial's Challenge: when did 'you may stop' appear? (W5)"))
 
 register(Exercise(
-    "07.refill", "How many Mugshots does the Unidentified Area hold after a refill?", _refill_size,
+    "07.refill", _refill_size,
     hints=[Hint(lambda a: a == 5, "The clue card goes to the Clue Area, not the Unidentified Area."),
            Hint(lambda a: a < 4, "Count the face-down cards at the very start of the Witness tutorial.")],
     general_hint="Read W6: a refill tops the area up to a fixed number."))
 
 register(Exercise(
-    "07.fail-places", "Player 1 failed with two clue cards. How many NEW places did the Unidentified Area get?",
-    _failed_new_places,
+    "07.fail-places", _failed_new_places,
     hints=[Hint(lambda a: a == 4, "4 cards went face up, but the identified ones stayed at their own places."),
            Hint(lambda a: a == 0, "The clue cards were not in the Unidentified Area before: they need places."),
            Hint(lambda a: a == 1, "Both clue cards go back, the one that succeeded too.")],

@@ -1,7 +1,9 @@
 """Every lesson notebook runs top to bottom, in its default state, without errors.
 
 Notebooks are committed without outputs (checked here too) and executed with
-nbclient in this environment's kernel.
+nbclient in this environment's kernel. So are the student copies (``make
+student``): without the solution cells every exercise's stub and check still
+run (the check says "type your answer"), and no later cell needs a solution.
 """
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+
+from safari_kit.teaching.student import make_student_copies
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -29,14 +33,36 @@ def test_notebook_is_committed_without_outputs(path):
             assert cell.get("execution_count") is None, f"{path.name} cell {i} has an execution count"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs_top_to_bottom(path, tmp_path):
+def _run(path, cwd):
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+                            resources={"metadata": {"path": str(cwd)}})
     client.execute()
     for i, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
             assert out.get("output_type") != "error", f"{path.name} cell {i}: {out.get('ename')}: {out.get('evalue')}"
             text = "".join(out.get("text", "")) if out.get("output_type") == "stream" else ""
             assert "Traceback" not in text, f"{path.name} cell {i} printed a traceback"
+    return nb
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_runs_top_to_bottom(path):
+    _run(path, path.parent)
+
+
+@pytest.fixture(scope="module")
+def student_copies(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("student")
+    make_student_copies(ROOT / "notebooks", folder)
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_student_copy_runs_top_to_bottom(path, student_copies):
+    nb = _run(student_copies / path.name, path.parent)   # run where the lessons are (relative links, data)
+    checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("check(")]
+    for cell in checks:
+        shown = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+        assert "Type your answer" in shown, (path.name, cell.source, shown)
