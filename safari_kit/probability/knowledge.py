@@ -319,7 +319,7 @@ class Knowledge:
         for entries in groups.values():
             placed |= {x for x in entries if x is not None}
         archived = {idx[c] for a in obs.archives for c in a}
-        won = {idx[c] for c in obs.won_this_turn}
+        won = {idx[c] for c in obs.won_this_turn} | {idx[c] for c in obs.archive_order}
         gone = placed | archived | set(clue) | won
         pool = frozenset(i for i in range(len(game.cards)) if i not in gone)
         mask = 0

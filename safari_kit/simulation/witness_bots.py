@@ -87,14 +87,18 @@ class GreedyWitnessBot:
         return A.RevealNext(decision[1]) if decision[0] == "reveal" else A.StopChallenge()
 
     def _archive(self, kn, obs, legal):
+        """Put the cards on in reveal order, keeping one that can be ALEX for the top (W10 passive)."""
         cards = self.game.cards
         for action in legal:
-            if "ALEX" in cards[self.game.index[action.top]].possible_names:
+            if "ALEX" not in cards[self.game.index[action.card]].possible_names:
                 return action
         return legal[0]
 
+    def _face_up(self, kn, obs, legal):
+        return A.TurnFaceDown()  # what lay face up is already in the bot's knowledge
+
     def _abilities(self, kn, obs, legal):
-        pending = {n for names in obs.pending_abilities for n in names}
+        pending = set(obs.usable_abilities)
         if "KRIS" in pending:
             best = self._best_kris(kn)
             if best is not None:

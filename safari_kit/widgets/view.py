@@ -65,7 +65,10 @@ WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
     "choose": ("choose: Identify, reveal another clue, or Challenge", "is choosing: Identify, another clue, or Challenge"),
     "identify": ("identify: pick a clue card, a clue type and a face-down place", "is identifying"),
     "challenge": ("challenge: reveal face-down cards; after 4 safe ones you may stop", "is challenging"),
-    "archive": ("archive: pick the card that goes on top of your archive", "is archiving the cards won"),
+    "archive": ("archive: put the cards won on your archive one at a time; the last one goes on top",
+                "is archiving the cards won"),
+    "face_up": ("your turn failed: everyone sees these cards now. Remember them, then turn them face down",
+                "failed: the revealed cards lie face up. Remember them!"),
     "abilities": ("use a name ability, or end your turn", "may use a name ability"),
     "alan": ("use ALAN: take archived cards into the Clue Area, then identify", "is using ALAN"),
 }
@@ -106,6 +109,7 @@ def witness_view(state, viewer: int) -> dict:
     clue = [face(c) for c in obs["clue_area"]]
     identified = [face(c) for c in obs["identified_clues"]]
     won = [face(c) for c in obs["won_this_turn"]]
+    archive_order = [face(c) for c in obs["archive_order"]]
     challenged = None if obs["challenged"] is None else face(obs["challenged"])
     archives = []
     for p, archive in enumerate(obs["archives"]):
@@ -149,6 +153,9 @@ def witness_view(state, viewer: int) -> dict:
         "clue_area": clue,
         "identified_clues": identified,
         "won_this_turn": won,
+        "archive_order": archive_order,
+        "remember": obs["phase"] == "face_up",
+        "face_up_places": [p["place"] for p in places if p["face_up"]],
         "challenged": challenged,
         "safe_reveals": obs["safe_reveals"],
         "archives": archives,
@@ -156,6 +163,7 @@ def witness_view(state, viewer: int) -> dict:
         "winners": obs["winners"],
         "end_reason": obs["end_reason"],
         "pending_abilities": [list(a) for a in obs["pending_abilities"]],
+        "usable_abilities": list(obs["usable_abilities"]),
         "alex": obs["alex"],
         "case_card": case,
         "case_cards": all_cases,
@@ -314,7 +322,7 @@ def selectable_from_legal(state, ability: str | None = None) -> list[dict]:
     (and each earned ability, ALAN's "identify now"); in an identification the
     unresolved clue cards (kind ``clue``), the clue types (buttons ``type:…``)
     and the places a Declare may pick; places for RevealNext; cards for
-    ArchiveTop and AlanTake. With ``ability="TOM"`` (``"SAM"``, ``"KRIS"``,
+    ArchiveCard and AlanTake; the "turn face down" button after a failure. With ``ability="TOM"`` (``"SAM"``, ``"KRIS"``,
     ``"KIM"``, ``"TAM"``) the targets of that ability instead: places, archived
     cards, or places and archive spots (kind ``archive``, ids like ``"A1.3"``).
     Knockout: the cards of the hand, and the data items when leading.
@@ -368,8 +376,10 @@ def selectable_from_legal(state, ability: str | None = None) -> list[dict]:
             add("place", a.place, f"Place {a.place} (face down)")
         elif isinstance(a, A.StopChallenge):
             add("button", "stop", "Stop and archive")
-        elif isinstance(a, A.ArchiveTop):
-            add("card", a.top, _witness_face_label(state, a.top))
+        elif isinstance(a, A.ArchiveCard):
+            add("card", a.card, _witness_face_label(state, a.card))
+        elif isinstance(a, A.TurnFaceDown):
+            add("button", "face_down", "I remember them: turn face down")
         elif isinstance(a, A.AlanTake):
             add("card", a.card, _witness_face_label(state, a.card))
         elif isinstance(a, A.AlanDone):
@@ -468,7 +478,7 @@ def _witness_refusal(state, viewer, kind, id_) -> str:
             action = A.RevealNext(id_)
     elif kind in ("card", "clue"):
         if phase == "archive":
-            action = A.ArchiveTop(id_)
+            action = A.ArchiveCard(id_)
         elif phase == "alan":
             action = A.AlanTake(id_)
         elif phase == "identify" and kind == "clue":
@@ -476,6 +486,7 @@ def _witness_refusal(state, viewer, kind, id_) -> str:
     elif kind == "button":
         action = {"identify": A.Identify(), "reveal_another": A.RevealAnother(), "challenge": A.Challenge(),
                   "stop": A.StopChallenge(), "end_turn": A.EndTurn(), "alan_done": A.AlanDone(),
+                  "face_down": A.TurnFaceDown(),
                   "use:ALAN": A.UseAlan()}.get(id_)
     if action is not None and not state.is_legal(action):
         return _sentence(state.why_illegal(action))
@@ -530,6 +541,9 @@ def default_message(view: dict, selectable: list[dict]) -> str:
         return view["phase_words"]
     if view.get("phase") == "over":
         return view["phase_words"]
+    if view.get("phase") == "face_up" and not view.get("my_turn"):
+        return (f"Player {view['current_player']} failed: the cards they revealed lie face up for everyone. "
+                "Remember them!")
     if not view.get("my_turn"):
         return f"Waiting: Player {view['current_player']} is playing."
     kinds = {t["kind"] for t in selectable}
@@ -539,7 +553,11 @@ def default_message(view: dict, selectable: list[dict]) -> str:
     if phase == "challenge":
         return f"Pick a face-down place to reveal ({view['safe_reveals']} safe so far)."
     if phase == "archive":
-        return "You did it! Pick the card that goes on top of your archive."
+        return ("You did it! Put the cards on your archive one at a time: click the one that goes next; "
+                "the last one ends on top.")
+    if phase == "face_up":
+        return ("Your turn failed. Everyone sees the face-up cards now: remember them, then press "
+                "'I remember them: turn face down'.")
     if phase == "abilities":
         return "Use a name ability, or end your turn."
     if phase == "alan":

@@ -106,14 +106,20 @@ def test_witness_failed_identification_puts_every_revealed_card_in_the_unidentif
     before = s.states()[s.index("declare-fail") - 1]
     assert len(before.clue) == 2  # two clue cards
     events, state = _events(s, "declare-fail")
-    kinds = [e["kind"] for e in events]
-    assert kinds.index("fail") < kinds.index("face_down") < kinds.index("clue")  # face up, then down next turn
+    assert [e["kind"] for e in events][-1] == "fail" and state.phase == "face_up"
     fail = next(e for e in events if e["kind"] == "fail")
     assert {m["card"] for m in fail["to_places"]} == {"W38", "W66"}
     on_table = {state.card_id(state.card_at[p]) for p in state.places}
     assert {"W33", "W53", "W38", "W66"} <= on_table
     assert state.archives == [before.archives[0], []]
-    assert not state.face_up  # turned face down before the next turn starts
+    # the step shows the four cards face up on the learner's table (W4) ...
+    shown = {cid for _, cid in state.observation(0).unidentified if cid is not None}
+    assert shown == {"W33", "W53", "W38", "W66"}
+    # ... and the next step turns them face down as the next turn starts
+    events, after = _events(s, "face-down")
+    kinds = [e["kind"] for e in events]
+    assert kinds.index("face_down") < kinds.index("clue")
+    assert not after.face_up and after.current == 0
 
 
 def test_witness_challenge_stops_after_four_safe():

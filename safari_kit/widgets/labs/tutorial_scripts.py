@@ -190,13 +190,14 @@ def witness_script() -> Script:
              "{W72.name} too, so the two cards share a name (W2): success (W4). Every clue card has now "
              "succeeded, so you win both cards.",
              (A.Declare("W72", ("name",), 1),)),
-        Step("archive", "Archive, choose the top card, refill", ("W4", "W6", "W10"),
-             "You archive both cards and choose which one goes on top of your Archive Area: {W16} (W4). "
-             "Only the top card matters later (ALEX). Your archive now counts 2 Mugshots. The Unidentified "
+        Step("archive", "Archive in your order, refill", ("W4", "W6", "W10"),
+             "You archive both cards in the order you choose, one at a time, the last one on top: first "
+             "{W72}, then {W16} on top of your Archive Area (W4). The order matters later: ALEX works from "
+             "the top, and KIM, TAM or ALAN can take the top card away. Your archive now counts 2 Mugshots. The Unidentified "
              "Area fell to 3 cards, so it is refilled from the deck to 4: a new face-down place 5 (W6). "
              "Because you succeeded by declaring a name in Advanced Mode, you earned the ability of that "
              "name, TOM (W10).",
-             (A.ArchiveTop("W16"),)),
+             (A.ArchiveCard("W72"),)),
         Step("tom", "TOM: a private look", ("W10", "W3"),
              "TOM lets you look privately at one face-down card; it stays where it is. You look at place 4: "
              "it is {W44}. Only you know this: for Player 1 place 4 is still a mystery (W10). Remember it! "
@@ -211,14 +212,19 @@ def witness_script() -> Script:
              "Player 1 declares Animal for {W38} and reveals place 2: {W33}. Same animal: this pair "
              "succeeds (W4). But the turn is not won yet: the second clue card still has to succeed.",
              (A.Declare("W38", ("animal",), 2),)),
-        Step("declare-fail", "Second clue: failure, everything goes back face up", ("W4", "W3"),
+        Step("declare-fail", "Second clue: failure, everything goes back face up", ("W4",),
              "Player 1 declares Color for {W66} and reveals place 3: {W53}. Different colors: the "
              "identification fails and the turn ends at once (W4). Nothing is archived, not even the pair "
              "that succeeded. Every card revealed this turn goes to the Unidentified Area face up, so "
              "everybody sees them: {W33} and {W53} stay at places 2 and 3, and the clue cards take new "
-             "places: {W38} at place 6 and {W66} at place 7. They are turned face down before the next turn "
-             "starts, and the Unidentified Area now holds 6 cards. Your turn starts: your clue is {W49} (W3).",
+             "places: {W38} at place 6 and {W66} at place 7. Look at the table: all four lie face up "
+             "for everybody. This is the moment to remember them!",
              (A.Declare("W66", ("color",), 3),)),
+        Step("face-down", "The cards are turned face down", ("W4", "W3"),
+             "Player 1 turns the four cards face down: that ends the failed turn (W4). The Unidentified Area "
+             "now holds 6 face-down cards, and you know what 4 of them are if you remembered. Your turn "
+             "starts: your clue is {W49} (W3).",
+             (A.TurnFaceDown(),)),
         Step("challenge", "You choose: Challenge", ("W5", "W3"),
              "You choose option (c), Challenge (W3). The challenged Mugshot is your clue, {W49}. You will "
              "reveal face-down cards one at a time. A card is safe when it shares nothing with {W49}: no "
@@ -242,14 +248,15 @@ def witness_script() -> Script:
              "would lose everything.",
              (A.RevealNext(5),)),
         Step("stop", "Stop after 4 safe reveals", ("W5",),
-             "You stop. The challenged card and the 4 safe cards are won: 5 Mugshots (W5). You only choose "
-             "which of them goes on top of your archive.",
+             "You stop. The challenged card and the 4 safe cards are won: 5 Mugshots (W5). Next you choose "
+             "the order in which they go on your archive.",
              (A.StopChallenge(),)),
         Step("end", "Archive, refill... and the deck is empty", ("W5", "W6", "W7", "W8"),
-             "You archive the 5 cards with {W49} on top (W5): your archive now holds 7. The Unidentified "
+             "You put the 4 safe cards on your archive one by one and {W49} last, on top (W4, W5): your "
+             "archive now holds 7. The Unidentified "
              "Area holds only 2 cards, so it must be refilled (W6), but the deck is empty: the game ends at "
              "once (W7). One point per archived Mugshot: you win (W8).",
-             (A.ArchiveTop("W49"),)),
+             (A.ArchiveCard("W44"), A.ArchiveCard("W33"), A.ArchiveCard("W38"), A.ArchiveCard("W41"))),
     )
     return Script("witness", "Safari Witness: a scripted game", _witness_game,
                   {"seed": 0, "deck_order": list(WITNESS_DECK)}, steps, viewer=0,

@@ -356,7 +356,13 @@ export default {
         if ((v.won_this_turn || []).length && v.phase === "archive") {
           const won = h("div", { class: "st-cards" });
           for (const cid of v.won_this_turn) if (cards[cid]) won.appendChild(h("div", { class: "st-slot" }, cardBox(cards[cid], [["card", cid]])));
-          row.appendChild(h("div", { class: "st-zone st-won" }, h("div", { class: "st-zone-title" }, "Won this turn → archive"), won));
+          const zone = h("div", { class: "st-zone st-won" },
+            h("div", { class: "st-zone-title" }, "Won this turn → archive, one at a time (last on top)"), won);
+          if ((v.archive_order || []).length) {
+            zone.appendChild(h("div", { class: "st-note" }, "Already on your archive: " +
+              v.archive_order.map((cid) => (cards[cid] ? cards[cid].label : cid)).join(" → ")));
+          }
+          row.appendChild(zone);
         }
         body.appendChild(row);
 
@@ -365,7 +371,7 @@ export default {
         for (const p of v.places || []) {
           let box;
           if (p.face_up && cards[p.card]) {
-            box = target(h("div", { class: "st-card st-face-up" }, mugshotSVG(cards[p.card], prefix)),
+            box = target(h("div", { class: "st-card st-face-up" + (v.remember ? " st-remember" : "") }, mugshotSVG(cards[p.card], prefix)),
               [["place", p.place], ["card", p.card]], `Place ${p.place}: ${cards[p.card].label}`);
           } else {
             box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`)),
@@ -373,8 +379,16 @@ export default {
           }
           places.appendChild(h("div", { class: "st-slot" }, h("div", { class: "st-place-id" }, `Place ${p.place}`), box));
         }
-        body.appendChild(h("div", { class: "st-zone st-unidentified" },
-          h("div", { class: "st-zone-title" }, "Unidentified Area"), places));
+        const area = h("div", { class: "st-zone st-unidentified" + (v.remember ? " st-remembering" : "") },
+          h("div", { class: "st-zone-title" }, "Unidentified Area"));
+        if (v.remember) {
+          const n = (v.face_up_places || []).length;
+          area.appendChild(h("div", { class: "st-remember-banner", role: "status" },
+            `👀 Remember these ${n} face-up card${n === 1 ? "" : "s"}! ` +
+            `${v.my_turn ? "Your" : "Player " + v.current_player + "'s"} turn failed; they are turned face down when the next turn begins.`));
+        }
+        area.appendChild(places);
+        body.appendChild(area);
 
         // buttons
         body.appendChild(buttons(v));
@@ -409,8 +423,9 @@ export default {
           body.appendChild(h("div", { class: "st-case" }, h("b", {}, "Case Cards: "),
             h("ul", {}, v.case_cards.map((c) => h("li", {}, `${who(v, c.player)}: ${c.text}`)))));
         }
-        if ((v.pending_abilities || []).length) {
-          body.appendChild(h("div", { class: "st-note" }, "Abilities earned: " + v.pending_abilities.map((a) => a.join(" or ")).join(", ")));
+        if ((v.pending_abilities || []).length && v.phase === "abilities") {
+          body.appendChild(h("div", { class: "st-note" }, "Abilities earned: " + v.pending_abilities.map((a) => a.join(" or ")).join(", ") +
+            ((v.usable_abilities || []).length ? ". You may still use: " + v.usable_abilities.join(", ") : "")));
         }
         if (v.alex) body.appendChild(h("div", { class: "st-note" }, "ALEX is on top of the archive: two clue types may be declared."));
         return body;
