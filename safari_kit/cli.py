@@ -201,7 +201,8 @@ def _witness_card(card: str):
 
 
 def _run_prob_challenge(args) -> dict:
-    from math import comb
+    """Every figure comes from :mod:`safari_kit.probability.witness` (W5 is read there, not here)."""
+    from fractions import Fraction
 
     from safari_kit.probability import witness as pw
 
@@ -215,47 +216,52 @@ def _run_prob_challenge(args) -> dict:
         raise ValueError(f"--safe {k}: only {S} cards are safe for {cid}")
     a, n, f = S - k, N - k, F - k
     card = game.cards[game.index[cid]]
-    need = max(0, pw.MIN_SAFE - k)
-    p_next = (a, n) if f > 0 and n > 0 else None
-    stop = k + 1 if (k >= pw.MIN_SAFE or f == 0) else None
-    cont = (pw.Fraction(a, n) * pw.challenge_dp(k + 1, a - 1, n - 1, f - 1)) if f > 0 and n > 0 else None
+    MIN = pw.MIN_SAFE
+    need = max(0, MIN - k)
+    p_next = Fraction(a, n) if f > 0 and n > 0 else None
+    stop, cont = pw.stop_vs_continue_counts(k, a, n, f)
     best = pw.challenge_dp(k, a, n, f)
-    if f == 0:
-        advice = "stop: no face-down place is left" + ("" if k >= pw.MIN_SAFE else " (the challenge fails short of 4)")
-        if k < pw.MIN_SAFE:
-            stop = None
-    elif k < pw.MIN_SAFE:
-        advice = f"continue: stopping is allowed only after {pw.MIN_SAFE} safe reveals (W5)"
-    elif pw.one_step_continue(k, a, n):
+    p4 = pw.p_streak_counts(S, N, MIN, places=F)
+    reach = pw.p_streak_counts(a, n, need, places=f)
+    if cont is None:  # no face-down place left: W5 makes the player stop
+        advice = (f"stop: no face-down place is left, so the player must stop and archive the challenged "
+                  f"card and the {k} revealed one(s) (W5)")
+    elif stop is None:
+        advice = (f"continue: stopping is allowed only after {MIN} safe reveals, "
+                  f"or when no face-down place is left (W5)")
+    elif cont > stop:
         advice = f"continue: P(next safe) = {a}/{n} > {k + 1}/{k + 2} = n/(n+1) with n = {k + 1} archived by stopping"
     else:
         advice = f"stop: P(next safe) = {a}/{n} <= {k + 1}/{k + 2} = n/(n+1) with n = {k + 1} archived by stopping"
-    from fractions import Fraction
-
-    p4 = Fraction(comb(S, pw.MIN_SAFE), comb(N, pw.MIN_SAFE)) if F >= pw.MIN_SAFE else Fraction(0)
-    reach = Fraction(comb(a, need), comb(n, need)) if need <= f else Fraction(0)
     data = {
         "card": cid, "card_text": str(card), "places": F, "safe_reveals": k,
         "safe_cards": S, "unknown_cards": N, "safe_left": a, "unknown_left": n,
-        "p_next_safe": None if p_next is None else Fraction(*p_next),
+        "p_next_safe": p_next,
         "p_4_in_a_row": p4, "p_reach_4_from_here": reach,
-        "expected_archive": {"stop_now": None if stop is None else Fraction(stop),
-                             "continue": cont, "optimal": best,
+        "expected_archive": {"stop_now": stop, "continue": cont, "optimal": best,
                              "optimal_from_start": pw.challenge_dp(0, S, N, F)},
         "advice": advice,
     }
+    if not need:
+        reach_text = f"1 (already {MIN})"
+    elif f == 0:
+        reach_text = f"0 (no place left: the challenge ends with {k} safe reveal(s))"
+    elif need > f:
+        reach_text = f"0 (only {f} place(s) left for the {need} safe reveal(s) still needed)"
+    else:
+        reach_text = f"C({a},{need})/C({n},{need}) = {_pf(reach)}"
     lines = [
         f"Challenge of {card} from a fresh table: {F} face-down places, nothing known;",
         f"  {S} of the {N} other cards are safe (no shared animal, texture, color or possible name).",
         f"After {k} safe reveal(s): {a} safe among {n} unknown cards, {f} place(s) left.",
-        f"  P(next reveal safe)            = " + ("n/a (no place left)" if p_next is None else _pf(Fraction(a, n))),
-        f"  P(4 safe in a row, from start) = C({S},4)/C({N},4) = {_pf(p4)}" if F >= pw.MIN_SAFE else
-        f"  P(4 safe in a row, from start) = 0 (only {F} places)",
-        f"  P(reach 4 safe from here)      = " + (f"C({a},{need})/C({n},{need}) = {_pf(reach)}" if need else "1 (already 4)"),
+        f"  P(next reveal safe)            = " + ("n/a (no place left)" if p_next is None else _pf(p_next)),
+        f"  P({MIN} safe in a row, from start) = C({S},{MIN})/C({N},{MIN}) = {_pf(p4)}" if F >= MIN else
+        f"  P({MIN} safe in a row, from start) = 0 (only {F} places)",
+        f"  P(reach {MIN} safe from here)      = {reach_text}",
         f"  advice: {advice}",
         "Expected archive size (the challenged card included):",
-        f"  stop now      : " + ("not allowed" if stop is None else str(stop)),
-        f"  reveal another: " + ("n/a" if cont is None else _pf(cont) + "  (then play on optimally)"),
+        f"  stop now      : " + ("not allowed (W5)" if stop is None else _pf(stop)),
+        f"  reveal another: " + ("n/a (no place left)" if cont is None else _pf(cont) + "  (then play on optimally)"),
         f"  optimal play  : {_pf(best)}   (from the start of the challenge: {_pf(data['expected_archive']['optimal_from_start'])})",
     ]
     return {"lines": lines, "data": data}

@@ -36,6 +36,73 @@ def test_challenge_stop_rule_with_more_places(capsys):
     assert Fraction(d["expected_archive"]["optimal"]) == 6 == Fraction(d["expected_archive"]["stop_now"])
 
 
+def test_challenge_no_place_left_before_4_must_stop_and_archive(capsys):
+    """Issue 9: --safe 3 --places 3. No face-down place is left, so W5 makes the player stop
+    and archive the challenged card and the 3 revealed ones (4), though 4 safe reveals are out of reach."""
+    assert main(["prob", "challenge", "--card", "W05", "--safe", "3", "--places", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "not allowed" not in out and "fails" not in out
+    assert "stop now      : 4" in out and "optimal play  : 4 " in out and "advice: stop" in out
+    d = _json(capsys, ["prob", "challenge", "--card", "W05", "--safe", "3", "--places", "3"])
+    ea = d["expected_archive"]
+    assert Fraction(ea["stop_now"]) == Fraction(ea["optimal"]) == 4
+    assert ea["continue"] is None and d["p_next_safe"] is None
+    assert Fraction(d["p_reach_4_from_here"]) == 0 and Fraction(d["p_4_in_a_row"]) == 0
+
+
+def _probability_layer(card, k, F):
+    """What the probability layer says for a Challenge of ``card`` after k safe reveals of F places."""
+    from safari_kit.probability import witness as W
+
+    S, N = W.safe_count(card), 74
+    a, n, f = S - k, N - k, F - k
+    stop, cont = W.stop_vs_continue_counts(k, a, n, f)
+    return {"stop": stop, "cont": cont, "best": W.challenge_dp(k, a, n, f),
+            "reach": W.p_streak_counts(a, n, max(0, W.MIN_SAFE - k), places=f),
+            "from_start": W.challenge_dp(0, S, N, F), "a": a, "n": n, "f": f}
+
+
+def _check_against_probability_layer(d, card, k, F):
+    want = _probability_layer(card, k, F)
+    ea = d["expected_archive"]
+    got_stop = None if ea["stop_now"] is None else Fraction(ea["stop_now"])
+    got_cont = None if ea["continue"] is None else Fraction(ea["continue"])
+    assert got_stop == want["stop"] and got_cont == want["cont"], (card, k, F)
+    assert Fraction(ea["optimal"]) == want["best"] == max(v for v in (want["stop"], want["cont"]) if v is not None)
+    assert Fraction(ea["optimal_from_start"]) == want["from_start"]
+    assert Fraction(d["p_reach_4_from_here"]) == want["reach"]
+    # W5: stopping is allowed after 4 safe reveals, and forced when no face-down place is left
+    assert (got_stop is not None) == (k >= 4 or want["f"] == 0)
+    assert (got_cont is None) == (want["f"] == 0)
+    # the advice follows the values: continue exactly when revealing is worth more (or stopping is not allowed)
+    advise_continue = got_cont is not None and (got_stop is None or got_cont > got_stop)
+    assert d["advice"].startswith("continue" if advise_continue else "stop"), (card, k, F, d["advice"])
+
+
+@pytest.mark.parametrize("card, k, F", [
+    ("W05", 3, 3), ("W05", 0, 1), ("W05", 1, 1), ("W05", 2, 4), ("W05", 3, 4), ("W05", 4, 4),
+    ("W05", 4, 9), ("W05", 5, 8), ("W05", 0, 20), ("W05", 19, 20), ("W71", 2, 2), ("W71", 6, 12),
+])
+def test_challenge_cli_matches_probability_layer(capsys, card, k, F):
+    argv = ["prob", "challenge", "--card", card, "--safe", str(k), "--places", str(F)]
+    _check_against_probability_layer(_json(capsys, argv), card, k, F)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    want = _probability_layer(card, k, F)
+    stop_line = next(line for line in out.splitlines() if line.strip().startswith("stop now"))
+    assert ("not allowed" in stop_line) == (want["stop"] is None)
+
+
+def test_challenge_cli_matches_probability_layer_for_every_safe_and_places(capsys):
+    from safari_kit.probability import witness as W
+
+    S = W.safe_count("W05")
+    for F in range(1, 21):
+        for k in range(0, min(F, S) + 1):
+            d = _json(capsys, ["prob", "challenge", "--card", "W05", "--safe", str(k), "--places", str(F)])
+            _check_against_probability_layer(d, "W05", k, F)
+
+
 def test_identify_knowing_nothing(capsys):
     assert main(["prob", "identify", "--card", "W05"]) == 0
     out = capsys.readouterr().out
@@ -65,6 +132,12 @@ def test_knockout_lead(capsys):
     (["prob", "challenge", "--card", "W05", "--safe", "-1"], "--safe"),
     (["prob", "challenge", "--card", "W05", "--safe", "three"], "--safe"),
     (["prob", "challenge", "--card", "W05", "--safe", "5"], "only 4 face-down places"),
+    (["prob", "challenge", "--card", "W05", "--safe", "33", "--places", "20"], "only 20 face-down places"),
+    (["prob", "challenge", "--card", "W01", "--safe", "17", "--places", "20"], "only 16 cards are safe for W01"),
+    (["prob", "challenge", "--card", "W05", "--places", "0"], "--places"),
+    (["prob", "challenge", "--card", "W05", "--places", "-2"], "--places"),
+    (["prob", "challenge", "--card", "W05", "--safe", ""], "--safe"),
+    (["prob", "challenge", "--card", " "], "unknown Safari Witness card id"),
     (["prob", "identify", "--card", ""], "unknown Safari Witness card id"),
     (["prob", "knockout", "--card", "W05"], "unknown Safari Knockout card id"),
     (["prob", "knockout", "--card", "K03", "--item", "height"], "unknown data item 'height'"),

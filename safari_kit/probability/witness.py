@@ -34,6 +34,7 @@ __all__ = [
     "best_declaration", "declaration_table", "identify_value", "p_two_clues", "reveal_another_value",
     "best_two_clue_plan", "p_reveal_another_success", "memory_comparison", "sample_worlds", "mc_p_match",
     "mc_two_clues", "mc_p_streak", "mc_challenge_value", "query_timings", "p_safe_next", "p_streak", "p_streak_counts", "challenge_dp", "one_step_continue",
+    "stop_vs_continue_counts",
     "challenge_position", "challenge_value", "challenge_decision", "stop_vs_continue", "choice_values",
     "SINGLE_TYPES", "ALEX_TYPES", "MIN_SAFE",
 ]
@@ -424,11 +425,14 @@ def _two_clue_cache(kn):
 
 
 # ------------------------------------------------------------------ challenge
-def p_streak_counts(safe: int, unknown: int, k: int) -> Fraction:
-    """P(k reveals in a row are safe) drawing without replacement: C(S,k)/C(N,k)."""
+def p_streak_counts(safe: int, unknown: int, k: int, places: int | None = None) -> Fraction:
+    """P(k reveals in a row are safe) drawing without replacement: C(S,k)/C(N,k).
+
+    ``places``: the face-down places left to reveal; fewer than ``k`` gives 0.
+    """
     if k < 0:
         raise ValueError("k must be non-negative")
-    if k > unknown:
+    if k > unknown or (places is not None and k > places):
         return _ZERO
     return Fraction(comb(safe, k), comb(unknown, k))
 
@@ -454,6 +458,23 @@ def challenge_dp(s: int, a: int, n: int, f: int, blocked: bool = False) -> Fract
     if stop is None:
         return cont
     return cont if cont > stop else stop
+
+
+def stop_vs_continue_counts(s: int, a: int, n: int, f: int, blocked: bool = False) -> tuple:
+    """(value of stopping now or None, value of revealing one more or None), from counts.
+
+    The counts of :func:`challenge_dp`. W5: stopping is allowed after 4 or more
+    safe reveals, and is the only choice when no face-down place is left (it
+    then archives the challenged card and the ``s`` revealed ones even with
+    fewer than 4); revealing needs an unknown place (``f`` > 0). The larger of
+    the two is ``challenge_dp(s, a, n, f, blocked)``.
+    """
+    stop = Fraction(1 + s) if (s >= MIN_SAFE or (f == 0 and not blocked)) else None
+    if f > 0 and n > 0:
+        cont = Fraction(a, n) * challenge_dp(s + 1, a - 1, n - 1, f - 1, blocked) if a else _ZERO
+    else:
+        cont = None
+    return stop, cont
 
 
 def one_step_continue(s: int, a: int, n: int) -> bool:
@@ -525,17 +546,11 @@ def challenge_value(kn, challenged=None) -> Exact:
 def stop_vs_continue(kn) -> tuple:
     """(value of stopping now or None if not allowed, value of revealing one more or None)."""
     pos = challenge_position(kn)
-    s = pos["s"]
-    places_left = pos["safe_places"] or pos["unknown_places"] or pos["other_places"]
-    stop = Fraction(1 + s) if (s >= MIN_SAFE or not places_left) else None
-    if pos["safe_places"]:
-        cont = challenge_dp(s + len(pos["safe_places"]), pos["a"], pos["n"], len(pos["unknown_places"]),
-                            pos["blocked"])
-    elif pos["unknown_places"] and pos["n"]:
-        a, n = pos["a"], pos["n"]
-        cont = Fraction(a, n) * challenge_dp(s + 1, a - 1, n - 1, len(pos["unknown_places"]) - 1, pos["blocked"])
-    else:
-        cont = None
+    s, f, blocked = pos["s"], len(pos["unknown_places"]), pos["blocked"]
+    stop, cont = stop_vs_continue_counts(s, pos["a"], pos["n"], f, blocked)
+    if pos["safe_places"]:  # a place is left: stop only after 4 safe; known-safe places go first
+        stop = Fraction(1 + s) if s >= MIN_SAFE else None
+        cont = challenge_dp(s + len(pos["safe_places"]), pos["a"], pos["n"], f, blocked)
     return (None if stop is None else Exact(stop, "stop now")), (None if cont is None else Exact(cont, "continue"))
 
 

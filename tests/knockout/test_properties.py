@@ -114,3 +114,113 @@ def test_same_seed_same_actions_same_game(g, seed, picks):
     random_play(b, picks)
     random_play(c, picks)
     assert a == b == c and a.to_record() == b.to_record()
+
+
+# ---------------------------------------------------------------- legal exactly when in legal_actions()
+import dataclasses
+import random
+
+from safari_kit.cards.model import DATA_ITEMS
+from safari_kit.core.errors import IllegalActionError
+from safari_kit.knockout import KnockoutState
+from safari_kit.knockout.actions import ACTION_TYPES
+
+_BOGUS = ("", "K00", "K99", "k03", "W05", "weight", "Weight_kg")
+
+
+@functools.lru_cache(maxsize=None)
+def optioned_game(players: int, elimination: bool, items: tuple, first_dealer: int) -> KnockoutGame:
+    return KnockoutGame(players=players, elimination=elimination, items=items, first_dealer=first_dealer)
+
+
+def _card_value(state, rnd):
+    """A card id: the hand of the seat to play, another hand, any card of the deck, or no card."""
+    r = rnd.random()
+    seat = state.current_player
+    if seat >= 0 and state.hand(seat) and r < 0.4:
+        return rnd.choice(state.hand(seat))
+    others = [c for h in state.hands for c in h]
+    if others and r < 0.6:
+        return rnd.choice(others)
+    return rnd.choice(state.game.card_ids) if r < 0.92 else rnd.choice(_BOGUS)
+
+
+def _item_value(state, rnd):
+    """A data item of this game, None (a follower's play), one not in play, or no item."""
+    r = rnd.random()
+    if r < 0.45:
+        return rnd.choice(state.game.items)
+    if r < 0.75:
+        return None
+    return rnd.choice(DATA_ITEMS) if r < 0.92 else rnd.choice(_BOGUS)
+
+
+_VALUES = {"card": _card_value, "item": _item_value}
+
+
+def _random_action(state, cls, rnd):
+    return cls(**{f.name: _VALUES[f.name](state, rnd) for f in dataclasses.fields(cls)})
+
+
+def _candidates(state, rnd, count):
+    legal = state.legal_actions()
+    out = []
+    for _ in range(count):
+        r = rnd.random()
+        if legal and r < 0.3:
+            out.append(rnd.choice(legal))
+        elif legal and r < 0.6:  # a legal action with one field replaced
+            a = rnd.choice(legal)
+            f = rnd.choice(dataclasses.fields(a)).name
+            out.append(dataclasses.replace(a, **{f: _VALUES[f](state, rnd)}))
+        else:
+            out.append(_random_action(state, rnd.choice(list(ACTION_TYPES.values())), rnd))
+    return out
+
+
+def _exact(state):
+    """Every slot of the state (lists copied; what they hold is immutable) and the full view:
+    ``helpers.snapshot`` without its deep copies, which are too slow to take at every step."""
+    slots = {name: (list(v) if isinstance(v, list) else v)
+             for name in KnockoutState.__slots__ for v in [getattr(state, name)]}
+    return slots, state.full_view()
+
+
+def _where(state, options, steps):
+    """The position to reproduce a failure: the game, its seed and the first ``steps`` actions."""
+    players, elimination, items, dealer = options
+    return (f"KnockoutGame(players={players}, elimination={elimination}, items={items!r}, first_dealer={dealer})"
+            f".new_initial_state(seed={state.seed}) after actions {list(state.history[:steps])!r}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(players=st.integers(2, 7), elimination=st.booleans(),
+       items=st.lists(st.sampled_from(DATA_ITEMS), min_size=1, unique=True), dealer=st.integers(0, 6),
+       seed=seeds, steps=st.integers(0, 200), walk=st.integers(0, 2**32), probe=st.integers(0, 2**32))
+def test_legal_iff_in_legal_actions(players, elimination, items, dealer, seed, steps, walk, probe):
+    """An action is legal exactly when legal_actions() lists it; apply accepts exactly those, and an
+    illegal one raises IllegalActionError (a ValueError) and leaves the state as it was."""
+    options = (players, elimination, tuple(i for i in DATA_ITEMS if i in items), dealer % players)
+    state = optioned_game(*options).new_initial_state(seed=seed)
+    walk_rnd, probe_rnd = random.Random(walk), random.Random(probe)
+    for k in range(steps + 1):
+        last = k == steps or state.is_terminal()
+        for action in _candidates(state, probe_rnd, 25 if last else 1):
+            legal, steps_so_far = state.legal_actions(), len(state.history)
+            expected = action in legal
+            assert state.is_legal(action) == expected, f"is_legal({action!r}) at {_where(state, options, steps_so_far)}"
+            if expected:
+                state.clone().apply(action)
+                continue
+            before = _exact(state)
+            try:
+                state.apply(action)
+            except IllegalActionError as err:
+                assert isinstance(err, ValueError)
+            else:
+                raise AssertionError(f"apply({action!r}) succeeded although not legal at {_where(state, options, steps_so_far)}")
+            assert _exact(state) == before and state.legal_actions() == legal, \
+                f"apply({action!r}) changed the state at {_where(state, options, steps_so_far)}"
+        if last:
+            break
+        state.apply(walk_rnd.choice(state.legal_actions()))
