@@ -116,8 +116,10 @@ def clicks_for(lab, action) -> list:
         return [("clue", action.clue), ("button", "type:" + "+".join(action.types)), ("place", action.place)]
     if isinstance(action, A.RevealNext):
         return [("place", action.place)]
-    if isinstance(action, (A.ArchiveTop,)):
-        return [("card", action.top)]
+    if isinstance(action, A.ArchiveCard):
+        return [("card", action.card)]
+    if isinstance(action, A.TurnFaceDown):
+        return [("button", "face_down")]
     if isinstance(action, A.AlanTake):
         return [("card", action.card)]
     if isinstance(action, A.UseTom):
@@ -161,9 +163,27 @@ def assert_no_leak(lab):
 def play_by_clicks(lab, rng, max_actions=4000, wrong_every=7, prefer_abilities=True):
     """Play the learners' seats by clicks until the game ends; returns how many learner actions were made."""
     done = 0
+    lab.pauses = {"bot_failed": 0, "tom": 0, "own_failure": 0}
     while not lab.state.is_terminal() and done < max_actions:
         assert lab.errors == [], lab.errors
         assert_no_leak(lab)
+        if lab._pause is not None:
+            lab.pauses[lab._pause] += 1
+            if lab._pause == "bot_failed":  # W4/W5: the bot's revealed cards lie face up on the learner's table
+                assert lab.state.phase == "face_up" and lab.state.current_player not in lab.humans
+                full = {p: cid for p, cid, up in lab.state.full_view()["unidentified"] if up}
+                if lab.table is not None:
+                    on_table = {p["place"]: p["card"] for p in lab.table.view["places"] if p["face_up"]}
+                    assert on_table == full and lab.table.view["remember"]
+                else:
+                    assert all(lab._face(cid) in lab.pass_label.value for cid in full.values())
+            else:  # W10 TOM: the look is on the looker's screen at once
+                assert "only you see this" in lab.table.message and "TOM looks" in lab.private.value
+            lab.go_on()
+            continue
+        if lab.state.phase == "face_up":
+            lab.pauses["own_failure"] += 1
+            assert lab.table.view["remember"] and lab.table.view["my_turn"]
         if lab.viewer != lab.state.current_player:
             assert lab.table is None  # the pass screen hides the table
             lab.confirm_button.click()
@@ -282,7 +302,7 @@ def test_fullgame_advanced_abilities_all_reachable():
         used |= {type(a).__name__ for a in lab.state.history}
         assert replayed(lab) == lab.state
     print(sorted(used))
-    assert {"UseTom", "UseSam", "UseTam", "UseKris", "UseKim", "Declare", "RevealNext", "ArchiveTop",
+    assert {"UseTom", "UseSam", "UseTam", "UseKris", "UseKim", "Declare", "RevealNext", "ArchiveCard", "TurnFaceDown",
             "EndTurn"} <= used, used
 
 
@@ -321,3 +341,16 @@ def test_fullgame_options_from_the_widgets():
     lab.humans_box.value = "9"
     lab.new_button.click()
     assert lab.errors and "between 0 and 3" in lab.errors[-1]
+
+
+def test_w4_w10_fullgame_shows_failures_and_tom_looks_at_once():
+    """One learner against bots: the learner's own failures, every bot failure and each TOM look are shown."""
+    totals = {"bot_failed": 0, "tom": 0, "own_failure": 0}
+    for seed in range(3):
+        lab = FullGameLab(seed=seed, players=3, advanced=True, humans=(0,), bots="random")
+        play_by_clicks(lab, random.Random(seed), max_actions=400)
+        assert lab.errors == []
+        for k, v in lab.pauses.items():
+            totals[k] += v
+        assert replayed(lab) == lab.state
+    assert all(v > 0 for v in totals.values()), totals

@@ -45,6 +45,24 @@ def assert_no_leak(lab):
 seq = iter(range(1, 10**6))
 
 
+def shown_face_up(lab) -> dict[int, str]:
+    """{place: card id} lying face up on the learner's table (the synced view)."""
+    return {p["place"]: p["card"] for p in lab.table.view["places"] if p["face_up"]}
+
+
+def through_failures(lab, press) -> int:
+    """Press ``press`` while a failed turn's cards lie face up; each time they must be on the table."""
+    shown = 0
+    while lab.state.phase == "face_up":
+        full = {p: cid for p, cid, up in lab.state.full_view()["unidentified"] if up}
+        assert full and shown_face_up(lab) == full  # every card of the failure, face up on the learner's table
+        assert lab.table.view["remember"] is True and "emember" in lab.table.message
+        assert not lab.next_button.disabled
+        press.click()
+        shown += 1
+    return shown
+
+
 def click_place(lab, place):
     lab.table.click = {"kind": "place", "id": place, "seq": next(seq)}
 
@@ -121,7 +139,10 @@ def test_identification_lab_plays_a_whole_game_with_bots(bot):
             lab.guess_box.value = "0.3"
             lab.reveal_button.click()
             assert_no_leak(lab)
-        lab.next_button.click()
+        through_failures(lab, lab.next_button)  # the learner's own failure, then each bot's
+        if not lab.my_turn and not lab.state.is_terminal():
+            lab.next_button.click()
+        through_failures(lab, lab.next_button)
         assert_no_leak(lab)
     assert lab.errors == []
     assert lab.predictions
@@ -252,7 +273,11 @@ def test_challenge_failure_and_next_challenge():
     assert not lab.in_challenge
     assert lab.history[-1]["archived"] == 0 and lab.history[-1]["how"] == "fail"
     assert not lab.next_button.disabled
-    lab.next_button.click()
+    # W5: the failed challenge's cards lie face up on the learner's table until they press on
+    assert lab.state.phase == "face_up" and lab.state.current_player == learner
+    revealed = {e["card"] for e in lab.state.observation(learner).log if e["kind"] == "challenge_reveal"}
+    assert revealed <= set(shown_face_up(lab).values())
+    through_failures(lab, lab.next_button)
     assert lab.errors == []
     assert lab.in_challenge or lab.state.is_terminal()
     assert_no_leak(lab)
@@ -270,6 +295,7 @@ def test_challenge_lab_many_challenges_no_errors():
                 click_place(lab, lab.state.face_down_places()[-1])
             assert_no_leak(lab)
         lab.next_button.click()
+        through_failures(lab, lab.next_button)
     assert lab.errors == []
     assert lab.history
     for h in lab.history:
@@ -284,3 +310,51 @@ def test_challenge_hooks_for_a_browser_test():
     import safari_kit.widgets.labs.challenge as mod
 
     assert "safari-prob" in mod.__doc__ and "Stop" in mod.__doc__
+
+
+# ----------------------------------------------------------------------------- the face-up moment (W4, W5)
+def test_w4_identification_lab_shows_the_learners_failed_cards_face_up_until_next_turn():
+    lab = IdentificationLab(seed=1, players=3)
+    lab.identify_button.click()
+    state = lab.state
+    miss = next(a for a in state.legal_actions()
+                if not any(state.card_at[a.place] in state.game.shares[t][state.game.index[a.clue]] for t in a.types))
+    lab.type_buttons.value = miss.types
+    click_place(lab, miss.place)
+    lab.reveal_button.click()
+    assert lab.state.phase == "face_up" and lab.my_turn
+    shown = shown_face_up(lab)
+    clue = lab.predictions[-1].clue
+    assert shown[miss.place] == lab.predictions[-1].card and clue in shown.values()
+    assert lab.table.view["remember"] and "remember" in lab.status.value
+    assert not lab.next_button.disabled and lab.identify_button.disabled
+    lab.next_button.click()  # the learner has looked: the cards go face down and the bots play
+    assert lab.errors == []
+    assert lab.state.phase != "face_up" or lab.state.current_player != lab.learner
+    assert_no_leak(lab)
+
+
+def test_w4_identification_lab_pauses_on_each_bot_failure():
+    paused = 0
+    for seed in range(1, 6):
+        lab = IdentificationLab(seed=seed, players=3, bot="random")
+        for _ in range(6):
+            if lab.state.is_terminal():
+                break
+            if lab.my_turn and lab.state.phase == "choose":
+                lab.identify_button.click()
+                lab.type_buttons.value = lab.type_buttons.options[0][1]
+                click_place(lab, lab.state.available_places()[0])
+                lab.reveal_button.click()
+                while lab.my_turn and lab.state.phase == "identify":
+                    click_place(lab, lab.state.available_places()[0])
+                    lab.reveal_button.click()
+            lab.next_button.click()
+            while lab.state.phase == "face_up" and not lab.my_turn:
+                paused += 1
+                bot = lab.state.current_player
+                assert f"Player {bot} failed" in lab.status.value and f"Player {bot} failed" in lab.table.message
+                assert shown_face_up(lab)  # the bot's revealed cards, on the learner's table
+                lab.next_button.click()
+        assert lab.errors == []
+    assert paused >= 3  # random bots fail often: the lab stopped to show it

@@ -132,12 +132,21 @@ class ChallengeLab(Lab):
         return Knowledge.from_observation(self.state.observation(self.learner), self.memory, game=self.game)
 
     def _start_challenge(self) -> None:
-        self.seats.play_until_learner(self.state)
+        """The bots play to the learner's turn, pausing after a failed turn (its cards lie face up)."""
+        state = self.state
+        if state.phase == "face_up" and state.current_player == self.learner:
+            state.apply(A.TurnFaceDown())  # the learner has seen what their failed challenge revealed
+        self.seats.play_until_learner(state)
         self._collect_log()
         self.steps = []
         self.result = None
-        if self.state.is_terminal():
+        if state.is_terminal():
             self.show_status(self._over_text())
+            return
+        if state.phase == "face_up":  # a bot failed: remember its cards before play goes on
+            self.result = (f"Player {state.current_player} failed: the cards they revealed lie face up for "
+                           "everyone (highlighted). Remember them, then press Next challenge.")
+            self.show_status(self.result)
             return
         self.start_value = PW.challenge_value(self.knowledge()).value
         self.state.apply(A.Challenge())
@@ -204,7 +213,9 @@ class ChallengeLab(Lab):
                 more = "No face-down place is left: press Stop to archive."
             self.show_status(f"Safe! Place {place} held {seen}. {more}", kind="good")
         else:
-            self._finish("fail", f"Not safe: place {place} held {seen}. The challenge fails and nothing is archived.")
+            self._finish("fail", f"Not safe: place {place} held {seen}. The challenge fails and nothing is archived. "
+                                 "Every card you revealed now lies face up for everyone (highlighted): remember "
+                                 "them before you go on.")
         self._refresh()
 
     @guarded
@@ -226,7 +237,7 @@ class ChallengeLab(Lab):
                and state.phase in ("archive", "abilities") and guard < 100):
             guard += 1
             legal = state.legal_actions()
-            pick = legal[0] if state.phase == "archive" else next(
+            pick = legal[0] if state.phase == "archive" else next(  # archive in reveal order
                 (a for a in legal if isinstance(a, A.EndTurn)), legal[0])
             state.apply(pick)
         self._collect_log()
@@ -266,6 +277,10 @@ class ChallengeLab(Lab):
                        + ("; you may Stop)." if state.is_legal(A.StopChallenge()) else ")."))
         elif state.is_terminal():
             message = None
+        elif state.phase == "face_up":
+            message = (("Your challenge failed" if state.current_player == self.learner
+                        else f"Player {state.current_player} failed")
+                       + ": remember the face-up cards, then press Next challenge.")
         else:
             message = "This challenge is over: press Next challenge."
         self.table.show(state, self.learner, selectable=selectable, message=message)

@@ -49,7 +49,11 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
                 f"{'safe' if event['safe'] else 'NOT safe'}.")
     if kind == "fail":
         places = ", ".join(str(m["place"]) for m in event["to_places"])
-        return f"{name} failed; the clue card(s) went face up to place(s) {places}."
+        shown = "; ".join(f"place {m['place']}: {face(m['card'])}" for m in event.get("face_up", []))
+        text = f"{name} failed; the clue card(s) went face up to place(s) {places}."
+        return text + (f" Face up for everyone: {shown}." if shown else "")
+    if kind == "face_down":
+        return "The face-up cards were turned face down."
     if kind == "archive":
         n = len(event["cards"])
         return f"{name} archived {n} card{'s' if n != 1 else ''}."
@@ -94,11 +98,18 @@ class BotSeats:
         obs = state.observation(p) if getattr(bot, "needs_observation", True) else None
         state.apply(bot.choose(obs, state.legal_sequence()))
 
-    def play_until_learner(self, state, stop=None) -> int:
-        """Let the bots act until it is the learner's turn (or the game ends); returns how many actions."""
+    def play_until_learner(self, state, stop=None, show_failures: bool = True) -> int:
+        """Let the bots act until it is the learner's turn (or the game ends); returns how many actions.
+
+        With ``show_failures`` the bots also pause right after one of them fails
+        (phase ``face_up``, W4/W5): the revealed cards lie face up on the
+        learner's table until the next call, whose first action turns them down.
+        """
         n = 0
         while not state.is_terminal() and state.current_player != self.learner:
             if stop is not None and stop(state):
+                break
+            if show_failures and n > 0 and state.phase == "face_up":
                 break
             self.play_one(state)
             n += 1

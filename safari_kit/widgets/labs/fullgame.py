@@ -93,6 +93,9 @@ class FullGameLab(Lab):
                                  placeholder="seats, e.g. 0 or 0,1,2", layout=W.Layout(width="220px"))
         self.bots_box = W.Text(value=bots if isinstance(bots, str) else ",".join(bots), description="Bots",
                                placeholder="greedy, random, memory:0.5", layout=W.Layout(width="260px"))
+        self.humans_box.add_class("safari-learners")
+        self.bots_box.add_class("safari-bots")
+        self.layout.add_class("safari-fullgame-lab")
         self.new_button = W.Button(description="New game", tooltip="Start a new game with these options")
         self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
         options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
@@ -145,6 +148,9 @@ class FullGameLab(Lab):
         self._ability: str | None = None
         self._spots: list = []
         self._seen: dict[int, int] = {}  # human seat -> log length when it last finished acting
+        self._pause: str | None = None  # "bot_failed" or "tom": the table waits for "go on"
+        self.go_on_button = W.Button(description="I remember them: go on", button_style="warning")
+        self.go_on_button.on_click(lambda _b: self._go_on_clicked())
         self._first_player = first_player
         self.reset(self.seed)
 
@@ -196,10 +202,18 @@ class FullGameLab(Lab):
 
     # ------------------------------------------------------------------ the flow
     def _advance(self) -> None:
-        """Let bots play until a learner must act or the game ends; then show the right screen."""
+        """Let bots play until a learner must act or the game ends; then show the right screen.
+
+        Bots pause after a failed turn (phase ``face_up``, W4/W5): the cards lie
+        face up on the learner's table until a learner presses "go on".
+        """
         steps = 0
+        self._pause = None
         while not self.state.is_terminal() and self.state.current_player not in self.humans:
             seat = self.state.current_player
+            if self.state.phase == "face_up" and self.humans:
+                self._pause = "bot_failed"
+                break
             bot = self.bots[seat]
             obs = self.state.observation(seat) if bot.needs_observation else None
             action = bot.choose(obs, self.state.legal_sequence())
@@ -208,6 +222,10 @@ class FullGameLab(Lab):
             steps += 1
             if steps > _MAX_BOT_ACTIONS:
                 raise RuntimeError("the bots took too many actions in a row")
+        if self._pause == "bot_failed":
+            self._show_bot_failure()
+            self._update_record_controls()
+            return
         if self.state.is_terminal():
             self._show_over()
             self._update_record_controls()
@@ -221,6 +239,43 @@ class FullGameLab(Lab):
             self.viewer = seat
             self._render()
         self._update_record_controls()
+
+    def _show_bot_failure(self) -> None:
+        """A bot's failed turn: its cards lie face up; the learner looks, then presses go on."""
+        seat = self.state.current_player
+        text = (f"Player {seat} failed: the cards they revealed lie face up for everyone. "
+                "Remember them, then press 'I remember them: go on'.")
+        if self.viewer is None and len(self.humans) == 1:
+            self.viewer = self.humans[0]
+        if self.viewer is None:  # several learners and nobody at the screen yet: show only the public cards
+            shown = [(p, cid) for p, cid in self.state.observation(seat).unidentified if cid is not None]
+            items = "".join(f"<li>Place {p}: {html.escape(self._face(cid))}</li>" for p, cid in shown)
+            self.pass_label.value = f"<h3>{html.escape(text)}</h3><ul>{items}</ul>"
+            self.game_area.children = [self.pass_label, self.go_on_button]
+        else:
+            self._render(text)
+        self.show_status(text)
+
+    @guarded
+    def _go_on_clicked(self) -> None:
+        if self._pause is not None:
+            self._go_on()
+
+    def go_on(self) -> None:
+        """Press "go on" after a pause (a bot's failed turn on the table, or your TOM look)."""
+        if self.table is not None:
+            self.press("go_on")
+        else:
+            self._go_on_clicked()
+
+    def _go_on(self) -> None:
+        """After a pause (a bot's failure, a TOM look): turn the cards down if needed and play on."""
+        from safari_kit.witness import actions as A
+
+        pause, self._pause = self._pause, None
+        if pause == "bot_failed" and self.state.phase == "face_up" and self.state.current_player not in self.humans:
+            self.state.apply(A.TurnFaceDown())
+        self._advance()
 
     def _show_pass(self, seat: int) -> None:
         self._close_table()
@@ -302,7 +357,10 @@ class FullGameLab(Lab):
         state = self.state
         my_turn = state.current_player == self.viewer
         highlight = []
-        if not my_turn:
+        if self._pause is not None:
+            targets = [{"kind": "button", "id": "go_on", "label": "I remember them: go on"
+                        if self._pause == "bot_failed" else "Got it: go on"}]
+        elif not my_turn:
             targets = []
         elif self._ability is not None:
             targets = selectable_from_legal(state, ability=self._ability)
@@ -460,9 +518,13 @@ class FullGameLab(Lab):
 
     @guarded
     def _on_table_click(self, target: dict) -> None:
+        kind, id_ = target["kind"], target["id"]
+        if self._pause is not None:
+            if kind == "button" and id_ == "go_on":
+                self._go_on()
+            return
         if self.state.is_terminal() or self.state.current_player != self.viewer:
             return
-        kind, id_ = target["kind"], target["id"]
         if self._ability is not None:
             self._ability_click(kind, id_)
             return
@@ -483,7 +545,8 @@ class FullGameLab(Lab):
                 self._render()
                 return
             action = {"identify": A.Identify(), "reveal_another": A.RevealAnother(), "challenge": A.Challenge(),
-                      "stop": A.StopChallenge(), "end_turn": A.EndTurn(), "alan_done": A.AlanDone()}.get(id_)
+                      "stop": A.StopChallenge(), "end_turn": A.EndTurn(), "alan_done": A.AlanDone(),
+                      "face_down": A.TurnFaceDown()}.get(id_)
             if action is not None:
                 self._act(action)
             return
@@ -504,7 +567,7 @@ class FullGameLab(Lab):
         if phase == "challenge" and kind == "place":
             self._act(A.RevealNext(int(id_)))
         elif phase == "archive" and kind == "card":
-            self._act(A.ArchiveTop(id_))
+            self._act(A.ArchiveCard(id_))
         elif phase == "alan" and kind == "card":
             self._act(A.AlanTake(id_))
 
@@ -543,6 +606,8 @@ class FullGameLab(Lab):
 
     def _act(self, action) -> None:
         """Apply a learner's action, or explain why it is not legal."""
+        from safari_kit.witness import actions as A
+
         state = self.state
         if not state.is_legal(action):
             reason = _sentence(state.why_illegal(action))
@@ -560,7 +625,17 @@ class FullGameLab(Lab):
             while k > 0 and state.log[k - 1][0].get("player") != player:
                 k -= 1
             self._seen[player] = k
+            if type(action) is A.UseTom and not state.is_terminal():
+                # W10 TOM: the looker sees the card at once, before the turn passes on
+                self._pause = "tom"
+                self._render(f"TOM: only you see this. {self._tom_words(action.place)} Press 'Got it: go on'.")
+                return
         self._advance()
+
+    def _tom_words(self, place: int) -> str:
+        looks = [e for e in self.state.observation(self.viewer).log
+                 if e.get("kind") == "tom" and "card" in e and e.get("place") == place]
+        return f"Place {place} holds {self._face(looks[-1]['card'])}." if looks else ""
 
     # ------------------------------------------------------------------ records
     @property

@@ -158,8 +158,7 @@ class IdentificationLab(Lab):
         self._seen = 0
         self._run_bots()
         self._refresh()
-        self.show_status("Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
-                         if self.my_turn else self._over_text(), kind="info")
+        self.show_status(self._turn_text(), kind="info")
 
     # ------------------------------------------------------------------ knowledge
     @property
@@ -273,6 +272,9 @@ class IdentificationLab(Lab):
         self._refresh()
         if self.my_turn and self.state.phase == "identify":
             text += " Now identify your other clue card."
+        elif self.state.phase == "face_up":
+            text += (" Every card you revealed now lies face up for everyone (highlighted): remember them, "
+                     "then press Next turn to turn them face down.")
         elif not self.state.is_terminal():
             text += " Press Next turn."
         self.show_status(text, kind="good" if event["success"] else "bad")
@@ -284,8 +286,8 @@ class IdentificationLab(Lab):
         while self.my_turn and state.phase in ("archive", "abilities", "alan") and guard < 100:
             guard += 1
             legal = state.legal_actions()
-            if state.phase == "archive":
-                pick = next((a for a in legal if "ALEX" in self.game.cards[self.game.index[a.top]].possible_names),
+            if state.phase == "archive":  # in reveal order, a card that can be ALEX last (on top)
+                pick = next((a for a in legal if "ALEX" not in self.game.cards[self.game.index[a.card]].possible_names),
                             legal[0])
             else:
                 pick = next((a for a in legal if isinstance(a, (A.EndTurn, A.AlanDone))), legal[0])
@@ -297,14 +299,25 @@ class IdentificationLab(Lab):
         if self.state.is_terminal():
             self.show_status(self._over_text())
             return
-        if self.my_turn:
+        if self.my_turn and self.state.phase != "face_up":
             self.show_status("It is your turn now: play it first.", kind="bad")
             return
+        if self.my_turn:  # the learner has seen the cards of their failed turn: turn them face down
+            self.state.apply(A.TurnFaceDown())
+            self._collect_log()
         self.last_result = None
         self._run_bots()
         self._refresh()
-        self.show_status("Your turn: a clue card is revealed. Identify or Reveal another?"
-                         if self.my_turn else self._over_text())
+        self.show_status(self._turn_text())
+
+    def _turn_text(self) -> str:
+        state = self.state
+        if state.is_terminal():
+            return self._over_text()
+        if state.phase == "face_up" and not self.my_turn:
+            return (f"Player {state.current_player} failed: the cards they revealed lie face up for everyone "
+                    "(highlighted). Remember them, then press Next turn.")
+        return "Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
 
     def _over_text(self) -> str:
         if not self.state.is_terminal():
@@ -320,7 +333,7 @@ class IdentificationLab(Lab):
         phase = state.phase
         self.identify_button.disabled = not (mine and phase == "choose")
         self.another_button.disabled = not (mine and phase == "choose" and state.is_legal(A.RevealAnother()))
-        self.next_button.disabled = mine or state.is_terminal()
+        self.next_button.disabled = (mine and phase != "face_up") or state.is_terminal()
         identifying = mine and phase == "identify"
         choices = [(types_label(t), t) for t in state.type_choices()] if identifying else []
         if [v for _, v in choices] != [v for _, v in self.type_buttons.options]:
@@ -349,6 +362,9 @@ class IdentificationLab(Lab):
                        f"Place {self.picked_place} picked: type your guess, then press Reveal.")
         elif mine and phase == "choose":
             message = "Your turn: Identify, or Reveal another clue card? (buttons below)"
+        elif phase == "face_up":
+            message = (("Your identification failed" if mine else f"Player {state.current_player} failed")
+                       + ": remember the face-up cards, then press Next turn.")
         elif state.is_terminal():
             message = None
         else:
