@@ -113,7 +113,7 @@ class FullGameLab(Lab):
         self.over = W.HTML()
         self.save_button = W.Button(description="Save game record")
         self.save_button.add_class("safari-save")
-        self.save_button.on_click(lambda _b: self.save_record(self.path_box.value.strip() or None))
+        self.save_button.on_click(lambda _b: self._save_clicked())
         self.load_button = W.Button(description="Load game record")
         self.load_button.add_class("safari-load")
         self.load_button.on_click(lambda _b: self._load_clicked())
@@ -669,6 +669,18 @@ class FullGameLab(Lab):
         :mod:`safari_kit.core.record_files`); any other name is refused and
         nothing is written. In fair mode only a finished game is saved.
         """
+        return self._save(name)
+
+    @guarded
+    def _save_clicked(self) -> None:
+        from safari_kit.core.errors import SafariKitError
+
+        try:  # a refused name or file is the learner's to fix: said plainly, not as a crash
+            self._save(self.path_box.value.strip() or None)
+        except SafariKitError as exc:
+            self.show_status(f"Not saved: {exc}", kind="bad")
+
+    def _save(self, name: str | None) -> str | None:
         from safari_kit.core.record_files import record_name, write_record_file
 
         if self.fair and not self.state.is_terminal():
@@ -687,13 +699,19 @@ class FullGameLab(Lab):
                          kind="good")
         return text
 
+    @guarded
     def _load_clicked(self) -> None:
         source = self.path_box.value.strip() or self.record_box.value.strip()
         if not source:
             self.record_box.layout.display = ""
             self.show_status("Paste a record into the box (or give a record name), then press Load again.")
             return
-        self.load_record(source)
+        from safari_kit.core.errors import SafariKitError
+
+        try:
+            self._load(source)
+        except SafariKitError as exc:
+            self.show_status(f"Not loaded: {exc}", kind="bad")
 
     @guarded
     def load_record(self, record) -> None:
@@ -703,6 +721,9 @@ class FullGameLab(Lab):
         page's File box always means a record name.) In fair mode Load is
         refused while a game is in progress, and only finished games load.
         """
+        self._load(record)
+
+    def _load(self, record) -> None:
         from safari_kit.core.record_files import load_record_file, parse_record_text
         from safari_kit.witness import WitnessGame
 
