@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from safari_kit.witness.rules import Event
+
 __all__ = ["Memory", "Knowledge", "KnowledgeTracker", "PERFECT"]
 
 
@@ -149,28 +151,28 @@ class KnowledgeTracker:
         for i in range(self.seen, len(log)):
             e = log[i]
             kind = e["kind"]
-            if kind == "deal":
+            if kind == Event.DEAL:
                 self.belief[e["place"]] = _UNKNOWN
-            elif kind in ("identify", "challenge_reveal"):
+            elif kind in (Event.IDENTIFY, Event.CHALLENGE_REVEAL):
                 self._pin(e["place"], idx[e["card"]], i)
-            elif kind == "kris":
+            elif kind == Event.KRIS:
                 if e["archived"]:
                     self._remove(e["place"])
                 else:
                     self._pin(e["place"], idx[e["card"]], i)
-            elif kind == "fail":
+            elif kind == Event.FAIL:
                 for m in e["to_places"]:
                     self._pin(m["place"], idx[m["card"]], i)
-            elif kind == "archive":
+            elif kind == Event.ARCHIVE:
                 self._archived({idx[c] for c in e["cards"]})
-            elif kind == "kim":
+            elif kind == Event.KIM:
                 self._pin(e["place"], idx[e["card"]], i)
-            elif kind == "tom":
+            elif kind == Event.TOM:
                 if "card" in e:
                     self._pin(e["place"], idx[e["card"]], i)
-            elif kind == "sam":
+            elif kind == Event.SAM:
                 self._sam(*e["places"])
-            elif kind == "tam":
+            elif kind == Event.TAM:
                 self._tam(e, i)
         self.seen = len(log)
 

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
 from math import comb
 from weakref import WeakKeyDictionary
 
 from safari_kit.cards.model import CLUE_TYPES
 from safari_kit.probability.distributions import Exact
+from safari_kit.witness.rules import ALEX_TYPES, MIN_SAFE, SINGLE_TYPES
 
 __all__ = [
     "tables", "match_count", "shared_element_count", "safe_count", "p_match_baseline", "p_match",
@@ -39,9 +39,6 @@ __all__ = [
     "SINGLE_TYPES", "ALEX_TYPES", "MIN_SAFE",
 ]
 
-MIN_SAFE = 4
-SINGLE_TYPES = tuple((t,) for t in CLUE_TYPES)
-ALEX_TYPES = SINGLE_TYPES + tuple(combinations(CLUE_TYPES, 2))
 _ONE = Fraction(1)
 _ZERO = Fraction(0)
 

@@ -19,15 +19,13 @@ from typing import Sequence
 
 import numpy as np
 
-from safari_kit.cards.model import ANIMALS, COLORS, TEXTURES
 from safari_kit.cards.names import NAMES, matches
 from safari_kit.probability import witness as W
 from safari_kit.probability.knowledge import KnowledgeTracker, Memory
 from safari_kit.witness import actions as A
+from safari_kit.witness.rules import KRIS_ELEMENTS as _KRIS_ELEMENTS
 
 __all__ = ["GreedyWitnessBot", "MemoryWitnessBot"]
-
-_KRIS_ELEMENTS = ANIMALS + TEXTURES + COLORS + NAMES
 
 
 class GreedyWitnessBot:

@@ -7,25 +7,24 @@ from __future__ import annotations
 
 from safari_kit.cards.model import CLUE_TYPES
 from safari_kit.witness import actions as A
+from safari_kit.witness.rules import KRIS_ELEMENTS, PHASE_HELP, Phase
 
 PHASE_ACTIONS = {
-    "choose": (A.Identify, A.RevealAnother, A.Challenge),
-    "identify": (A.Declare,),
-    "challenge": (A.RevealNext, A.StopChallenge),
-    "archive": (A.ArchiveCard,),
-    "face_up": (A.TurnFaceDown,),
-    "abilities": (A.UseTam, A.UseTom, A.UseSam, A.UseKim, A.UseKris, A.UseAlan, A.EndTurn),
-    "alan": (A.AlanTake, A.AlanDone),
-    "over": (),
+    Phase.CHOOSE: (A.Identify, A.RevealAnother, A.Challenge),
+    Phase.IDENTIFY: (A.Declare,),
+    Phase.CHALLENGE: (A.RevealNext, A.StopChallenge),
+    Phase.ARCHIVE: (A.ArchiveCard,),
+    Phase.FACE_UP: (A.TurnFaceDown,),
+    Phase.ABILITIES: (A.UseTam, A.UseTom, A.UseSam, A.UseKim, A.UseKris, A.UseAlan, A.EndTurn),
+    Phase.ALAN: (A.AlanTake, A.AlanDone),
+    Phase.OVER: (),
 }
 _ABILITY_OF = {A.UseTam: "TAM", A.UseTom: "TOM", A.UseSam: "SAM", A.UseKim: "KIM", A.UseKris: "KRIS", A.UseAlan: "ALAN"}
 
 
 def why_illegal(state, action) -> str:
-    from safari_kit.witness.state import PHASE_HELP
-
     phase = state.phase
-    if phase == "over":
+    if phase == Phase.OVER:
         return f"the game is over (it ended by {state.end_reason}); no action is legal"
     if not isinstance(action, PHASE_ACTIONS[phase]):
         return f"the game now expects {PHASE_HELP[phase]}, not {type(action).__name__}"
@@ -76,7 +75,7 @@ def _specific(state, action) -> str | None:
         if not any(name in names for names in state.pending):
             pending = [sorted(n) for n in state.pending]
             return f"no {name} ability was earned this turn (pending: {pending})"
-        if name not in state._pending_names():
+        if name not in state.usable_abilities():
             return (f"{name} is not usable any more: the successes earned this turn "
                     f"({[sorted(n) for n in state.pending]}) are spent on {state.used}")
         return _ability_target_problem(state, action)
@@ -102,7 +101,7 @@ def _ability_target_problem(state, action) -> str | None:
     if isinstance(action, A.UseTam):
         if action.first == action.second:
             return "TAM swaps two different spots"
-        spots = state._spots()
+        spots = state.spots()
         for spot in (action.first, action.second):
             if spot not in spots:
                 return f"{spot!r} is not a spot on the table; use 'U<place>' or 'A<player>.<position>'"
@@ -117,8 +116,6 @@ def _ability_target_problem(state, action) -> str | None:
     if isinstance(action, A.UseKim):
         return f"{action.card!r} is not in any Archive Area"
     if isinstance(action, A.UseKris):
-        from safari_kit.witness.state import KRIS_ELEMENTS
-
         if action.element not in KRIS_ELEMENTS:
             return f"unknown element {action.element!r}; name an animal, texture, color or name"
         return _down_problem(state, action.place)

@@ -13,7 +13,10 @@ from typing import Sequence
 
 from safari_kit.cards.model import CLUE_TYPES, Mugshot
 from safari_kit.cards.names import shared_names
-from safari_kit.core.records import read_record
+from safari_kit.core.errors import IllegalActionError, RecordError
+from safari_kit.core.records import action_from_dict, read_record
+from safari_kit.witness import actions as A
+from safari_kit.witness.state import WitnessState
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
@@ -96,8 +99,6 @@ class WitnessGame:
         order (the first four go to the Unidentified Area, the fifth is the
         first clue); the remaining cards follow in an order the seed shuffles.
         """
-        from safari_kit.witness.state import WitnessState
-
         return WitnessState(self, seed=seed, deck_order=deck_order)
 
     @classmethod
@@ -106,12 +107,36 @@ class WitnessGame:
                    advanced=options.get("advanced", False), first_player=options.get("first_player"), cards=cards)
 
     @classmethod
-    def replay(cls, record: dict | str | Path, cards: Sequence[Mugshot] | None = None):
-        """Rebuild a game's state from its record (see :mod:`safari_kit.core.records`)."""
-        from safari_kit.witness.state import WitnessState
+    def replay(cls, record: dict | str | Path, cards: Sequence[Mugshot] | None = None) -> WitnessState:
+        """Rebuild a game's state from its record (see :mod:`safari_kit.core.records`).
 
+        Version-1 records (before ``TurnFaceDown`` and ``ArchiveCard``) replay too.
+        Raises :class:`RecordError` naming what is wrong.
+        """
         doc = read_record(record, game="witness")
-        return WitnessState.from_record(doc, cards=cards)
+        try:
+            game = cls.from_options(doc["options"], cards=cards)
+            setup = doc["setup"] or {}
+            if not isinstance(setup, dict):
+                raise ValueError(f"'setup' must be an object or null, got {setup!r}")
+            state = game.new_initial_state(seed=doc["seed"], deck_order=setup.get("deck_order"))
+        except RecordError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise RecordError(f"record does not set up a game: {exc}") from None
+        version_1 = doc.get("version") == 1
+        for i, item in enumerate(doc["actions"]):
+            action = action_from_dict(item, A.V1_ACTION_TYPES if version_1 else A.ACTION_TYPES, i)
+            try:
+                if version_1:
+                    state.replay_version_1_action(action)
+                else:
+                    state.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(f"action #{i} {item!r} does not replay: {exc.reason}") from None
+        if version_1 and state.phase == "face_up":
+            state.apply(A.TurnFaceDown())
+        return state
 
     def __repr__(self) -> str:
         o = self.options

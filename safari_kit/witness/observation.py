@@ -105,7 +105,7 @@ def observe(state, player: int) -> WitnessObservation:
         case_cards=tuple(state.case_cards) if over and state.case_cards is not None else None,
         pending_abilities=tuple(tuple(sorted(s)) for s in state.pending),
         used_abilities=tuple(state.used),
-        usable_abilities=tuple(sorted(state._pending_names())) if state.phase == "abilities" else (),
+        usable_abilities=tuple(sorted(state.usable_abilities())) if state.phase == "abilities" else (),
         archive_order=tuple(ids(c) for c in state.stacking),
         alex=bool(alex),
         scores=tuple(state.scores()) if over else tuple(state.archive_sizes()),

@@ -11,38 +11,26 @@ Cards are held as indices into ``game.cards``; ids appear only at the edges
 """
 from __future__ import annotations
 
-from itertools import combinations
 from collections.abc import Sequence as SequenceABC
+from itertools import combinations
 from typing import Sequence
 
-from safari_kit.cards.model import ANIMALS, CLUE_TYPES, COLORS, TEXTURES
 from safari_kit.cards.names import NAMES, matches
 from safari_kit.core.chance import Chance
-from safari_kit.core.errors import IllegalActionError, RecordError
-from safari_kit.core.records import action_from_dict, make_record, write_record
+from safari_kit.core.errors import IllegalActionError
+from safari_kit.core.records import make_record, write_record
 from safari_kit.witness import actions as A
 from safari_kit.witness.cases import CASE_CARDS, case_points
+from safari_kit.witness.explain import why_illegal
+from safari_kit.witness.observation import observe
+from safari_kit.witness.rules import (ABILITY_NAMES, ALEX_TYPES, ARCHIVE_TO_END, KRIS_ELEMENTS, MIN_SAFE,
+                                      PHASE_HELP, SINGLE_TYPES, UNIDENTIFIED_SIZE, Event, Phase)
 
-UNIDENTIFIED_SIZE = 4  # W6
-ARCHIVE_TO_END = 10  # W7
-MIN_SAFE = 4  # W5
-ABILITY_NAMES = ("TAM", "TOM", "SAM", "KIM", "KRIS", "ALAN")  # ALEX is passive (W10)
-KRIS_ELEMENTS = ANIMALS + TEXTURES + COLORS + NAMES
+__all__ = ["WitnessState", "DeclareGrid", "Phase", "Event", "PHASE_HELP", "MIN_SAFE", "UNIDENTIFIED_SIZE",
+           "ARCHIVE_TO_END", "ABILITY_NAMES", "KRIS_ELEMENTS"]  # the rules' names, re-exported for old imports
+
 _CHOOSE = (A.Identify(), A.RevealAnother(), A.Challenge())
 _CHOOSE_EMPTY_DECK = (A.Identify(), A.Challenge())
-_SINGLE_TYPES = tuple((t,) for t in CLUE_TYPES)
-_ALEX_TYPES = _SINGLE_TYPES + tuple(combinations(CLUE_TYPES, 2))
-
-PHASE_HELP = {
-    "choose": "a choice of Identify, Reveal another or Challenge (W3)",
-    "identify": "a Declare: clue card, clue type(s) and a face-down place (W4)",
-    "challenge": "a place to reveal, or Stop once 4 safe cards are revealed (W5)",
-    "archive": "which won card goes on your archive next; the last one is on top (W4)",
-    "face_up": "TurnFaceDown: the failed turn's cards lie face up until the next turn begins (W4, W5)",
-    "abilities": "an ability to use, or End turn (W10)",
-    "alan": "an archived card to take into the Clue Area, or ALAN: identify now (W10)",
-    "over": "nothing: the game is over",
-}
 
 
 class WitnessState:
@@ -87,7 +75,7 @@ class WitnessState:
         self.safe = 0
         self.sam_count = 0
         self.archives: list[list[int]] = [[] for _ in range(n_players)]
-        self.phase = "choose"
+        self.phase = Phase.CHOOSE
         self.end_reason: str | None = None
         self.history: list = []
         self.log: list[tuple[dict, int | None, dict | None]] = []
@@ -121,10 +109,10 @@ class WitnessState:
     @property
     def current_player(self) -> int | None:
         """The seat to act, or None when the game is over."""
-        return None if self.phase == "over" else self.current
+        return None if self.phase == Phase.OVER else self.current
 
     def is_terminal(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def card(self, index: int):
         return self.game.cards[index]
@@ -147,8 +135,8 @@ class WitnessState:
     def type_choices(self) -> tuple[tuple[str, ...], ...]:
         """The clue-type declarations allowed now: one type, or up to two with ALEX (W10)."""
         if self.game.options.advanced and self.alex_on_top():
-            return _ALEX_TYPES
-        return _SINGLE_TYPES
+            return ALEX_TYPES
+        return SINGLE_TYPES
 
     def archive_sizes(self) -> list[int]:
         return [len(a) for a in self.archives]
@@ -201,16 +189,16 @@ class WitnessState:
 
     def _is_legal(self, action) -> bool:
         phase = self.phase
-        if phase == "identify":
+        if phase == Phase.IDENTIFY:
             return action in self.legal_sequence()
-        if phase == "challenge" and type(action) is A.RevealNext:
+        if phase == Phase.CHALLENGE and type(action) is A.RevealNext:
             return action.place in self.card_at and action.place not in self.face_up
-        if phase == "abilities" and type(action) is A.UseTam:
-            spots = self._spots()
+        if phase == Phase.ABILITIES and type(action) is A.UseTam:
+            spots = self.spots()
             return (action.first in spots and action.second in spots
-                    and spots.index(action.first) < spots.index(action.second) and "TAM" in self._pending_names())
-        if phase == "abilities" and type(action) is A.UseKris:
-            return ("KRIS" in self._pending_names() and action.element in KRIS_ELEMENTS
+                    and spots.index(action.first) < spots.index(action.second) and "TAM" in self.usable_abilities())
+        if phase == Phase.ABILITIES and type(action) is A.UseKris:
+            return ("KRIS" in self.usable_abilities() and action.element in KRIS_ELEMENTS
                     and action.place in self.card_at and action.place not in self.face_up)
         legal = self.legal_sequence()
         if len(legal) <= 6:
@@ -224,7 +212,7 @@ class WitnessState:
         clues = [ids[c].id for c in self.clue if c not in self.resolved]
         return clues, self.type_choices(), self.available_places()
 
-    def _pending_names(self) -> set[str]:
+    def usable_abilities(self) -> set[str]:
         """W10: the abilities still usable: some assignment of successes to abilities allows each.
 
         Every name success earned a set of abilities (the names it shared); each
@@ -239,25 +227,25 @@ class WitnessState:
 
     def _compute_legal(self) -> list:
         phase = self.phase
-        if phase == "choose":
+        if phase == Phase.CHOOSE:
             return _CHOOSE if self.deck else _CHOOSE_EMPTY_DECK
-        if phase == "identify":
+        if phase == Phase.IDENTIFY:
             return DeclareGrid(*self._declare_parts(), self.game.declare_cache)
-        if phase == "challenge":
+        if phase == Phase.CHALLENGE:
             places = self.face_down_places()
             cache = self.game.reveal_cache
             out = [cache.get(p) or cache.setdefault(p, A.RevealNext(p)) for p in places]
             if self.safe >= MIN_SAFE or not places:
                 out.append(A.StopChallenge())
             return out
-        if phase == "archive":
+        if phase == Phase.ARCHIVE:
             ids = self.game.cards
             return [A.ArchiveCard(ids[c].id) for c in self.won]
-        if phase == "face_up":
+        if phase == Phase.FACE_UP:
             return [_TURN_FACE_DOWN]
-        if phase == "abilities":
+        if phase == Phase.ABILITIES:
             return self._ability_actions() + [A.EndTurn()]
-        if phase == "alan":
+        if phase == Phase.ALAN:
             out = []
             if len(self.clue) < len(self.available_places()):
                 out = [A.AlanTake(self.game.cards[c].id) for c in self.archives[self.current]]
@@ -266,18 +254,18 @@ class WitnessState:
             return out
         return []
 
-    def _spots(self) -> list[str]:
+    def spots(self) -> list[str]:
         spots = [f"U{p}" for p in self.places]
         for player, archive in enumerate(self.archives):
             spots += [f"A{player}.{i}" for i in range(len(archive))]
         return spots
 
     def _ability_actions(self) -> list:
-        names = self._pending_names()
+        names = self.usable_abilities()
         out: list = []
         down = self.face_down_places()
         if "TAM" in names:
-            out += [A.UseTam(a, b) for a, b in combinations(self._spots(), 2)]
+            out += [A.UseTam(a, b) for a, b in combinations(self.spots(), 2)]
         if "TOM" in names:
             out += [A.UseTom(p) for p in down]
         if "SAM" in names:
@@ -301,8 +289,6 @@ class WitnessState:
 
     def why_illegal(self, action) -> str:
         """A sentence saying why ``action`` is not legal now (for errors and widgets)."""
-        from safari_kit.witness.explain import why_illegal
-
         return why_illegal(self, action)
 
     # W3 -------------------------------------------------------------------
@@ -312,20 +298,20 @@ class WitnessState:
     def _do_RevealAnother(self, action) -> None:
         card = self.deck.pop()
         self.clue.append(card)
-        self._log({"kind": "clue", "card": self.card_id(card)})
+        self._log({"kind": Event.CLUE, "card": self.card_id(card)})
         self._begin_identification()
 
     def _do_Challenge(self, action) -> None:
         self.challenged = self.clue[0]
         self.safe = 0
         self.won = [self.challenged]
-        self.phase = "challenge"
-        self._log({"kind": "challenge", "card": self.card_id(self.challenged)})
+        self.phase = Phase.CHALLENGE
+        self._log({"kind": Event.CHALLENGE, "card": self.card_id(self.challenged)})
 
     # W4 -------------------------------------------------------------------
     def _begin_identification(self) -> None:
         self.resolved, self.won, self.name_wins = [], [], []
-        self.phase = "identify"
+        self.phase = Phase.IDENTIFY
 
     def _do_Declare(self, action) -> None:
         game = self.game
@@ -334,7 +320,7 @@ class WitnessState:
         target = self.card_at[place]
         self._reveal(place, target)
         hit = [t for t in action.types if target in game.shares[t][clue]]
-        self._log({"kind": "identify", "clue": action.clue, "types": list(action.types), "place": place,
+        self._log({"kind": Event.IDENTIFY, "clue": action.clue, "types": list(action.types), "place": place,
                    "card": self.card_id(target), "success": bool(hit)})
         if not hit:
             self._fail()
@@ -381,10 +367,10 @@ class WitnessState:
         self.clue = []
         self.won = []
         self.pending, self.used, self.name_wins = [], [], []
-        self._log({"kind": "fail", "to_places": moved,
+        self._log({"kind": Event.FAIL, "to_places": moved,
                    "face_up": [{"place": p, "card": self.card_id(self.card_at[p])}
                                for p in self.places if p in self.face_up]})
-        self.phase = "face_up"
+        self.phase = Phase.FACE_UP
 
     def _do_TurnFaceDown(self, action) -> None:
         self._end_turn()
@@ -395,7 +381,7 @@ class WitnessState:
         card = self.card_at[place]
         self._reveal(place, card)
         safe = card not in self.game.unsafe[self.challenged]
-        self._log({"kind": "challenge_reveal", "place": place, "card": self.card_id(card), "safe": safe})
+        self._log({"kind": Event.CHALLENGE_REVEAL, "place": place, "card": self.card_id(card), "safe": safe})
         if not safe:
             self._fail()
             return
@@ -408,7 +394,7 @@ class WitnessState:
         self._begin_archive()
 
     def _begin_archive(self) -> None:
-        self.phase = "archive"
+        self.phase = Phase.ARCHIVE
         self.stacking = []
         if len(self.won) <= 1:
             self._finish_archive()
@@ -425,20 +411,20 @@ class WitnessState:
         order = self.stacking + self.won
         self.won, self.stacking = [], []
         self._archive(order)
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return
         if self.game.options.advanced:
             self.pending += self.name_wins
         self.name_wins = []
-        if self._pending_names():
-            self.phase = "abilities"
+        if self.usable_abilities():
+            self.phase = Phase.ABILITIES
         else:
             self._end_turn()
 
     def _archive(self, cards: list[int]) -> None:
         archive = self.archives[self.current]
         archive.extend(cards)
-        self._log({"kind": "archive", "cards": [self.card_id(c) for c in cards]})
+        self._log({"kind": Event.ARCHIVE, "cards": [self.card_id(c) for c in cards]})
         if len(archive) >= ARCHIVE_TO_END:
             self._end("archive")
             return
@@ -451,7 +437,7 @@ class WitnessState:
                 return
             card = self.deck.pop()
             place = self._new_place(card)
-            self._log({"kind": "deal", "place": place})
+            self._log({"kind": Event.DEAL, "place": place})
 
     def _new_place(self, card: int) -> int:
         place = self.next_place
@@ -461,10 +447,10 @@ class WitnessState:
         return place
 
     def _end(self, reason: str) -> None:
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.end_reason = reason
         self.pending, self.used = [], []
-        self._log({"kind": "end", "reason": reason, "scores": self.scores(), "winners": self.winners()})
+        self._log({"kind": Event.END, "reason": reason, "scores": self.scores(), "winners": self.winners()})
 
     def _end_turn(self) -> None:
         self.pending, self.used = [], []
@@ -472,10 +458,10 @@ class WitnessState:
         self._start_turn()
 
     def _start_turn(self) -> None:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return
         if self.face_up:
-            self._log({"kind": "face_down", "places": sorted(self.face_up)}, turn_player=self.current)
+            self._log({"kind": Event.FACE_DOWN, "places": sorted(self.face_up)}, turn_player=self.current)
             self.face_up.clear()
         self.turn_revealed.clear()
         self.clue, self.resolved, self.won, self.name_wins, self.pending = [], [], [], [], []
@@ -487,21 +473,21 @@ class WitnessState:
             return
         card = self.deck.pop()
         self.clue.append(card)
-        self.phase = "choose"
-        self._log({"kind": "clue", "card": self.card_id(card)})
+        self.phase = Phase.CHOOSE
+        self._log({"kind": Event.CLUE, "card": self.card_id(card)})
 
     # W10 abilities -------------------------------------------------------
     def _use(self, name: str) -> None:
-        """Spend one success on ``name``; which one is left open (see ``_pending_names``)."""
+        """Spend one success on ``name``; which one is left open (see ``usable_abilities``)."""
         self.used.append(name)
 
     def _after_ability(self) -> None:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return
-        if not self._pending_names():
+        if not self.usable_abilities():
             self._end_turn()
         else:
-            self.phase = "abilities"
+            self.phase = Phase.ABILITIES
 
     def _spot_get(self, spot: str) -> int:
         if spot[0] == "U":
@@ -522,7 +508,7 @@ class WitnessState:
         ca, cb = self._spot_get(a), self._spot_get(b)
         self._spot_set(a, cb)
         self._spot_set(b, ca)
-        event = {"kind": "tam", "first": a, "second": b}
+        event = {"kind": Event.TAM, "first": a, "second": b}
         if a[0] == "A" or b[0] == "A":
             # a card leaving an archive was public; one entering an archive becomes public
             event["cards"] = {a: self.card_id(cb), b: self.card_id(ca)}
@@ -532,7 +518,7 @@ class WitnessState:
     def _do_UseTom(self, action) -> None:
         self._use("TOM")
         card = self.card_at[action.place]
-        self._log({"kind": "tom", "place": action.place}, private={"card": self.card_id(card)})
+        self._log({"kind": Event.TOM, "place": action.place}, private={"card": self.card_id(card)})
         self._after_ability()
 
     def _do_UseSam(self, action) -> None:
@@ -542,7 +528,7 @@ class WitnessState:
         if coin:
             a, b = action.first, action.second
             self.card_at[a], self.card_at[b] = self.card_at[b], self.card_at[a]
-        self._log({"kind": "sam", "places": [action.first, action.second]})
+        self._log({"kind": Event.SAM, "places": [action.first, action.second]})
         self._after_ability()
 
     def _do_UseKim(self, action) -> None:
@@ -551,7 +537,7 @@ class WitnessState:
         owner = next(p for p, archive in enumerate(self.archives) if card in archive)
         self.archives[owner].remove(card)
         place = self._new_place(card)
-        self._log({"kind": "kim", "card": action.card, "from_player": owner, "place": place})
+        self._log({"kind": Event.KIM, "card": action.card, "from_player": owner, "place": place})
         self._after_ability()
 
     def _do_UseKris(self, action) -> None:
@@ -560,7 +546,7 @@ class WitnessState:
         card = self.card_at[place]
         self.turn_revealed.add(place)
         hit = _has_element(self.game.cards[card], action.element)
-        self._log({"kind": "kris", "element": action.element, "place": place,
+        self._log({"kind": Event.KRIS, "element": action.element, "place": place,
                    "card": self.card_id(card), "archived": hit})
         if hit:
             self.places.remove(place)
@@ -571,13 +557,13 @@ class WitnessState:
     def _do_UseAlan(self, action) -> None:
         self._use("ALAN")
         self.clue = []
-        self.phase = "alan"
+        self.phase = Phase.ALAN
 
     def _do_AlanTake(self, action) -> None:
         card = self.game.index[action.card]
         self.archives[self.current].remove(card)
         self.clue.append(card)
-        self._log({"kind": "alan_take", "card": action.card})
+        self._log({"kind": Event.ALAN_TAKE, "card": action.card})
 
     def _do_AlanDone(self, action) -> None:
         self._begin_identification()
@@ -593,8 +579,6 @@ class WitnessState:
     # ------------------------------------------------------------------ views
     def observation(self, player: int):
         """What ``player`` may know, and nothing else (see :mod:`safari_kit.witness.observation`)."""
-        from safari_kit.witness.observation import observe
-
         return observe(self, player)
 
     def full_view(self) -> dict:
@@ -608,7 +592,7 @@ class WitnessState:
             "clue": [ids(c) for c in self.clue], "resolved": [ids(c) for c in self.resolved],
             "won": [ids(c) for c in self.won], "name_wins": [sorted(s) for s in self.name_wins],
             "pending": [sorted(s) for s in self.pending], "used": list(self.used),
-            "usable": sorted(self._pending_names()) if self.phase == "abilities" else [],
+            "usable": sorted(self.usable_abilities()) if self.phase == Phase.ABILITIES else [],
             "stacking": [ids(c) for c in self.stacking],
             "challenged": None if self.challenged is None else ids(self.challenged), "safe": self.safe,
             "archives": [[ids(c) for c in a] for a in self.archives],
@@ -641,48 +625,20 @@ class WitnessState:
         """Write the game record as JSON (to ``path`` when given) and return the text."""
         return write_record(self.to_record(), path)
 
-    @classmethod
-    def from_record(cls, doc: dict, cards=None) -> "WitnessState":
-        from safari_kit.witness.game import WitnessGame
-
-        try:
-            game = WitnessGame.from_options(doc["options"], cards=cards)
-            setup = doc["setup"] or {}
-            if not isinstance(setup, dict):
-                raise ValueError(f"'setup' must be an object or null, got {setup!r}")
-            state = game.new_initial_state(seed=doc["seed"], deck_order=setup.get("deck_order"))
-        except RecordError:
-            raise
-        except (ValueError, TypeError) as exc:
-            raise RecordError(f"record does not set up a game: {exc}") from None
-        version_1 = doc.get("version") == 1
-        for i, item in enumerate(doc["actions"]):
-            action = action_from_dict(item, A.V1_ACTION_TYPES if version_1 else A.ACTION_TYPES, i)
-            try:
-                if version_1:
-                    state._replay_version_1(action)
-                else:
-                    state.apply(action)
-            except IllegalActionError as exc:
-                raise RecordError(f"action #{i} {item!r} does not replay: {exc.reason}") from None
-        if version_1 and state.phase == "face_up":
-            state.apply(_TURN_FACE_DOWN)
-        return state
-
-    def _replay_version_1(self, action) -> None:
+    def replay_version_1_action(self, action) -> None:
         """A version-1 record's action: cards were turned face down at once, ArchiveTop named the top only."""
-        if self.phase == "face_up":
+        if self.phase == Phase.FACE_UP:
             self.apply(_TURN_FACE_DOWN)
         if type(action) is not A.ArchiveTop:
             self.apply(action)
             return
-        if self.phase != "archive" or action.top not in [self.card_id(c) for c in self.won]:
+        if self.phase != Phase.ARCHIVE or action.top not in [self.card_id(c) for c in self.won]:
             raise IllegalActionError(action, f"{action.top!r} is not among the cards being archived")
         top = action.top
         for card in [self.card_id(c) for c in self.won if self.card_id(c) != top]:
-            if self.phase == "archive" and len(self.won) > 1:
+            if self.phase == Phase.ARCHIVE and len(self.won) > 1:
                 self.apply(A.ArchiveCard(card))
-        if self.phase == "archive":
+        if self.phase == Phase.ARCHIVE:
             self.apply(A.ArchiveCard(top))
 
     def __eq__(self, other) -> bool:
