@@ -144,6 +144,11 @@ class LabChooser:
     @property
     def shared_seed(self) -> int | None:
         """The seed every lab opened now will use, or None for fresh secret deals (fair mode)."""
+        setting = self.class_seed_setting  # the server's setting wins over anything sent from the page
+        if self.fair and setting == "off":
+            return None
+        if self.fair and isinstance(setting, int):
+            return setting
         if not self.fair or self.shared.value:
             return int(self.seed.value)
         return None

@@ -70,6 +70,11 @@ def test_fair_labs_deal_fresh_secret_seeds(name, make):
     a.reset(5)  # an explicit seed is ignored in fair mode: still a fresh secret deal
     assert a.seed not in seeds | {5, 6}
     seeds.add(a.seed)
+    a.seed_box.value = 123  # the box is hidden; a value sent anyway (devtools) is not used
+    a.reset_button.click()
+    assert a.seed not in seeds | {123}
+    seeds.add(a.seed)
+    a.seed_box.value = 0
     if name == "knockout":
         old = a.seed
         a.new_game_button.click()
@@ -108,8 +113,7 @@ def test_shared_class_seed_is_visible_and_fixed(name, make):
     a, b = make(seed=42, fair=True), make(seed=42, fair=True)
     assert a.seed == b.seed == 42 and deal(a) == deal(b)
     assert a.seed_box.disabled and "Class seed 42" in a.deal_note.value
-    a.seed_box.value = 7  # (disabled on the page) even if changed, Reset keeps the class deal
-    a.seed_box.value = 42
+    a.seed_box.value = 7  # disabled on the page; a value sent anyway (devtools) changes nothing
     a.reset_button.click()
     assert a.seed == 42 and deal(a) == deal(b)
 
@@ -152,10 +156,15 @@ def test_class_seed_setting_on_the_server(monkeypatch):
     assert chooser.shared.layout.display == "none" and chooser.seed.layout.display == "none"
     with pytest.raises(ValueError, match="switched off"):
         chooser.open("Safari Knockout", "Knockout", 7)
+    chooser.shared.value = True  # hidden on the page; a value sent anyway (devtools) changes nothing
+    chooser.seed.value = 5
+    assert chooser.shared_seed is None and chooser.open("Safari Knockout", "Knockout").secret
     monkeypatch.setenv("SAFARI_KIT_CLASS_SEED", "42")
     chooser = LabChooser()
     assert chooser.shared.value and chooser.shared.disabled and chooser.seed.disabled
     assert chooser.open("Safari Knockout", "Knockout").seed == 42
+    chooser.shared.value, chooser.seed.value = False, 5  # locked: values from the page change nothing
+    assert chooser.open().seed == 42
     assert "class seed 42" in chooser.header.value
     monkeypatch.setenv("SAFARI_KIT_CLASS_SEED", "banana")
     with pytest.raises(ValueError, match="SAFARI_KIT_CLASS_SEED"):

@@ -63,6 +63,8 @@ class Lab:
         #: fair mode with no class seed: every deal comes from a fresh secret seed (kept off the page)
         self.secret = self.fair and seed is None and self.secret_deals
         self._secret_seed = fresh_seed() if self.secret else None
+        # fair mode with a class seed: kept here, so a value sent from the page (devtools) changes nothing
+        self._class_seed = int(seed) if self.fair and not self.secret else None
         self.seed_box = W.IntText(value=0 if self.secret else 1 if seed is None else int(seed),
                                   description="Seed", layout=W.Layout(width="160px"))
         self.reset_button = W.Button(description="Reset", tooltip="Start again from this seed")
@@ -92,6 +94,8 @@ class Lab:
         """The seed of the current deal (in fair mode a secret one: Python only, never on the page)."""
         if self.secret:
             return int(self._secret_seed)
+        if self._class_seed is not None:
+            return self._class_seed
         return int(self.seed_box.value)
 
     def reset(self, seed: int | None = None) -> None:
