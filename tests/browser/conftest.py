@@ -145,7 +145,7 @@ def _start(root: Path, home: Path) -> LabServer:
 
 @contextlib.contextmanager
 def serve_copy(prefix: str, label: str, start):
-    """Run a server on a temporary copy of notebooks/ and data/, then stop it and remove the copy.
+    """Run a server on a temporary copy of notebooks/, data/ and voila.json, then stop it and remove the copy.
 
     ``start(root, home)`` starts the server (retried when the free port was taken
     between probe and bind); a copy means autosave and outputs never touch the
@@ -161,6 +161,8 @@ def serve_copy(prefix: str, label: str, start):
         (root / "notebooks").mkdir()
     if (REPO / "data").is_dir():
         shutil.copytree(REPO / "data", root / "data")
+    if (REPO / "voila.json").is_file():  # Voila's settings, read from the folder it starts in
+        shutil.copy(REPO / "voila.json", root / "voila.json")
     server = None
     try:
         for attempt in range(3):

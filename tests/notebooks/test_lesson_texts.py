@@ -153,3 +153,17 @@ def test_saving_in_jupyterlab_writes_the_text_too(tmp_path):
     assert "A sentence a teacher added." in (tmp_path / "03-challenge.md").read_text(encoding="utf-8")
     assert drift(tmp_path / "03-challenge.md", tmp_path / "03-challenge.ipynb") == ""
     assert [c.id for c in nbformat.read(tmp_path / "03-challenge.ipynb", as_version=4).cells] == ids
+
+
+def test_voila_does_not_load_jupytext_s_jupyterlab_extension(monkeypatch):
+    """jupytext's JupyterLab extension needs JupyterLab's document manager, which Voila has not:
+    loaded in the classroom app it only logs an error. voila.json (read from the folder Voila
+    starts in: `make app`, Binder's app mode, the browser tests' copy) leaves it out."""
+    import json
+
+    config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
+    assert "jupyterlab-jupytext" in config["VoilaConfiguration"]["extension_denylist"]
+    voila = pytest.importorskip("voila.server_extension")
+    monkeypatch.chdir(ROOT)
+    loaded = voila.load_config_file()   # what Voila in a Jupyter server (Binder's app mode) reads
+    assert "jupyterlab-jupytext" in loaded["VoilaConfiguration"]["extension_denylist"]
