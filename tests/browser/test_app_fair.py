@@ -15,6 +15,7 @@ Screenshots at 1366x768: ``test-artifacts/fair-*.png``.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from pathlib import Path
@@ -177,9 +178,9 @@ def test_full_game_records_refused_and_contained(page, js_errors, voila):
         any_button.first.wait_for(timeout=60_000)
         if choice.count():
             break
-        before = table_text(page, lab)
+        shown = table_text(page, lab)
         any_button.first.click()
-        wait_table_change(page, lab, before)
+        wait_table_change(page, lab, shown)
     assert save.is_disabled()
     choice.click()
     scope.locator(".safari-table .st-selectable[data-key^='place:']").first.wait_for(timeout=30_000)
@@ -200,6 +201,13 @@ def test_full_game_records_refused_and_contained(page, js_errors, voila):
     passes = scope.locator(".safari-passes")
     passes.filter(has_text="none yet").wait_for(timeout=60_000)
     confirm = scope.locator("button", has_text="I am player")
+    remember = scope.locator("button", has_text="I remember")
+    for _ in range(20):  # bots that fail first pause the game with their cards face up
+        scope.locator("button", has_text=re.compile("I am player|I remember")).first.wait_for(timeout=60_000)
+        if confirm.count() and confirm.first.is_visible():
+            break
+        remember.first.click()
+        page.wait_for_timeout(500)
     who = confirm.inner_text().strip()
     screenshot(page, "fair-fullgame-pass-screen")
     confirm.click()
