@@ -9,9 +9,10 @@
 """
 from safari_kit.cards.model import DATA_ITEMS
 from safari_kit.knockout.actions import Play
-from safari_kit.knockout.game import ROUNDS, KnockoutGame, cards_per_player, load
+from safari_kit.knockout.game import KnockoutGame, KnockoutOptions, load
+from safari_kit.knockout.rules import ROUNDS, Phase, cards_per_player
 from safari_kit.knockout.observation import KnockoutObservation
 from safari_kit.knockout.state import KnockoutState
 
-__all__ = ["DATA_ITEMS", "KnockoutGame", "KnockoutObservation", "KnockoutState", "Play",
+__all__ = ["DATA_ITEMS", "KnockoutGame", "KnockoutObservation", "KnockoutOptions", "KnockoutState", "Phase", "Play",
            "ROUNDS", "cards_per_player", "load"]

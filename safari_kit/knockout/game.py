@@ -12,21 +12,32 @@ holds small lists and tuples of integers.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
+from dataclasses import asdict, dataclass
 
 from safari_kit.cards.model import DATA_ITEMS, SafariPal
 from safari_kit.core.chance import Chance
 from safari_kit.core.errors import IllegalActionError, RecordError
-from safari_kit.core.records import action_from_dict, make_record, read_record, write_record
+from safari_kit.core.records import action_from_dict, read_record
 from safari_kit.knockout.actions import ACTION_TYPES, Play
+from safari_kit.knockout.rules import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, cards_per_player
+from safari_kit.knockout.state import KnockoutState
 
-ROUNDS = 7
-MIN_PLAYERS, MAX_PLAYERS = 2, 7
+__all__ = ["KnockoutGame", "KnockoutOptions", "load", "ROUNDS", "cards_per_player"]
 
 
-def cards_per_player(round_no: int) -> int:
-    """K2: round r (1..7) deals 8 − r cards to each player."""
-    return 8 - round_no
+@dataclass(frozen=True)
+class KnockoutOptions:
+    """The options of a Knockout game (what a record stores), as in ``WitnessOptions``."""
+
+    players: int = 4
+    elimination: bool = False
+    items: tuple[str, ...] = DATA_ITEMS
+    first_dealer: int | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["items"] = list(self.items)
+        return d
 
 
 class KnockoutGame:
@@ -102,16 +113,34 @@ class KnockoutGame:
             codes[id(self.follow_actions[c])] = (c, -1)
             for k, a in enumerate(self.lead_actions[c]):
                 codes[id(a)] = (c, k)
-        self._codes = codes
+        self.codes = codes  # id(interned action) -> (card index, item index or -1): the hot path's lookup
         self._next_cache: dict[tuple, tuple] = {}
+        self._public_turns: dict[tuple, tuple] = {}
         self.deck_fingerprint = _fingerprint(cards)
 
     # ------------------------------------------------------------------ options
     @property
-    def options(self) -> dict:
-        """The options as plain JSON values (what a record stores)."""
-        return {"players": self.players, "elimination": self.elimination,
-                "items": list(self.items), "first_dealer": self.first_dealer}
+    def options(self) -> KnockoutOptions:
+        """The options (``options.to_dict()`` is what a record stores)."""
+        return KnockoutOptions(self.players, self.elimination, self.items, self.first_dealer)
+
+    def public_turns(self, turns) -> tuple:
+        """Completed turns ``(round, item index, ((seat, card index), ...), winner)`` with ids and item names.
+
+        Each turn is converted once per game (observations are frequent); the
+        cache is bounded, so a long tournament does not grow memory.
+        """
+        cache = self._public_turns
+        if len(cache) > 50_000:
+            cache.clear()
+        out = []
+        for turn in turns:
+            public = cache.get(turn)
+            if public is None:
+                r, k, trick, w = turn
+                public = cache[turn] = (r, self.items[k], tuple((s, self.card_ids[c]) for s, c in trick), w)
+            out.append(public)
+        return tuple(out)
 
     def __repr__(self) -> str:
         deck = "default deck" if self.default_deck else "custom deck"
@@ -124,7 +153,7 @@ class KnockoutGame:
     # ------------------------------------------------------------------ actions
     def action_code(self, action) -> tuple[int, int]:
         """(card index, item index or −1) of any action; raises IllegalActionError if it names no card/item of this game."""
-        code = self._codes.get(id(action))
+        code = self.codes.get(id(action))
         if code is not None:
             return code
         if not isinstance(action, Play):
@@ -168,8 +197,6 @@ class KnockoutGame:
         start, one card at a time; each list needs at least (8 − r) × players
         distinct ids).
         """
-        from safari_kit.knockout.state import KnockoutState
-
         chance = Chance(seed)
         if deals is None:
             gen = chance.generator("deals")
@@ -204,7 +231,7 @@ class KnockoutGame:
 
     # ------------------------------------------------------------------ records
     @classmethod
-    def replay(cls, record, cards=None):
+    def replay(cls, record, cards=None) -> KnockoutState:
         """Rebuild the identical state from a record (dict, JSON text or path) by re-applying its actions.
 
         The deck: the record's own custom cards if it has them, else ``cards``,
@@ -253,20 +280,6 @@ class KnockoutGame:
 def load(record, cards=None):
     """Rebuild a Knockout state from a record (dict, JSON text or file path); see :meth:`KnockoutGame.replay`."""
     return KnockoutGame.replay(record, cards=cards)
-
-
-def record_of(state) -> dict:
-    game = state.game
-    setup = {"deck": game.deck_fingerprint,
-             "deals": None if state._given is None else [list(o) for o in state._given],
-             "cards": None if game.default_deck else [
-                 {"id": c.id, "name": c.name, "weight_kg": c.weight_kg, "size_cm": c.size_cm,
-                  "top_speed_kmh": c.top_speed_kmh, "lifespan_years": c.lifespan_years} for c in game.cards]}
-    return make_record("knockout", game.options, state.seed, setup, [a.to_dict() for a in state._history])
-
-
-def save_record(state, path: str | Path) -> str:
-    return write_record(record_of(state), path)
 
 
 def _fingerprint(cards) -> str:

@@ -61,7 +61,7 @@ def state_html(state) -> str:
         _table([("named item", _label(state.item)),
                 ("cards played this turn", _trick(game, state.trick, state.item))]),
         _players_table(game, state._scores, state._round_wins, state.out,
-                       [len(h) for h in state._hands], state.dealer, state.lead, state.current_player),
+                       [len(h) for h in state.hands], state.dealer, state.lead, state.current_player),
     ]
     if not state.is_terminal():
         hand = state.hand(state.current_player)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from safari_kit.knockout.game import ROUNDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +21,7 @@ class KnockoutObservation:
     cards_per_player: int
     dealer: int
     lead: int
-    current_player: int
+    current_player: int | None  # None once the game is over
     terminal: bool
     elimination: bool
     items: tuple[str, ...]
@@ -69,50 +68,3 @@ class KnockoutObservation:
         from safari_kit.knockout.html import observation_html
 
         return observation_html(self)
-
-
-def _public_turns(game, turns) -> tuple:
-    """Completed turns with card ids; each turn is converted once per game (observations are frequent)."""
-    cache = game.__dict__.setdefault("_public_turn_cache", {})
-    if len(cache) > 50_000:  # bounded: a long tournament must not grow memory
-        cache.clear()
-    out = []
-    for turn in turns:
-        public = cache.get(turn)
-        if public is None:
-            r, k, trick, w = turn
-            public = cache[turn] = (r, game.items[k], tuple((s, game.card_ids[c]) for s, c in trick), w)
-        out.append(public)
-    return tuple(out)
-
-
-def observe(state, player: int) -> KnockoutObservation:
-    """Build ``player``'s observation of ``state`` (K3: played cards are face up for all)."""
-    game = state.game
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
-        raise ValueError(f"player must be a seat from 0 to {game.players - 1}, got {player!r}")
-    ids, items = game.card_ids, game.items
-    terminal = state._current < 0
-    return KnockoutObservation(
-        player=player,
-        players=game.players,
-        round=state._round,
-        rounds=ROUNDS,
-        cards_per_player=state._per_hand,
-        dealer=state._dealer,
-        lead=state._lead,
-        current_player=state._current,
-        terminal=terminal,
-        elimination=game.elimination,
-        items=items,
-        item=state.item,
-        hand=tuple(ids[c] for c in state._hands[player]),
-        trick=state.trick,
-        hand_sizes=tuple(len(h) for h in state._hands),
-        scores=tuple(state._scores),
-        round_wins=tuple(state._round_wins),
-        out=state.out,
-        won_this_round=state.won_this_round(),
-        turns=_public_turns(game, state._turns),
-        winners=tuple(state.winners()) if terminal else None,
-    )

@@ -14,14 +14,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from safari_kit.core.errors import IllegalActionError
-from safari_kit.knockout.game import ROUNDS, KnockoutGame, cards_per_player, record_of, save_record
+from safari_kit.core.records import make_record, write_record
+from safari_kit.knockout.observation import KnockoutObservation
+from safari_kit.knockout.rules import ROUNDS, Phase, cards_per_player
 
 
 class KnockoutState:
     """One game of Safari Knockout; see :class:`KnockoutGame` for the options.
 
-    Public reading: ``round``, ``dealer``, ``lead``, ``current_player`` (−1
-    once over), ``item``, ``trick``, ``hands`` (full view), ``active``,
+    Public reading: ``round``, ``dealer``, ``lead``, ``current_player`` (None
+    once over, as in Safari Witness), ``phase``, ``item``, ``trick``, ``hands`` (full view), ``active``,
     ``scores()``, ``returns()``, ``winners()``, ``history``,
     ``observation(player)``, ``full_view()``.
     """
@@ -30,7 +32,7 @@ class KnockoutState:
                  "_active", "_next", "_hands", "_dealt", "_trick", "_item", "_scores",
                  "_round_wins", "_turn", "_per_hand", "_turns", "_round_start", "_history", "_out")
 
-    def __init__(self, game: KnockoutGame, seed: int, deals: tuple, given: tuple | None = None):
+    def __init__(self, game, seed: int, deals: tuple, given: tuple | None = None):
         self.game = game
         self.seed = seed
         self._deals = deals              # 7 deck orders (card indices), immutable, shared by clones
@@ -75,7 +77,7 @@ class KnockoutState:
 
     def apply(self, action) -> None:
         """Perform one legal action; an illegal one raises IllegalActionError and changes nothing."""
-        code = self.game._codes.get(id(action))
+        code = self.game.codes.get(id(action))
         if code is None:
             code = self.game.action_code(action)      # raises for a card/item unknown to the game
         card, item = code
@@ -169,9 +171,16 @@ class KnockoutState:
         return True
 
     @property
-    def current_player(self) -> int:
-        """The seat to act, or −1 when the game is over."""
-        return self._current
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over (as in Safari Witness)."""
+        return None if self._current < 0 else self._current
+
+    @property
+    def phase(self) -> Phase:
+        """K3: ``lead`` (a card and a data item), ``follow`` (a card), or ``over``."""
+        if self._current < 0:
+            return Phase.OVER
+        return Phase.FOLLOW if self._trick else Phase.LEAD
 
     def is_terminal(self) -> bool:
         return self._current < 0
@@ -304,22 +313,33 @@ class KnockoutState:
         new._out = self._out
         return new
 
-    def observation(self, player: int):
-        """What ``player`` may know, as an immutable :class:`KnockoutObservation`."""
-        from safari_kit.knockout.observation import observe
-
-        return observe(self, player)
+    def observation(self, player: int) -> KnockoutObservation:
+        """What ``player`` may know, as an immutable :class:`KnockoutObservation` (K3: played cards are public)."""
+        game = self.game
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
+            raise ValueError(f"player must be a seat from 0 to {game.players - 1}, got {player!r}")
+        ids = game.card_ids
+        terminal = self._current < 0
+        return KnockoutObservation(
+            player=player, players=game.players, round=self._round, rounds=ROUNDS,
+            cards_per_player=self._per_hand, dealer=self._dealer, lead=self._lead,
+            current_player=self.current_player, terminal=terminal, elimination=game.elimination,
+            items=game.items, item=self.item, hand=tuple(ids[c] for c in self._hands[player]),
+            trick=self.trick, hand_sizes=tuple(len(h) for h in self._hands), scores=tuple(self._scores),
+            round_wins=tuple(self._round_wins), out=self.out, won_this_round=self.won_this_round(),
+            turns=game.public_turns(self._turns), winners=tuple(self.winners()) if terminal else None,
+        )
 
     def full_view(self) -> dict:
         """Everything in play now, every hand included (JSON types): for tests and teachers."""
         return {
-            "options": self.game.options,
+            "options": self.game.options.to_dict(),
             "seed": self.seed,
             "round": self._round,
             "cards_per_player": self._per_hand,
             "dealer": self._dealer,
             "lead": self._lead,
-            "current_player": self._current,
+            "current_player": self.current_player,
             "terminal": self._current < 0,
             "item": self.item,
             "trick": [list(p) for p in self.trick],
@@ -337,12 +357,23 @@ class KnockoutState:
         }
 
     def to_record(self) -> dict:
-        """A game record (core/records) that :meth:`KnockoutGame.replay` turns back into this state."""
-        return record_of(self)
+        """A game record (core/records) that :meth:`KnockoutGame.replay` turns back into this state.
 
-    def save(self, path: str | Path) -> str:
-        """Write :meth:`to_record` as JSON to ``path``; returns the text."""
-        return save_record(self, path)
+        It holds the seed (or the given deals) and every action, so it rebuilds
+        every hand: a record of an unfinished game shows every player's cards.
+        """
+        game = self.game
+        setup = {"deck": game.deck_fingerprint,
+                 "deals": None if self._given is None else [list(o) for o in self._given],
+                 "cards": None if game.default_deck else [
+                     {"id": c.id, "name": c.name, "weight_kg": c.weight_kg, "size_cm": c.size_cm,
+                      "top_speed_kmh": c.top_speed_kmh, "lifespan_years": c.lifespan_years} for c in game.cards]}
+        return make_record("knockout", game.options.to_dict(), self.seed, setup,
+                           [a.to_dict() for a in self._history])
+
+    def save(self, path: str | Path | None = None) -> str:
+        """The record as JSON text (:meth:`to_record`), also written to ``path`` when given (as in Safari Witness)."""
+        return write_record(self.to_record(), path)
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, KnockoutState)

@@ -38,7 +38,7 @@ def _scripts():
 
 
 def _round3_cards() -> int:
-    from safari_kit.knockout.game import cards_per_player
+    from safari_kit.knockout.rules import cards_per_player
 
     return cards_per_player(3)
 

@@ -37,6 +37,9 @@ class Phase(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __repr__(self) -> str:  # shown as the plain string it equals, in notebooks and doctests
+        return repr(self.value)
+
 
 class Event(str, Enum):
     """The kinds of log event (``event["kind"]``) a Witness state writes."""
@@ -59,6 +62,9 @@ class Event(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    def __repr__(self) -> str:  # shown as the plain string it equals, in notebooks and doctests
+        return repr(self.value)
 
 
 PHASE_HELP = {

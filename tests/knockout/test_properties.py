@@ -137,7 +137,7 @@ def _card_value(state, rnd):
     """A card id: the hand of the seat to play, another hand, any card of the deck, or no card."""
     r = rnd.random()
     seat = state.current_player
-    if seat >= 0 and state.hand(seat) and r < 0.4:
+    if seat is not None and state.hand(seat) and r < 0.4:
         return rnd.choice(state.hand(seat))
     others = [c for h in state.hands for c in h]
     if others and r < 0.6:
