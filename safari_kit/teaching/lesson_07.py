@@ -5,36 +5,13 @@ the engine or from the tutorial's scripts.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
-_SCRIPTS_MODULE = "safari_kit.teaching._tutorial_scripts"
-
-
 def _scripts():
-    """The rules tutorial's scripts (plain engine code, no widgets).
+    """The rules tutorial's scripts (plain engine code, no widgets: a plain ``pip install .`` is enough)."""
+    from safari_kit.teaching import tutorials
 
-    They live in ``safari_kit/widgets/labs/tutorial_scripts.py`` for now, and
-    importing anything from ``safari_kit.widgets`` needs the lab extra
-    (ipywidgets, anywidget). So the module file is loaded on its own, under a
-    private name, and the quiz can be checked after a plain ``pip install .``.
-    Once the scripts move out of widgets/ (issue 10, part 3), import them
-    normally instead.
-    """
-    if _SCRIPTS_MODULE not in sys.modules:
-        path = Path(__file__).resolve().parents[1] / "widgets" / "labs" / "tutorial_scripts.py"
-        spec = importlib.util.spec_from_file_location(_SCRIPTS_MODULE, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[_SCRIPTS_MODULE] = module  # before exec: its dataclasses look their module up
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[_SCRIPTS_MODULE]
-            raise
-    return sys.modules[_SCRIPTS_MODULE]
+    return tutorials
 
 
 def _round3_cards() -> int:

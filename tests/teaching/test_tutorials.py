@@ -8,7 +8,7 @@ import pytest
 
 from safari_kit.knockout import KnockoutGame
 from safari_kit.probability.knockout import ties_per_item
-from safari_kit.widgets.labs import tutorial_scripts as T
+from safari_kit.teaching import tutorials as T
 from safari_kit.witness import WitnessGame
 from safari_kit.witness.state import MIN_SAFE, UNIDENTIFIED_SIZE
 

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("anywidget")
 
-from safari_kit.widgets.labs import tutorial_scripts as T  # noqa: E402
+from safari_kit.teaching import tutorials as T  # noqa: E402
 from safari_kit.widgets.labs.tutorial import RulesTutorial  # noqa: E402
 
 GAMES = ("witness", "knockout")

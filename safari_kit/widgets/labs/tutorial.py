@@ -1,7 +1,7 @@
 """RulesTutorial: a scripted game of either kind, step by step, each rule explained as it happens.
 
 The script (the exact set-up, the actions and the explanation of each step)
-is data in :mod:`safari_kit.widgets.labs.tutorial_scripts`; the engine plays every
+is data in :mod:`safari_kit.teaching.tutorials`; the engine plays every
 action, so what the table shows is what the rules did. Next / Back / Restart
 move through the steps; at each step the lab shows the table from the
 learner's seat (seat 0 by default), the explanation with its rulings (W4,
@@ -27,7 +27,7 @@ from safari_kit.widgets.table import CardTable
 
 def _script(game: str):
     # the scripts are teaching data (one layer up); imported here, at the edge, on demand
-    from safari_kit.widgets.labs import tutorial_scripts as tutorials
+    from safari_kit.teaching import tutorials as tutorials
 
     return tutorials.script(game)
 
@@ -41,7 +41,7 @@ class RulesTutorial(Lab):
     """
 
     def __init__(self, game: str = "witness", viewer: int | None = None, docs: str | None = None):
-        from safari_kit.widgets.labs import tutorial_scripts as tutorials
+        from safari_kit.teaching import tutorials as tutorials
 
         self.script = _script(game)
         self.game_name = game
@@ -114,7 +114,7 @@ class RulesTutorial(Lab):
 
     # ------------------------------------------------------------------ drawing
     def _show(self, k: int) -> None:
-        from safari_kit.widgets.labs import tutorial_scripts as tutorials
+        from safari_kit.teaching import tutorials as tutorials
 
         self.step = k
         step = self.script.steps[k]
