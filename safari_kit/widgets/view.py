@@ -67,7 +67,7 @@ WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
     "challenge": ("challenge: reveal face-down cards; after 4 safe ones you may stop", "is challenging"),
     "archive": ("archive: put the cards won on your archive one at a time; the last one goes on top",
                 "is archiving the cards won"),
-    "face_up": ("your turn failed: everyone sees these cards now. Remember them, then turn them face down",
+    "face_up": ("it failed, so everyone sees the face-up cards now. Remember them, then turn them face down",
                 "failed: the revealed cards lie face up. Remember them!"),
     "abilities": ("use a name ability, or end your turn", "may use a name ability"),
     "alan": ("use ALAN: take archived cards into the Clue Area, then identify", "is using ALAN"),
@@ -124,7 +124,7 @@ def witness_view(state, viewer: int) -> dict:
         phase_words = f"Game over ({how}). Winner{'s' if len(winners) > 1 else ''}: {names}."
     else:
         mine, theirs = WITNESS_PHASE_WORDS.get(obs["phase"], (obs["phase"], obs["phase"]))
-        phase_words = f"Your turn: {mine}." if current == viewer else f"Player {current} {theirs}."
+        phase_words = _sentence(f"Your turn: {mine}" if current == viewer else f"Player {current} {theirs}")
         if obs["phase"] == "challenge":
             phase_words += f" Safe so far: {obs['safe_reveals']}."
     case = None

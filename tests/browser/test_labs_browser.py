@@ -7,7 +7,9 @@
   ``lesson-03-*.png``).
 * ``test_identification_and_challenge_by_clicking``: a small notebook written
   into the server root shows ``IdentificationLab(seed=...)`` and
-  ``ChallengeLab(seed=...)``. One identification is played by clicking (Identify,
+  ``ChallengeLab(seed=...)``. Both seeds open on a bot's failed turn (its cards
+  face up, W4/W5): ``Next turn`` / ``Next challenge`` is pressed until the
+  learner's turn. One identification is played by clicking (Identify,
   a clue type, a face-down place on the card table, a guess, Reveal) and one
   challenge (face-down places revealed one by one until it fails or Stop is
   allowed, then Stop); after every click the probability text (``.safari-prob``)
@@ -151,9 +153,32 @@ def test_lesson_notebook_runs_clean(page, js_errors, lab_server, path, lab):
 
 
 # ----------------------------------------------------------------------------- clicking through the labs
+def next_until_my_turn(page, lab: str, next_text: str, ready: str, tries: int = 12) -> int:
+    """Press the lab's ``next_text`` button until ``ready`` (a selector) is on the page; returns the presses.
+
+    The bots pause after each failed turn (phase face_up, W4/W5: its cards lie
+    face up until the next turn), so reaching the learner's turn may take
+    several presses.
+    """
+    nxt = widget_button(page, lab, next_text)
+    for n in range(tries):
+        if page.locator(ready).count():
+            return n
+        assert nxt.is_enabled(), f"neither the learner's turn nor {next_text!r}: {status(page, lab)}"
+        click_and_wait_change(page, nxt, f"{lab} .safari-table", timeout=60_000)
+        page.wait_for_timeout(150)  # the buttons' state (another message) lands too
+    assert page.locator(ready).count(), f"not the learner's turn after {tries} presses: {status(page, lab)}"
+    return tries
+
+
+IDENTIFY_READY = f"{ID_LAB} button.safari-identify:not([disabled])"
+
+
 def play_identification(page) -> dict:
     lab = ID_LAB
     bring_into_view(page, lab)
+    if page.locator(f"{lab} .st-remember-banner").count():  # the deal opens on a bot's failure
+        next_until_my_turn(page, lab, "Next turn", IDENTIFY_READY)
     prob = f"{lab} .safari-prob"
     places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
     texts = [text_of(page, prob)]
@@ -232,6 +257,8 @@ def play_challenge(page) -> dict:
     prob = f"{lab} .safari-prob"
     places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
     stop = widget_button(page, lab, "Stop")
+    if page.locator(f"{lab} .st-remember-banner").count():  # the deal opens on a bot's failure
+        next_until_my_turn(page, lab, "Next challenge", places)
     texts = [text_of(page, prob)]
     assert "P(next reveal safe)" in texts[0], texts[0]
     steps = []
@@ -310,12 +337,7 @@ def test_identification_and_challenge_by_clicking(page, js_errors, lab_server):
 def latency_ident_setup(page) -> None:
     lab = ID_LAB
     bring_into_view(page, lab)
-    nxt = widget_button(page, lab, "Next turn")
-    if nxt.is_enabled():
-        click_and_wait_change(page, nxt, f"{lab} .safari-status", timeout=60_000)
+    next_until_my_turn(page, lab, "Next turn", IDENTIFY_READY)  # past the learner's and the bots' failures
     identify = widget_button(page, lab, "Identify")
-    page.wait_for_function(
-        "(sel) => [...document.querySelectorAll(sel)].some(b => b.innerText.trim() === 'Identify' && !b.disabled)",
-        arg=f"{lab} button.widget-button", timeout=30_000)
     click_and_wait_change(page, identify, f"{lab} .safari-prob")
     page.locator(f"{lab} .safari-table .st-selectable[data-key^='place:']").first.wait_for()

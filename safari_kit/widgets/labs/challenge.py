@@ -270,6 +270,7 @@ class ChallengeLab(Lab):
         live = self.in_challenge
         self.stop_button.disabled = not (live and state.is_legal(A.StopChallenge()))
         self.next_button.disabled = live or state.is_terminal()
+        self.next_button.button_style = "warning" if state.phase == "face_up" else ""  # the one thing to press now
         selectable = ([{"kind": "place", "id": p, "label": f"Reveal place {p}"} for p in state.face_down_places()]
                       if live else [])
         if live:

@@ -334,6 +334,7 @@ class IdentificationLab(Lab):
         self.identify_button.disabled = not (mine and phase == "choose")
         self.another_button.disabled = not (mine and phase == "choose" and state.is_legal(A.RevealAnother()))
         self.next_button.disabled = (mine and phase != "face_up") or state.is_terminal()
+        self.next_button.button_style = "warning" if phase == "face_up" else ""  # the one thing to press now
         identifying = mine and phase == "identify"
         choices = [(types_label(t), t) for t in state.type_choices()] if identifying else []
         if [v for _, v in choices] != [v for _, v in self.type_buttons.options]:
@@ -387,6 +388,10 @@ class IdentificationLab(Lab):
         parts = ["<div class='safari-prob-panel'>"]
         if self.last_result:
             parts.append(f"<p class='safari-last'><b>Last reveal:</b> {html.escape(self.last_result)}</p>")
+        if state.phase == "face_up":
+            parts.append("<p><b>Remember the face-up cards</b> (framed in orange on the table), "
+                         "then press <b>Next turn</b>.</p></div>")
+            return "".join(parts)
         if not self.my_turn or state.phase not in ("choose", "identify"):
             parts.append("<p>The chances appear on your turn.</p></div>")
             return "".join(parts)

@@ -383,15 +383,25 @@ export default {
           h("div", { class: "st-zone-title" }, "Unidentified Area"));
         if (v.remember) {
           const n = (v.face_up_places || []).length;
+          // no emoji: a laptop without an emoji font would show an empty box
           area.appendChild(h("div", { class: "st-remember-banner", role: "status" },
-            `👀 Remember these ${n} face-up card${n === 1 ? "" : "s"}! ` +
-            `${v.my_turn ? "Your" : "Player " + v.current_player + "'s"} turn failed; they are turned face down when the next turn begins.`));
+            h("span", { class: "st-remember-icon", "aria-hidden": "true" }, "!"),
+            h("span", {}, h("b", {}, `Remember these ${n} face-up card${n === 1 ? "" : "s"}! `),
+              `${v.my_turn ? "Your" : "Player " + v.current_player + "'s"} turn failed, so everyone sees ` +
+              `${n === 1 ? "it" : "them"} now; ${n === 1 ? "it is" : "they are"} turned face down when the next turn begins.`)));
         }
         area.appendChild(places);
         body.appendChild(area);
 
         // buttons
         body.appendChild(buttons(v));
+        if (v.remember) {
+          const moment = `${v.turn}:${v.current_player}:${(v.face_up_places || []).join(",")}`;
+          if (moment !== shownMoment) {
+            shownMoment = moment;
+            showMoment();
+          }
+        }
 
         // archives
         const arch = h("div", { class: "st-archives" });
@@ -507,6 +517,29 @@ export default {
         }
         return body;
       }
+    }
+
+    // The face-up moment (W4/W5) begins: bring the cards to remember (and the table's button to go on)
+    // into view once, if the table is on screen at all (a notebook run far away is left alone).
+    let shownMoment = null;
+    function showMoment(tries = 20) {
+      requestAnimationFrame(() => {  // after every redraw of this update: read the nodes on the page now
+        const area = root.querySelector(".st-unidentified.st-remembering");
+        const bar = root.querySelector(".st-body > .st-buttons");
+        if (!root.isConnected || !area || !bar) {
+          if (tries > 0 && !(root.isConnected && !area)) showMoment(tries - 1);
+          return;
+        }
+        const vh = window.innerHeight || document.documentElement.clientHeight;
+        const t = root.getBoundingClientRect();
+        if (t.bottom <= 0 || t.top >= vh) return;
+        const withButton = !!bar.querySelector(".st-button");
+        const a = area.getBoundingClientRect();
+        const last = (withButton ? bar : area).getBoundingClientRect();
+        if (a.top >= 0 && last.bottom <= vh) return;
+        if (withButton) bar.scrollIntoView({ block: "nearest" });
+        area.scrollIntoView({ block: "nearest" });
+      });
     }
 
     function safeDraw() {
