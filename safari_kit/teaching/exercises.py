@@ -24,31 +24,9 @@ from fractions import Fraction
 from html import escape
 from typing import Any, Callable
 
+from safari_kit.presentation.numbers import as_number
+
 Number = int | float | Fraction
-
-
-def as_number(answer: Any) -> Fraction | float | None:
-    """Read a learner's answer: a Fraction, an int, a float, or text like "14/74", "0.19", "19%"."""
-    if isinstance(answer, bool):
-        return None
-    if isinstance(answer, (int, Fraction)):
-        return Fraction(answer)
-    if isinstance(answer, float):
-        return answer
-    if isinstance(answer, str):
-        text = answer.strip().replace(" ", "")
-        try:
-            if text.endswith("%"):
-                return float(text[:-1]) / 100
-            if "/" in text:
-                return Fraction(text)
-            return float(text) if "." in text or "e" in text.lower() else Fraction(int(text))
-        except (ValueError, ZeroDivisionError):
-            return None
-    try:
-        return float(answer)
-    except (TypeError, ValueError):
-        return None
 
 
 def close(a: Fraction | float, b: Fraction | float, tolerance: float) -> bool:

@@ -13,6 +13,6 @@ except ImportError as exc:  # pragma: no cover - exercised only without the lab 
     ) from exc
 
 from safari_kit.widgets.table import CardTable
-from safari_kit.widgets.view import selectable_from_legal, view_for
+from safari_kit.presentation.views import selectable_from_legal, view_for
 
 __all__ = ["CardTable", "selectable_from_legal", "view_for"]

@@ -1,7 +1,7 @@
 """CardTable: the one anywidget that draws a Safari Witness or Safari Knockout table.
 
 The page receives only ``view`` (one viewer's observation plus public card
-faces, built by :mod:`safari_kit.widgets.view`), ``selectable`` (the targets
+faces, built by :mod:`safari_kit.presentation.views`), ``selectable`` (the targets
 the viewer may click now, given by the caller from ``legal_actions()``),
 ``message`` and ``highlight``. A click comes back in ``click`` as
 ``{"kind", "id", "seq"}``; Python checks it against ``selectable`` and calls
@@ -26,7 +26,7 @@ import traceback
 import anywidget
 import traitlets
 
-from safari_kit.widgets import view as V
+from safari_kit.presentation import views as V
 
 log = logging.getLogger("safari_kit.widgets")
 _STATIC = pathlib.Path(__file__).parent / "static"

@@ -22,7 +22,7 @@ from safari_kit.cards.model import DATA_ITEMS  # noqa: E402
 from safari_kit.knockout import KnockoutGame, Play  # noqa: E402
 from safari_kit.widgets import CardTable, selectable_from_legal  # noqa: E402
 from safari_kit.widgets import table as table_module  # noqa: E402
-from safari_kit.widgets.view import mugshot_face  # noqa: E402
+from safari_kit.presentation.views import mugshot_face  # noqa: E402
 from safari_kit.witness import WitnessGame  # noqa: E402
 from safari_kit.witness import actions as A  # noqa: E402
 from safari_kit.witness.cases import CASE_BY_KEY  # noqa: E402
@@ -194,7 +194,11 @@ def test_click_on_selectable_button_and_place_fires_callback():
     got = []
     table.on_click(got.append)
     table.click = {"kind": "button", "id": "reveal_another", "seq": 1}
-    assert got == [{"kind": "button", "id": "reveal_another", "label": "Reveal another clue"}]
+    assert got == [{"kind": "button", "id": "reveal_another", "label": "Reveal another clue",
+                    "action": {"type": "RevealAnother"}}]  # the engine's own action, as action.to_dict()
+    from safari_kit.presentation.views import action_of
+
+    assert action_of(got[0]) == A.RevealAnother()
     state.apply(A.RevealAnother())
     table.show(state)
     kinds = {t["kind"] for t in table.selectable}

@@ -40,7 +40,8 @@ import ipywidgets as W
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
-from safari_kit.widgets.labs.events import BotSeats, card_label, describe_event
+from safari_kit.presentation.narration import card_label, describe_event
+from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A

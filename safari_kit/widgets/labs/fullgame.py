@@ -8,7 +8,7 @@ Every legal action is reachable by clicking the card table:
 * **challenge**: places to reveal, Stop and archive;
 * **archive**: the card that goes on top;
 * **abilities** (Advanced Mode): ``use:<NAME>`` buttons, then the targets of
-  that ability (:func:`~safari_kit.widgets.view.selectable_from_legal` with
+  that ability (:func:`~safari_kit.presentation.views.selectable_from_legal` with
   ``ability=NAME``): TOM one place, SAM two places, TAM two spots (places or
   archive cards), KIM an archived card, KRIS an element from the dropdown and a
   place; ALAN takes archived cards, then "ALAN: identify now"; End turn.
@@ -49,7 +49,8 @@ import ipywidgets as W
 
 from safari_kit.core.chance import Chance
 from safari_kit.widgets.labs.base import Lab, guarded
-from safari_kit.widgets.labs.events import card_label, describe_event
+from safari_kit.presentation.narration import card_label, describe_event
+from safari_kit.presentation.views import action_of, learner_sentence
 
 __all__ = ["FullGameLab"]
 
@@ -57,10 +58,6 @@ _SPOT_KINDS = ("place", "archive")
 _MAX_BOT_ACTIONS = 5000  # a safety net: a bot loop never runs away
 
 
-def _sentence(text: str) -> str:
-    from safari_kit.widgets.view import _sentence as sentence
-
-    return sentence(text)
 
 
 class FullGameLab(Lab):
@@ -349,7 +346,7 @@ class FullGameLab(Lab):
 
     def _render(self, message: str | None = None) -> None:
         """Draw the table for ``self.viewer`` with the targets of the current step."""
-        from safari_kit.widgets.view import selectable_from_legal
+        from safari_kit.presentation.views import selectable_from_legal
 
         if self.table is None or self.table.viewer != self.viewer:
             self._close_table()
@@ -420,7 +417,7 @@ class FullGameLab(Lab):
         return None
 
     def _phase_line(self) -> str:
-        from safari_kit.widgets.view import WITNESS_PHASE_WORDS
+        from safari_kit.presentation.views import WITNESS_PHASE_WORDS
 
         state = self.state
         if state.current_player != self.viewer:
@@ -526,29 +523,23 @@ class FullGameLab(Lab):
         if self.state.is_terminal() or self.state.current_player != self.viewer:
             return
         if self._ability is not None:
-            self._ability_click(kind, id_)
+            self._ability_click(target)
             return
         phase = self.state.phase
         from safari_kit.witness import actions as A
 
+        action = action_of(target)  # a target that is one whole action carries it (action.to_dict())
+        if action is not None:
+            self._act(action)
+            return
         if kind == "button":
             if id_.startswith("type:"):
                 self._pick["types"] = tuple(id_[5:].split("+"))
                 self._render()
                 return
-            if id_.startswith("use:"):
-                name = id_[4:]
-                if name == "ALAN":
-                    self._act(A.UseAlan())
-                    return
-                self._ability, self._spots = name, []
+            if id_.startswith("use:"):  # an ability with targets: pick them next
+                self._ability, self._spots = id_[4:], []
                 self._render()
-                return
-            action = {"identify": A.Identify(), "reveal_another": A.RevealAnother(), "challenge": A.Challenge(),
-                      "stop": A.StopChallenge(), "end_turn": A.EndTurn(), "alan_done": A.AlanDone(),
-                      "face_down": A.TurnFaceDown()}.get(id_)
-            if action is not None:
-                self._act(action)
             return
         if phase == "identify":
             if kind == "clue":
@@ -564,25 +555,19 @@ class FullGameLab(Lab):
                     return
                 self._act(A.Declare(self._pick["clue"], tuple(self._pick["types"]), int(id_)))
             return
-        if phase == "challenge" and kind == "place":
-            self._act(A.RevealNext(int(id_)))
-        elif phase == "archive" and kind == "card":
-            self._act(A.ArchiveCard(id_))
-        elif phase == "alan" and kind == "card":
-            self._act(A.AlanTake(id_))
 
-    def _ability_click(self, kind: str, id_) -> None:
+    def _ability_click(self, target: dict) -> None:
         from safari_kit.witness import actions as A
 
+        kind, id_ = target["kind"], target["id"]
         name = self._ability
         if kind == "button" and id_ == "cancel":
             self._ability, self._spots = None, []
             self._render("Cancelled: pick another ability or End turn.")
             return
-        if name == "TOM" and kind == "place":
-            self._act(A.UseTom(int(id_)))
-        elif name == "KIM" and kind == "card":
-            self._act(A.UseKim(id_))
+        action = action_of(target)
+        if action is not None:  # TOM's place, KIM's card: one click is the whole action
+            self._act(action)
         elif name == "KRIS" and kind == "place":
             self._act(A.UseKris(self.kris_box.value, int(id_)))
         elif name in ("SAM", "TAM") and kind in _SPOT_KINDS:
@@ -610,7 +595,7 @@ class FullGameLab(Lab):
 
         state = self.state
         if not state.is_legal(action):
-            reason = _sentence(state.why_illegal(action))
+            reason = learner_sentence(state.why_illegal(action))
             if self._ability in ("SAM", "TAM"):
                 self._spots = []
             self._render(reason)

@@ -52,7 +52,8 @@ import ipywidgets as W
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
-from safari_kit.widgets.labs.events import BotSeats, card_label, describe_event, types_label, who
+from safari_kit.presentation.narration import card_label, describe_event, types_label, who
+from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
@@ -216,7 +217,7 @@ class IdentificationLab(Lab):
         self._refresh()
 
     def _parse_guess(self):
-        from safari_kit.teaching.exercises import as_number
+        from safari_kit.presentation.numbers import as_number
 
         text = self.guess_box.value.strip()
         if not text:

@@ -178,7 +178,7 @@ class RulesTutorial(Lab):
                 last = new[-1]
                 seat_card = dict((s, c) for s, c in last["plays"])
                 marks = [{"kind": "card", "id": seat_card[last["winner"]]}]
-        from safari_kit.widgets.view import view_for
+        from safari_kit.presentation.views import view_for
 
         view = view_for(state, self.viewer)
         visible = set(view.get("cards", {}))

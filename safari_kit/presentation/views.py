@@ -31,7 +31,8 @@ import re
 
 from safari_kit.cards.model import DATA_ITEM_LABELS, DATA_ITEMS
 
-__all__ = ["witness_view", "knockout_view", "view_for", "selectable_from_legal", "explain_refusal",
+__all__ = ["witness_view", "knockout_view", "view_for", "selectable_from_legal", "explain_refusal", "learner_sentence",
+           "action_of", "WITNESS_BUTTONS",
            "check_public", "default_message", "TARGET_KINDS", "mugshot_face", "pal_face"]
 
 TARGET_KINDS = ("place", "card", "clue", "archive", "item", "button")
@@ -40,7 +41,7 @@ TARGET_KINDS = ("place", "card", "clue", "archive", "item", "button")
 _RULE_REF = re.compile(r"\s*\((?:[WK]\d+[a-z ]*)\)")
 
 
-def _sentence(text: str) -> str:
+def learner_sentence(text: str) -> str:
     """An engine reason as a learner's sentence: no rule numbers, capital first letter, a full stop."""
     text = _RULE_REF.sub("", str(text)).strip()
     if not text:
@@ -73,6 +74,24 @@ WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
     "alan": ("use ALAN: take archived cards into the Clue Area, then identify", "is using ALAN"),
 }
 _TYPE_WORDS = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+
+
+def _witness_buttons() -> dict:
+    from safari_kit.witness import actions as A
+
+    return {  # one button per action without fields: (button id, label)
+        A.Identify: ("identify", "Identify"),
+        A.RevealAnother: ("reveal_another", "Reveal another clue"),
+        A.Challenge: ("challenge", "Challenge"),
+        A.StopChallenge: ("stop", "Stop and archive"),
+        A.TurnFaceDown: ("face_down", "I remember them: turn face down"),
+        A.AlanDone: ("alan_done", "ALAN: identify now"),
+        A.UseAlan: ("use:ALAN", "ALAN: identify again"),
+        A.EndTurn: ("end_turn", "End turn"),
+    }
+
+
+WITNESS_BUTTONS = _witness_buttons()
 _ABILITY_WORDS = {
     "TAM": "TAM: swap two cards", "TOM": "TOM: peek at a face-down card", "SAM": "SAM: shuffle two face-down cards",
     "KIM": "KIM: send an archived card back", "KRIS": "KRIS: name an element and reveal", "ALAN": "ALAN: identify again",
@@ -124,7 +143,7 @@ def witness_view(state, viewer: int) -> dict:
         phase_words = f"Game over ({how}). Winner{'s' if len(winners) > 1 else ''}: {names}."
     else:
         mine, theirs = WITNESS_PHASE_WORDS.get(obs["phase"], (obs["phase"], obs["phase"]))
-        phase_words = _sentence(f"Your turn: {mine}" if current == viewer else f"Player {current} {theirs}")
+        phase_words = learner_sentence(f"Your turn: {mine}" if current == viewer else f"Player {current} {theirs}")
         if obs["phase"] == "challenge":
             phase_words += f" Safe so far: {obs['safe_reveals']}."
     case = None
@@ -341,18 +360,24 @@ def selectable_from_legal(state, ability: str | None = None) -> list[dict]:
             seen.add((kind, id_))
             out.append(_target(kind, id_, label))
 
+    def add_action(kind, id_, label, action):
+        """A target that is one whole engine action: it carries the action itself (``action.to_dict()``)."""
+        if (kind, id_) not in seen:
+            seen.add((kind, id_))
+            out.append({**_target(kind, id_, label), "action": action.to_dict()})
+
     if ability is not None:
         ability = ability.upper()
         for a in legal:
             if ability == "TOM" and isinstance(a, A.UseTom):
-                add("place", a.place, f"Place {a.place} (face down)")
+                add_action("place", a.place, f"Place {a.place} (face down)", a)
             elif ability == "SAM" and isinstance(a, A.UseSam):
                 for p in (a.first, a.second):
                     add("place", p, f"Place {p} (face down)")
             elif ability == "KRIS" and isinstance(a, A.UseKris):
                 add("place", a.place, f"Place {a.place} (face down)")
             elif ability == "KIM" and isinstance(a, A.UseKim):
-                add("card", a.card, _witness_face_label(state, a.card))
+                add_action("card", a.card, _witness_face_label(state, a.card), a)
             elif ability == "TAM" and isinstance(a, A.UseTam):
                 for spot in (a.first, a.second):
                     if spot[0] == "U":
@@ -362,35 +387,38 @@ def selectable_from_legal(state, ability: str | None = None) -> list[dict]:
                         add("archive", spot, f"Player {player}'s archive, card {int(pos) + 1} from the bottom")
         return out
     for a in legal:
-        if isinstance(a, A.Identify):
-            add("button", "identify", "Identify")
-        elif isinstance(a, A.RevealAnother):
-            add("button", "reveal_another", "Reveal another clue")
-        elif isinstance(a, A.Challenge):
-            add("button", "challenge", "Challenge")
+        button = WITNESS_BUTTONS.get(type(a))
+        if button is not None:
+            add_action("button", button[0], button[1], a)
         elif isinstance(a, A.Declare):
             add("clue", a.clue, _witness_face_label(state, a.clue))
             add("button", "type:" + "+".join(a.types), " or ".join(_TYPE_WORDS[t] for t in a.types))
             add("place", a.place, f"Place {a.place} (face down)")
         elif isinstance(a, A.RevealNext):
-            add("place", a.place, f"Place {a.place} (face down)")
-        elif isinstance(a, A.StopChallenge):
-            add("button", "stop", "Stop and archive")
-        elif isinstance(a, A.ArchiveCard):
-            add("card", a.card, _witness_face_label(state, a.card))
-        elif isinstance(a, A.TurnFaceDown):
-            add("button", "face_down", "I remember them: turn face down")
-        elif isinstance(a, A.AlanTake):
-            add("card", a.card, _witness_face_label(state, a.card))
-        elif isinstance(a, A.AlanDone):
-            add("button", "alan_done", "ALAN: identify now")
-        elif isinstance(a, A.EndTurn):
-            add("button", "end_turn", "End turn")
+            add_action("place", a.place, f"Place {a.place} (face down)", a)
+        elif isinstance(a, (A.ArchiveCard, A.AlanTake)):
+            add_action("card", a.card, _witness_face_label(state, a.card), a)
         elif type(a).__name__.startswith("Use"):
             name = type(a).__name__[3:].upper()
             add("button", "use:" + name, _ABILITY_WORDS.get(name, name))
     # buttons last but End turn very last, clue-type buttons in the engine's order
     return out
+
+
+def action_of(target: dict):
+    """The engine action a click target stands for (its ``"action"``), or None for a part of one.
+
+    Targets built by :func:`selectable_from_legal` carry whole actions as
+    ``action.to_dict()``; this turns one back with the engine's own
+    ``action_from_dict``, so a lab never re-encodes an action as a string.
+    """
+    doc = target.get("action")
+    if doc is None:
+        return None
+    from safari_kit.core.records import action_from_dict
+    from safari_kit.witness.actions import ACTION_TYPES
+
+    return action_from_dict(doc, ACTION_TYPES, 0)
 
 
 def _knockout_targets(state) -> list[dict]:
@@ -484,12 +512,9 @@ def _witness_refusal(state, viewer, kind, id_) -> str:
         elif phase == "identify" and kind == "clue":
             action = A.Declare(id_, state.type_choices()[0], (state.available_places() or [0])[0])
     elif kind == "button":
-        action = {"identify": A.Identify(), "reveal_another": A.RevealAnother(), "challenge": A.Challenge(),
-                  "stop": A.StopChallenge(), "end_turn": A.EndTurn(), "alan_done": A.AlanDone(),
-                  "face_down": A.TurnFaceDown(),
-                  "use:ALAN": A.UseAlan()}.get(id_)
+        action = next((cls() for cls, (bid, _) in WITNESS_BUTTONS.items() if bid == id_), None)
     if action is not None and not state.is_legal(action):
-        return _sentence(state.why_illegal(action))
+        return learner_sentence(state.why_illegal(action))
     what = {"place": "That place", "card": "That card", "clue": "That clue card", "archive": "That archive card",
             "button": "That button", "item": "That"}.get(kind, "That")
     return f"{what} is not clickable now: the game expects {_RULE_REF.sub('', PHASE_HELP[phase])}."
@@ -519,7 +544,7 @@ def _knockout_refusal(state, viewer, kind, id_) -> str:
     try:
         state.clone().apply(action)
     except IllegalActionError as exc:
-        return _sentence(exc.reason)
+        return learner_sentence(exc.reason)
     return "That is not clickable in this step."
 
 
