@@ -205,7 +205,7 @@ def check_rows(rows, file: str, header=COLUMNS) -> list[Problem]:
             problems.append(Problem(file, line, "deck", cells["deck"], _one_of(DECKS),
                                     issue="is not a known deck" if deck else "is blank"))
             deck = None
-        used = DECK_COLUMNS.get(deck, ())
+        used = DECK_COLUMNS.get(deck, ()) if deck is not None else ()
         # id
         if "id" in present:
             card_id = cells["id"]

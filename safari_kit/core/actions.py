@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Any, ClassVar
 
 
 class RecordableAction:
@@ -12,9 +13,11 @@ class RecordableAction:
     """
 
     __slots__ = ()
+    if TYPE_CHECKING:  # subclasses are dataclasses; this tells the type checker so
+        __dataclass_fields__: ClassVar[dict[str, Any]]
 
     def to_dict(self) -> dict:
-        out = {"type": type(self).__name__}
+        out: dict[str, Any] = {"type": type(self).__name__}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             out[f.name] = list(value) if isinstance(value, tuple) else value

@@ -80,6 +80,7 @@ def read_record(source: str | Path | dict, game: str | None = None) -> dict:
                     json.loads(text)
                 except json.JSONDecodeError:
                     raise RecordError(f"{text[:60]!r} is neither a record file that exists nor JSON record text") from None
+        assert text is not None  # every branch above either read the text or raised
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -120,7 +121,7 @@ def write_record(doc: dict, path: str | Path | None = None) -> str:
 def action_from_dict(doc: dict, types: dict[str, Any], index: int):
     """Rebuild one action from ``{"type": name, **fields}`` using ``types``."""
     kind = doc.get("type")
-    cls = types.get(kind)
+    cls = types.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RecordError(f"action #{index}: unknown type {kind!r}; expected one of {', '.join(sorted(types))}")
     fields = {k: v for k, v in doc.items() if k != "type"}

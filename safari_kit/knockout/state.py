@@ -12,11 +12,15 @@ start of that round's own full-deck order.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from safari_kit.core.errors import IllegalActionError
 from safari_kit.core.records import make_record, write_record
 from safari_kit.knockout.observation import KnockoutObservation
 from safari_kit.knockout.rules import ROUNDS, Phase, cards_per_player
+
+if TYPE_CHECKING:
+    from safari_kit.knockout.actions import Play
 
 
 class KnockoutState:
@@ -39,8 +43,8 @@ class KnockoutState:
         self._given = given              # the deals as card ids when given explicitly (for records)
         n = game.players
         self._scores = [0] * n
-        self._turns = []                 # completed turns: (round, item index, ((seat, card), ...), winner)
-        self._history = []               # actions applied, in order
+        self._turns: list[tuple[int, int, tuple[tuple[int, int], ...], int]] = []  # completed turns: (round, item index, ((seat, card), ...), winner)
+        self._history: list[Play] = []  # actions applied, in order
         self._out = (0,) * n             # round after which each seat went out (0: still in)
         self._dealer = -1
         self._start_round(1, tuple(range(n)))
@@ -55,7 +59,7 @@ class KnockoutState:
         m = len(active)
         h = cards_per_player(r)
         deck = self._deals[r - 1]
-        hands = [()] * game.players
+        hands: list[tuple[int, ...]] = [()] * game.players
         s = lead
         for j in range(m):
             hands[s] = deck[j:m * h:m]
@@ -68,7 +72,7 @@ class KnockoutState:
         self._current = lead
         self._hands = hands
         self._dealt = tuple(hands)
-        self._trick = ()
+        self._trick: tuple[tuple[int, int], ...] = ()
         self._item = -1
         self._round_wins = [0] * game.players
         self._turn = 0
@@ -252,7 +256,7 @@ class KnockoutState:
     def won_this_round(self) -> tuple[tuple[str, ...], ...]:
         """For each seat, the cards of the turns it won this round (public: all were face up)."""
         ids = self.game.card_ids
-        won = [[] for _ in range(self.game.players)]
+        won: list[list[str]] = [[] for _ in range(self.game.players)]
         for _, _, trick, winner in self._turns[self._round_start:]:
             won[winner].extend(ids[c] for _, c in trick)
         return tuple(tuple(w) for w in won)
@@ -380,7 +384,7 @@ class KnockoutState:
                 and self.game.deck_fingerprint == other.game.deck_fingerprint
                 and self.full_view() == other.full_view() and self._deals == other._deals)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable state: equal by value, so not hashable
 
     def __repr__(self) -> str:
         where = "over" if self._current < 0 else f"turn {self._turn + 1}, player {self._current} to play"

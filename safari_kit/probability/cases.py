@@ -113,8 +113,8 @@ def p_names(archive, pool, m: int, target: int = 5, game=None) -> Exact:
         for (k, mask, im), w in full.items():
             nxt[(k, mask, im)] = nxt.get((k, mask, im), 0) + w
             if k < m:
-                key = (k + 1, mask, im | (1 << i))
-                nxt[key] = nxt.get(key, 0) + w
+                key3 = (k + 1, mask, im | (1 << i))
+                nxt[key3] = nxt.get(key3, 0) + w
         full = nxt
     archive_key = tuple(sorted(c.name for c in archive))
     ink_names = tuple(c.name for c in inks)

@@ -39,7 +39,7 @@ import math
 import weakref
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 
@@ -276,7 +276,7 @@ def p_win_following(game, view, card: str, item: str | None = None) -> Exact:
     t, v = _table(game), _view(view)
     if v.leading:
         raise ValueError("no card has been played this turn: this player leads (use p_win_leading)")
-    item = v.item if item is None else item
+    item = cast(str, v.item) if item is None else item  # a view with cards played names the item
     if item != v.item:
         raise ValueError(f"the named item is {v.item!r}, not {item!r}")
     _check_card_item(t, v, card, item)
@@ -371,7 +371,7 @@ def best_play(game, view) -> BestPlay:
     if not v.hand:
         raise ValueError("the hand is empty")
     strength = {c: card_strength(t, c) for c in v.hand}
-    items = t.items if v.leading else (v.item,)
+    items = t.items if v.leading else (cast(str, v.item),)  # a follower's view names the item
     options = []
     for card in v.hand:
         for item in items:
@@ -422,7 +422,7 @@ def _turn_p(t: _Table, v: KnockoutView, pool: tuple[int, ...], j: int, card: str
     a0 = len(v.trick)
     i = t.index[card]
     if j == 0 and v.trick:
-        vals = t.values[v.item]
+        vals = t.values[cast(str, v.item)]  # a view with cards played names the item
         mine = vals[i]
         if any(vals[t.index[c]] >= mine for c in v.trick):
             return Fraction(0), a0, len(v.later)
@@ -432,7 +432,7 @@ def _turn_p(t: _Table, v: KnockoutView, pool: tuple[int, ...], j: int, card: str
     a = (a0 - j) % m
     b = m - 1 - a
     N = len(pool)
-    items = (item,) if a == 0 else t.items
+    items = (cast(str, item),) if a == 0 else t.items  # on my lead turns the plan gives the item
     total = Fraction(0)
     for it in items:
         vals = t.values[it]
@@ -532,7 +532,7 @@ def best_fixed_plan(game, view) -> PlanValue:
                 p, item = _turn_p(t, v, pool, j, card, v.item if (j == 0 and v.trick) else None)[0], None
             row.append((p, item))
         value.append(row)
-    best = {0: (Fraction(0), ())}
+    best: dict[int, tuple[Fraction, tuple[int, ...]]] = {0: (Fraction(0), ())}
     for mask in range(1 << n):
         if mask not in best:
             continue

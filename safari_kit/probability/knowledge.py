@@ -35,8 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING, cast
 
 from safari_kit.witness.rules import Event
+
+if TYPE_CHECKING:
+    from safari_kit.witness.game import WitnessGame
 
 __all__ = ["Memory", "Knowledge", "KnowledgeTracker", "PERFECT"]
 
@@ -80,7 +84,7 @@ class Memory:
                 return False
             return sighting >= all_sightings[-self.last_k] if len(all_sightings) >= self.last_k else True
         h = _splitmix(_splitmix(_splitmix(self.seed) ^ (player + 1)) ^ (sighting + 1))
-        return (h >> 11) / float(1 << 53) < self.remember_prob
+        return (h >> 11) / float(1 << 53) < cast(float, self.remember_prob)  # not perfect, no last_k: a float
 
 
 PERFECT = Memory()
@@ -241,7 +245,7 @@ class Knowledge:
     ``unknown_places``: face-down places holding a pool card; ``pool``: the unknown cards.
     """
 
-    game: object
+    game: WitnessGame
     player: int
     phase: str
     known: dict

@@ -287,7 +287,10 @@ def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
     fa1 = [a / nf for a in a1]
     fb2 = [b / nf for b in b2]
     known, mixed = kn.known, kn.mixed
-    dists, pooled, v1, v2 = {}, {}, {}, {}
+    dists: dict[int, tuple[tuple[int | None, float], ...]] = {}
+    pooled: dict[int, bool] = {}
+    v1: dict[int, list[float]] = {}
+    v2: dict[int, list[float]] = {}
     for p in reps:
         if p in known:
             c = known[p]
@@ -350,6 +353,7 @@ def best_two_clue_plan(kn, clue1, clue2, places=None, type_choices=None):
                                 b2[i2] / nf if x2 is None else float((m2 >> x2) & 1))
                     if v > best_v + 1e-12:
                         best_v, best = v, ((pa, choices[i1]), (pb, choices[i2]))
+    assert best is not None  # reps has two places or more, so some pair was scored
     (pa, t1), (pb, t2) = best
     exact = _pair_joint(kn, pa, t.match[t1][c1], pb, t.match[t2][c2], pool_mask, n)
     return (pa, t1), (pb, t2), Exact(exact, "P(both clues succeed)")
@@ -407,7 +411,7 @@ def memory_comparison(obs, memory=None, game=None, clue=None) -> dict:
 
 def _two_clue_cache(kn):
     c1 = kn.clue[0]
-    memo = {}
+    memo: dict[int, Fraction] = {}
 
     def value(x):
         # cards of the same "profile" for clue 1 give the same answer only by symmetry we cannot
@@ -495,7 +499,8 @@ def challenge_position(kn, challenged=None) -> dict:
         c = kn.clue[0]
     safe_mask = kn.pool_mask & ~t.unsafe[c]
     unsafe = t.unsafe[c]
-    safe_places, other = [], []
+    safe_places: list[int] = []
+    other: list[int] = []
     for p in kn.face_down:
         if p in kn.known:
             (other if (unsafe >> kn.known[p]) & 1 else safe_places).append(p)

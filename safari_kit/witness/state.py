@@ -52,6 +52,7 @@ class WitnessState:
         if first is None:
             first = int(chance.generator("first_player").integers(n_players))
         self.first_player = first
+        self.case_cards: tuple[str, ...] | None
         if game.options.case_module:
             order = chance.generator("cases").permutation(len(CASE_CARDS))[:n_players]
             self.case_cards = tuple(CASE_CARDS[k].key for k in order)
@@ -79,7 +80,7 @@ class WitnessState:
         self.end_reason: str | None = None
         self.history: list = []
         self.log: list[tuple[dict, int | None, dict | None]] = []
-        self._legal: list | None = None
+        self._legal: Sequence | None = None  # a list, a tuple or a DeclareGrid
         self._legal_set: frozenset | None = None
         self._refill()
         self._start_turn()
@@ -158,6 +159,7 @@ class WitnessState:
     def winners(self) -> list[int]:
         """W8: highest total; with the Case Module a tie goes to more Mugshots; a remaining tie is shared."""
         scores = self.scores()
+        keys: list[tuple[int, ...]]
         if self.case_cards is not None:
             keys = [(s, a) for s, a in zip(scores, self.archive_sizes())]
         else:
@@ -207,7 +209,7 @@ class WitnessState:
             self._legal_set = frozenset(legal)
         return action in self._legal_set
 
-    def _declare_parts(self):
+    def _declare_parts(self) -> tuple[list[str], tuple[tuple[str, ...], ...], list[int]]:
         ids = self.game.cards
         clues = [ids[c].id for c in self.clue if c not in self.resolved]
         return clues, self.type_choices(), self.available_places()
@@ -225,7 +227,7 @@ class WitnessState:
         candidates = set().union(*self.pending)
         return {name for name in candidates if _assignable(self.used + [name], self.pending)}
 
-    def _compute_legal(self) -> list:
+    def _compute_legal(self) -> Sequence:
         phase = self.phase
         if phase == Phase.CHOOSE:
             return _CHOOSE if self.deck else _CHOOSE_EMPTY_DECK
@@ -644,7 +646,7 @@ class WitnessState:
     def __eq__(self, other) -> bool:
         return isinstance(other, WitnessState) and self.full_view() == other.full_view()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable state: equal by value, so not hashable
 
     def __repr__(self) -> str:
         return (f"<WitnessState turn {self.turn}, player {self.current} to act ({self.phase}), "
