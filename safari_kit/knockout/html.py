@@ -56,11 +56,11 @@ def state_html(state) -> str:
     status = ("<b>game over</b>: winner(s) " + ", ".join(map(str, state.winners()))
               if state.is_terminal() else f"player {state.current_player} to play")
     parts = [
-        f"<div><b>Safari Knockout</b> — round {state.round} of 7, {state._per_hand} cards each, "
+        f"<div><b>Safari Knockout</b> — round {state.round} of 7, {state.cards_per_player} cards each, "
         f"turn {state.turn + (0 if state.is_terminal() else 1)}; {status}</div>",
         _table([("named item", _label(state.item)),
                 ("cards played this turn", _trick(game, state.trick, state.item))]),
-        _players_table(game, state._scores, state._round_wins, state.out,
+        _players_table(game, state.scores(), state.round_wins(), state.out,
                        [len(h) for h in state.hands], state.dealer, state.lead, state.current_player),
     ]
     if not state.is_terminal():
