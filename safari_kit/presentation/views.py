@@ -63,7 +63,8 @@ def _Who(player: int | None, viewer: int) -> str:
 
 # ----------------------------------------------------------------------------- Witness
 WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
-    "choose": ("choose: Identify, reveal another clue, or Challenge", "is choosing: Identify, another clue, or Challenge"),
+    "choose": ("choose: Identify, reveal another clue, or Challenge",
+               "is choosing: Identify, another clue, or Challenge"),
     "identify": ("identify: pick a clue card, a clue type and a face-down place", "is identifying"),
     "challenge": ("challenge: reveal face-down cards; after 4 safe ones you may stop", "is challenging"),
     "archive": ("archive: put the cards won on your archive one at a time; the last one goes on top",
@@ -93,8 +94,9 @@ def _witness_buttons() -> dict:
 
 WITNESS_BUTTONS = _witness_buttons()
 _ABILITY_WORDS = {
-    "TAM": "TAM: swap two cards", "TOM": "TOM: peek at a face-down card", "SAM": "SAM: shuffle two face-down cards",
-    "KIM": "KIM: send an archived card back", "KRIS": "KRIS: name an element and reveal", "ALAN": "ALAN: identify again",
+    "TAM": "TAM: swap two cards", "TOM": "TOM: peek at a face-down card",
+    "SAM": "SAM: shuffle two face-down cards", "KIM": "KIM: send an archived card back",
+    "KRIS": "KRIS: name an element and reveal", "ALAN": "ALAN: identify again",
 }
 
 
@@ -341,9 +343,10 @@ def selectable_from_legal(state, ability: str | None = None) -> list[dict]:
     (and each earned ability, ALAN's "identify now"); in an identification the
     unresolved clue cards (kind ``clue``), the clue types (buttons ``type:…``)
     and the places a Declare may pick; places for RevealNext; cards for
-    ArchiveCard and AlanTake; the "turn face down" button after a failure. With ``ability="TOM"`` (``"SAM"``, ``"KRIS"``,
-    ``"KIM"``, ``"TAM"``) the targets of that ability instead: places, archived
-    cards, or places and archive spots (kind ``archive``, ids like ``"A1.3"``).
+    ArchiveCard and AlanTake; the "turn face down" button after a failure. With
+    ``ability="TOM"`` (``"SAM"``, ``"KRIS"``, ``"KIM"``, ``"TAM"``) the targets
+    of that ability instead: places, archived cards, or places and archive
+    spots (kind ``archive``, ids like ``"A1.3"``).
     Knockout: the cards of the hand, and the data items when leading.
     The caller shows these only to the player to act.
     """

@@ -79,8 +79,12 @@ class Exercise:
         else:
             value = as_number(answer)
             if value is None:
-                return Feedback(False, f"I could not read {answer!r} as a number; try a fraction like 2/9 or a decimal.")
-            ok = close(value, expected, self.tolerance) if isinstance(expected, (int, float, Fraction)) else value == expected
+                return Feedback(False, f"I could not read {answer!r} as a number; "
+                                       "try a fraction like 2/9 or a decimal.")
+            if isinstance(expected, (int, float, Fraction)):
+                ok = close(value, expected, self.tolerance)
+            else:
+                ok = value == expected
         if ok:
             return Feedback(True, "Correct! " + _praise(value, expected))
         # a decimal answer is matched against hints as the nearest simple fraction

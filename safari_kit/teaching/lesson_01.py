@@ -49,7 +49,8 @@ register(Exercise(
 
 register(Exercise(
     "01.owl-pink", lambda: _share_of_deck(lambda c: c.animal == "Owl" and c.color == "Pink"),
-    hints=[Hint(lambda a: a == Fraction(2, 5), "That adds the chances; AND needs both at once. Look at the crosstab cell."),
+    hints=[Hint(lambda a: a == Fraction(2, 5),
+                "That adds the chances; AND needs both at once. Look at the crosstab cell."),
            Hint(lambda a: a == Fraction(3, 15), "Divide by all the cards in the deck, not only the Owls.")],
     general_hint="Look up the Owl/Pink cell of pd.crosstab(deck.animal, deck.color)."))
 

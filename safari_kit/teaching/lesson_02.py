@@ -40,7 +40,9 @@ def _name_p(name: str) -> Fraction:
 
 register(Exercise(
     "02.animal", lambda: Fraction(_share_count(deck.first_named("TAM"), "animal"), _others()),
-    hints=[Hint(lambda a: a == Fraction(1, 5), "1/5 is right for a card before any card is seen. The clue card is out of the pool now: how many cards are left, and how many of them share its animal?"),
+    hints=[Hint(lambda a: a == Fraction(1, 5),
+                "1/5 is right for a card before any card is seen. The clue card is out of the pool now: "
+                "how many cards are left, and how many of them share its animal?"),
            Hint(lambda a: a == Fraction(15, 74), "The clue card itself is one of the 15; it cannot be face down too.")],
     general_hint="Count the cards that are still possible (all but the clue card) and those sharing its animal."))
 
@@ -53,14 +55,18 @@ register(Exercise(
 register(Exercise(
     "02.kris-name", lambda: _name_p("KRIS"),
     hints=[Hint(lambda a: a == Fraction(10, 74), "The clue card is one of the 10 KRIS cards, so it is not face down."),
-           Hint(lambda a: a == Fraction(12, 74), "Which ink names could spell KRIS? A name with three letters never can.")],
+           Hint(lambda a: a == Fraction(12, 74),
+                "Which ink names could spell KRIS? A name with three letters never can.")],
     general_hint="Count the other KRIS cards, then the ink cards whose pattern has the right length and letters."))
 
 register(Exercise(
     "02.ink-name", lambda: _name_p("??M"),
-    hints=[Hint(lambda a: a == Fraction(1, 74), "??M could be any three-letter name ending in M: which names are those?"),
-           Hint(lambda a: a == Fraction(30, 74), "Don't forget the other ink cards: T?M and ?AM could also end in M.")],
-    general_hint="List the names ??M could be (TAM, TOM, SAM, KIM), count those cards, then add the matching ink cards."))
+    hints=[Hint(lambda a: a == Fraction(1, 74),
+                "??M could be any three-letter name ending in M: which names are those?"),
+           Hint(lambda a: a == Fraction(30, 74),
+                "Don't forget the other ink cards: T?M and ?AM could also end in M.")],
+    general_hint="List the names ??M could be (TAM, TOM, SAM, KIM), count those cards, "
+                 "then add the matching ink cards."))
 
 
 def _alex_pair() -> Fraction:

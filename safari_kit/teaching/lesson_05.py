@@ -58,7 +58,8 @@ register(Exercise(
 register(Exercise(
     "05.trials-for-se", lambda: trials_for_se(p_animal(), 0.01),
     hints=[Hint(lambda a: abs(float(a) - 100) < 1, "n = 1/0.01 forgets p(1 − p): SE = √(p(1 − p)/n)."),
-           Hint(lambda a: abs(float(a) - 10000) < 1, "n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here."),
+           Hint(lambda a: abs(float(a) - 10000) < 1,
+                "n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here."),
            Hint(lambda a: float(a) < 200, "Too few: SE = √(p(1 − p)/n) must be at most 0.01, so square both sides.")],
     tolerance=2,
     general_hint="Solve √(p(1 − p)/n) ≤ 0.01 for n with p = 7/37."))

@@ -149,7 +149,8 @@ def _p_colors_10() -> Fraction:
 
 register(Exercise(
     "06.colors-10", _p_colors_10,
-    hints=[Hint(lambda a: float(a) > 0.9, "Ten cards is only two of each color on average: missing one color is common."),
+    hints=[Hint(lambda a: float(a) > 0.9,
+                "Ten cards is only two of each color on average: missing one color is common."),
            Hint(lambda a: float(a) < 0.3, "Too small: each color is on 15 of the 75 cards, so a color is missed by "
                                            "10 cards only about a tenth of the time.")],
     tolerance=0.01,

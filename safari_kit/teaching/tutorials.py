@@ -33,7 +33,8 @@ RULES_DOC = "../docs/rules.md"
 #: One line per ruling, in our own words (the full text: docs/rules.md).
 RULINGS: dict[str, tuple[str, str]] = {
     "W2": ("Names and ink", "A ? hides one letter; two cards share a name when some name fits both."),
-    "W3": ("A turn", "Reveal the top card into the Clue Area, then Identify, reveal one more and Identify, or Challenge."),
+    "W3": ("A turn", "Reveal the top card into the Clue Area, then Identify, reveal one more and Identify, "
+                     "or Challenge."),
     "W4": ("Identification", "For each clue card, declare a clue type and reveal a face-down card: they must share "
                              "an element of that type. All succeed: archive everything. One fails: everything "
                              "revealed goes to the Unidentified Area face up, turned down before the next turn."),
@@ -42,7 +43,8 @@ RULINGS: dict[str, tuple[str, str]] = {
     "W6": ("Refill", "Whenever the Unidentified Area holds fewer than 4 cards, refill it to 4 from the deck."),
     "W7": ("End", "The game ends when an archive reaches 10 Mugshots, or a card must come from an empty deck."),
     "W8": ("Winner", "One point per archived Mugshot; the highest total wins."),
-    "W10": ("Advanced Mode", "Succeeding by a declared name earns that name's ability (TOM: peek at a face-down card)."),
+    "W10": ("Advanced Mode", "Succeeding by a declared name earns that name's ability "
+                             "(TOM: peek at a face-down card)."),
     "K2": ("Rounds", "Round r deals 8 - r cards to each player; the dealer and the lead move one seat clockwise."),
     "K3": ("A turn", "The lead plays a card and names a data item; the others play any card; highest wins, "
                      "and on equal values the card played first wins."),
@@ -193,8 +195,9 @@ def witness_script() -> Script:
         Step("archive", "Archive in your order, refill", ("W4", "W6", "W10"),
              "You archive both cards in the order you choose, one at a time, the last one on top: first "
              "{W72}, then {W16} on top of your Archive Area (W4). The order matters later: ALEX works from "
-             "the top, and KIM, TAM or ALAN can take the top card away. Your archive now counts 2 Mugshots. The Unidentified "
-             "Area fell to 3 cards, so it is refilled from the deck to 4: a new face-down place 5 (W6). "
+             "the top, and KIM, TAM or ALAN can take the top card away. Your archive now counts 2 Mugshots. "
+             "The Unidentified Area fell to 3 cards, so it is refilled from the deck to 4: a new face-down "
+             "place 5 (W6). "
              "Because you succeeded by declaring a name in Advanced Mode, you earned the ability of that "
              "name, TOM (W10).",
              (A.ArchiveCard("W72"),)),

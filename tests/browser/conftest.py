@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import ARTIFACTS, IGNORED_CONSOLE, screenshot
+from tests.browser.helpers import IGNORED_CONSOLE, screenshot
 
 REPO = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -55,7 +55,9 @@ class LabServer:
 
     def lab_url(self, path: str = "") -> str:
         # ?reset: a fresh workspace, so tabs opened by earlier tests are not restored
-        return f"{self.url}/lab/tree/{path}?reset&token={self.token}" if path else f"{self.url}/lab?reset&token={self.token}"
+        if path:
+            return f"{self.url}/lab/tree/{path}?reset&token={self.token}"
+        return f"{self.url}/lab?reset&token={self.token}"
 
     def api(self, endpoint: str, timeout: float = 5):
         req = urllib.request.Request(f"{self.url}/api/{endpoint}", headers={"Authorization": f"token {self.token}"})

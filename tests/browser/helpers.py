@@ -206,7 +206,8 @@ def widget_views(page):
 
 def current_notebook(page):
     """Locator of the notebook panel in front (other tabs may be open)."""
-    node_id = page.evaluate(f"() => {{ const w = {_PANEL}; if (!w.node.id) w.node.id = 'safari-' + Date.now(); return w.node.id; }}")
+    node_id = page.evaluate(f"() => {{ const w = {_PANEL}; "
+                            "if (!w.node.id) w.node.id = 'safari-' + Date.now(); return w.node.id; }")
     return page.locator(f'[id="{node_id}"]')
 
 
@@ -284,7 +285,9 @@ def click_latency_ms(page, click_selector: str, watch_selector: str, timeout_ms:
                     obs.disconnect(); clearTimeout(timer); resolve(performance.now() - t0);
                 });
                 obs.observe(watch, {subtree: true, childList: true, characterData: true, attributes: true});
-                const timer = setTimeout(() => { obs.disconnect(); reject(new Error('no change within ' + timeoutMs + ' ms')); }, timeoutMs);
+                const timer = setTimeout(() => {
+                    obs.disconnect(); reject(new Error('no change within ' + timeoutMs + ' ms'));
+                }, timeoutMs);
                 const t0 = performance.now();
                 target.click();
             });

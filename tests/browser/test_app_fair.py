@@ -140,7 +140,8 @@ def test_full_game_records_refused_and_contained(page, js_errors, voila):
     set_text(page, f".safari-app {lab} .safari-bots", "random")
     button(scope, "New game").click()
     scope.locator("h3", has_text="Game over").wait_for(timeout=60_000)
-    page.wait_for_function("(sel) => !document.querySelector(sel).disabled", arg=f".safari-app {lab} button.safari-save")
+    page.wait_for_function("(sel) => !document.querySelector(sel).disabled",
+                           arg=f".safari-app {lab} button.safari-save")
 
     for bad in (f"../../escape-{tok}", f"/tmp/abs-{tok}.json", "app.ipynb", f"../x-{tok}.json", "my game.json"):
         set_text(page, f".safari-app {lab} .safari-record-name", bad)

@@ -220,7 +220,8 @@ def play_identification(page) -> dict:
     other_key = other.get_attribute("data-key")
     other.focus()
     page.keyboard.press("Enter")
-    page.locator(f"{lab} .safari-prob td.safari-picked[data-place='{other_key.split(':')[1]}']").wait_for(timeout=10_000)
+    other_place = other_key.split(":")[1]
+    page.locator(f"{lab} .safari-prob td.safari-picked[data-place='{other_place}']").wait_for(timeout=10_000)
     htmls.append(html_of(page, prob))
     # back to the best place, by mouse
     page.locator(f"{lab} .safari-table [data-key='{place_key}']").click()

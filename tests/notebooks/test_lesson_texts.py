@@ -71,7 +71,8 @@ def test_jupytext_pairs_every_notebook_with_a_myst_text():
 @pytest.mark.parametrize("notebook", PAIRS, ids=[p.name for p in PAIRS])
 def test_notebook_has_its_text_twin_and_agrees_with_it(notebook):
     text = notebook.with_suffix(".md")
-    assert text.exists(), f"{notebook.name} has no text twin {text.name}: run `jupytext --sync notebooks/{notebook.name}`"
+    assert text.exists(), (f"{notebook.name} has no text twin {text.name}: "
+                           f"run `jupytext --sync notebooks/{notebook.name}`")
     head = text.read_text(encoding="utf-8").split("---", 2)[1]
     assert "format_name: myst" in head, f"{text.name} is not a MyST-markdown notebook (jupytext header)"
     diff = drift(text, notebook)

@@ -82,7 +82,8 @@ def test_whole_flow_next_back_restart(game):
         assert lab.step == k - 1 and lab.state == states[k - 1]
     lab.back_button.click()  # before the first step
     assert lab.step == 0 and "first step" in lab.status.value
-    lab.next_button.click(); lab.next_button.click()
+    lab.next_button.click()
+    lab.next_button.click()
     lab.reset_button.click()  # Restart
     assert lab.step == 0 and lab.state == states[0] and lab.reset_button.description == "Restart"
     lab.go(99)

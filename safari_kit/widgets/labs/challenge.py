@@ -351,7 +351,8 @@ class ChallengeLab(Lab):
                 "<th>P(next safe)</th><th>n/(n+1)</th><th>Stop gives</th><th>Continue expects</th>"
                 "<th>Optimal</th><th>You</th><th>Result</th></tr>" + "".join(rows) + "</table>"
                 f"<p>You agreed with the optimal rule at {agree} of {len(last['steps'])} decisions and archived "
-                f"{last['archived']} card(s); optimal play expected {fraction_html(last['optimal_value'] or Fraction(0))} "
+                f"{last['archived']} card(s); optimal play expected "
+                f"{fraction_html(last['optimal_value'] or Fraction(0))} "
                 f"from the start of this challenge.</p>"
                 f"<p>All your challenges: {len(self.history)}, archived {total_got} card(s) in all; optimal play "
                 f"expected {float(total_opt):.2f}.</p></div>")

@@ -428,7 +428,8 @@ class FullGameLab(Lab):
         if self.state.phase == "identify" and self.state.current_player == self.viewer and self._ability is None:
             clue = self._pick.get("clue") or "?"
             types = "+".join(self._pick.get("types") or ()) or "?"
-            return f"<div style='color:#345'>Declaring: clue <b>{html.escape(clue)}</b>, type <b>{html.escape(types)}</b>, place <b>?</b></div>"
+            return (f"<div style='color:#345'>Declaring: clue <b>{html.escape(clue)}</b>, "
+                    f"type <b>{html.escape(types)}</b>, place <b>?</b></div>")
         if self._ability is not None:
             spots = ", ".join(str(i) for _, i in self._spots) or "none yet"
             return f"<div style='color:#345'>{self._ability}: picked {html.escape(spots)}</div>"

@@ -403,7 +403,8 @@ class IdentificationLab(Lab):
         clue_id = self.game.cards[clue].id
         parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
         if not self.show_exact.value:
-            parts.append("<p><i>Exact chances hidden: make your guess, reveal, then compare in the tally.</i></p></div>")
+            parts.append("<p><i>Exact chances hidden: make your guess, reveal, then compare in the tally.</i></p>"
+                         "</div>")
             return "".join(parts)
         places = list(kn.available)
         type_choices = state.type_choices()
@@ -456,7 +457,8 @@ class IdentificationLab(Lab):
             for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
                 if key in vals:
                     out.append(f"<li>{words}: {fraction_html(vals[key].value)} "
-                               f"<small style='color:#777'>(knowing nothing: {fraction_html(vals0[key].value)})</small></li>")
+                               f"<small style='color:#777'>(knowing nothing: {fraction_html(vals0[key].value)})"
+                               "</small></li>")
             out.append("</ul>")
             if "reveal_another" in vals:
                 better = vals["reveal_another"].value > vals["identify"].value

@@ -247,7 +247,8 @@ class SimulationLab(Lab):
         self.game_box = W.ToggleButtons(options=[("Safari Witness", "witness"), ("Safari Knockout", "knockout")],
                                         value=tournament_game, description="Game")
         self.players_slider = W.IntSlider(value=3, min=2, max=5, description="Players", continuous_update=False)
-        self.games_slider = W.SelectionSlider(options=TOURNAMENT_GAMES, value=100 if tournament_game == "knockout" else 30,
+        self.games_slider = W.SelectionSlider(options=TOURNAMENT_GAMES,
+                                              value=100 if tournament_game == "knockout" else 30,
                                               description="Games", continuous_update=False)
         self.seat_boxes = W.HBox()
         self.tour_button = W.Button(description="Run tournament", button_style="primary")

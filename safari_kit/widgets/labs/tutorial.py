@@ -150,7 +150,8 @@ class RulesTutorial(Lab):
             text = (f"Deck: {obs.deck_count} cards · Unidentified Area: {len(obs.unidentified)} cards "
                     f"· Archives: {archives}")
             if obs.end_reason:
-                text += f" · Game over ({'an archive reached 10' if obs.end_reason == 'archive' else 'the deck ran out'})"
+                why = "an archive reached 10" if obs.end_reason == "archive" else "the deck ran out"
+                text += f" · Game over ({why})"
             return text
         scores = ", ".join(f"Player {p}: {s}" for p, s in enumerate(obs.scores))
         out = ", ".join(f"Player {p}" for p in obs.out) or "nobody"
