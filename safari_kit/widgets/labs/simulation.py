@@ -7,14 +7,23 @@ own Monte Carlo twin of that question (``mc_p_match``, ``mc_p_streak``,
 
 * the running estimate with its 95% confidence band close in on the exact line;
 * the standard error shrink like 1/sqrt(n) (a straight line of slope -1/2 on log-log axes);
-* 100 independent 95% intervals: about 95 of them cover the exact value.
+* 100 independent 95% intervals: about 95 of them cover the exact value (the
+  lab also gives the exact coverage of the interval, :func:`exact_coverage`).
+
+Every press of **Simulate** (and of **Run the intervals**) draws fresh trials,
+reproducibly: press k uses the generator keyed by (seed, "run", question, N, k), so
+the k-th press is the same draw in every classroom, and the lab says which run
+it shows. **Pool my runs** adds a question's runs together (the law of large
+numbers in the learner's hands).
 
 Tab 2, **Tournament**: bots from :mod:`safari_kit.simulation.registry` play
 :func:`safari_kit.simulation.tournament.tournament` (in this process, with a
 progress bar); a bar plot shows the win rates with their 95% intervals.
 
+The pictures are small SVG charts (:mod:`safari_kit.simulation.charts`), drawn
+in milliseconds; while anything runs the lab's buttons are disabled.
 Everything is drawn from one seeded ``numpy`` generator per run, so the same
-seed gives the same pictures on every screen. The lab never decides whether a
+seed and the same presses give the same pictures on every screen. The lab never decides whether a
 trial succeeded: the Monte Carlo functions of the probability layer do, in
 batches; the lab only adds the batches up.
 
@@ -23,11 +32,15 @@ batches; the lab only adds the batches up.
 'identify-animal'
 >>> abs(lab.results["estimate"].mean - float(lab.results["exact"])) < 0.05
 True
+>>> first = lab.results["estimate"].successes
+>>> lab.run()["run"], lab.results["runs"], lab.results["pooled"].n
+(2, 2, 2000)
 """
 from __future__ import annotations
 
 import html
-import io
+import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,10 +49,11 @@ import numpy as np
 
 from safari_kit.core.chance import Chance
 from safari_kit.probability.distributions import Estimate, Exact
+from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded
 
-__all__ = ["SimulationLab", "Question", "questions", "running_estimate", "coverage_run",
-           "TRIAL_CHOICES", "COVERAGE_SIZES", "BOT_CHOICES"]
+__all__ = ["SimulationLab", "Question", "questions", "running_estimate", "coverage_run", "exact_coverage",
+           "count_at_most", "typical_range", "TRIAL_CHOICES", "COVERAGE_SIZES", "BOT_CHOICES"]
 
 TRIAL_CHOICES = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 COVERAGE_SIZES = (20, 50, 100, 200, 500, 1_000)
@@ -172,24 +186,74 @@ def coverage_run(question: Question, size: int, intervals: int, rng, method: str
     return {"intervals": rows, "covered": covered, "total": len(rows), "size": int(size), "method": method}
 
 
-# ----------------------------------------------------------------------------- pictures
-def _png(fig) -> bytes:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+def exact_coverage(p, size: int, method: str = "normal", level: float = 0.95) -> float:
+    """P(an interval from ``size`` trials covers p): the sum of the binomial chances of the counts k
+    whose interval (:meth:`Estimate.ci`, the lab's own) contains p.
 
-    FigureCanvasAgg(fig)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    return buf.getvalue()
+    >>> round(exact_coverage(0.5, 100), 4)
+    0.9431
+    """
+    p, n = float(p), int(size)
+    total = 0.0
+    for k in range(n + 1):
+        lo, hi = Estimate(k, n).ci(level, method)
+        if lo <= p <= hi:
+            total += _binom_pmf(k, n, p)
+    return total
 
 
-def _show(output: W.Output, fig) -> None:
-    """Put a figure into an Output widget as a PNG (set directly: nothing is printed outside a kernel)."""
-    import base64
+def _binom_pmf(k: int, n: int, p: float) -> float:
+    if p <= 0.0 or p >= 1.0:
+        return float(k == (0 if p <= 0.0 else n))
+    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                    + k * math.log(p) + (n - k) * math.log1p(-p))
 
-    png = _png(fig)
-    output.outputs = ({"output_type": "display_data", "metadata": {},
-                       "data": {"image/png": base64.b64encode(png).decode("ascii"),
-                                "text/plain": "<plot>"}},)
+
+def count_at_most(k: int, n: int, p: float) -> float:
+    """P(X ≤ k) for X ~ Binomial(n, p): e.g. the chance that a round of n intervals covers k or fewer times."""
+    return sum(_binom_pmf(j, int(n), float(p)) for j in range(0, int(k) + 1))
+
+
+def typical_range(n: int, p: float, mass: float = 0.95) -> tuple[int, int]:
+    """The central ``mass`` of Binomial(n, p): (lo, hi) with P(X < lo) ≤ (1 − mass)/2 and P(X > hi) ≤ (1 − mass)/2.
+
+    >>> typical_range(100, 0.95)
+    (90, 99)
+    """
+    tail = (1 - mass) / 2
+    cdf, lo, hi = 0.0, None, int(n)
+    for j in range(int(n) + 1):
+        cdf += _binom_pmf(j, int(n), float(p))
+        if lo is None and cdf > tail:
+            lo = j
+        if cdf >= 1 - tail:
+            hi = j
+            break
+    return int(lo or 0), hi
+
+
+def _pooled_path(runs: list[dict], points: int = 400) -> tuple[list[int], list[Estimate]]:
+    """The running estimate over the runs one after the other (at most about ``points`` checkpoints)."""
+    xs, ests, done, succ = [], [], 0, 0.0
+    for r in runs:
+        for x, e in zip(r["xs"], r["estimates"]):
+            xs.append(done + x)
+            ests.append(Estimate(int(round(succ + e.successes)), done + x))
+        done += r["n"]
+        succ += r["estimate"].successes
+    if len(xs) <= points:
+        return xs, ests
+    step = math.log(xs[-1]) / points
+    keep, last = [], -1.0
+    for i, x in enumerate(xs):
+        if math.log(x) - last >= step or i == len(xs) - 1:
+            keep.append(i)
+            last = math.log(x)
+    return [xs[i] for i in keep], [ests[i] for i in keep]
+
+
+def _estimate_text(e: Estimate) -> str:
+    return f"{int(e.successes):,} successes in {e.n:,} trials: {e.mean:.4f} ± {e.se:.4f} (SE)"
 
 
 # ----------------------------------------------------------------------------- the lab
@@ -197,7 +261,13 @@ class SimulationLab(Lab):
     """Monte Carlo versus exact answers, and tournaments of bots.
 
     ``lab.results`` (convergence), ``lab.coverage`` and ``lab.tournament_result``
-    hold the last numbers; ``lab.figures`` the last matplotlib figures.
+    hold the last numbers; ``lab.figures`` the last pictures (SVG text).
+
+    Every press draws fresh trials, reproducibly: press k of Simulate with a
+    question and N uses the generator keyed by (seed, "run", question, N, k), so the
+    k-th press is the same draw in every classroom. ``lab.history[question]``
+    keeps the runs of each question since the last reset; with **Pool my runs**
+    the summary and the plot pool them all.
     """
 
     title = "Simulation lab"
@@ -210,8 +280,13 @@ class SimulationLab(Lab):
         self.results: dict = {}
         self.coverage: dict = {}
         self.tournament_result = None
-        self.figures: dict = {}
-        self._runs = 0
+        self.figures: dict[str, str] = {}
+        self.history: dict[str, list[dict]] = {}  # question -> its runs since the last reset
+        self._presses: dict[tuple, int] = {}       # (what, question, N...) -> presses so far
+        self._rounds: dict[tuple, tuple[int, int]] = {}  # (question, size, count, round, method) -> (covered, total)
+        self._busy_depth = 0
+        self._was_disabled: dict = {}
+        self._quiet = False
 
         # tab 1: convergence
         self.question_box = W.Dropdown(description="Question", layout=W.Layout(width="430px"),
@@ -220,11 +295,16 @@ class SimulationLab(Lab):
         self.trials_slider = W.SelectionSlider(options=TRIAL_CHOICES, value=trials if trials in TRIAL_CHOICES else 1000,
                                                description="Trials N", continuous_update=False,
                                                style={"description_width": "70px"})
-        self.run_button = W.Button(description="Simulate", button_style="primary")
+        self.run_button = W.Button(description="Simulate", button_style="primary",
+                                   tooltip="Draw N fresh trials (run 1, 2, 3, ...: the same runs in every classroom)")
         self.run_button.on_click(lambda _b: self.run())
+        self.pool_box = W.Checkbox(value=False, description="Pool my runs", indent=False,
+                                   layout=W.Layout(width="130px"))
+        self.pool_box.observe(self._on_pool, names="value")
         self.about = W.HTML()
         self.summary = W.HTML()
-        self.plot_out = W.Output()
+        self.plot_out = W.HTML()
+        self.plot_out.add_class("safari-sim-plot")
         self.cov_size = W.SelectionSlider(options=COVERAGE_SIZES, value=100, description="n per interval",
                                           continuous_update=False, style={"description_width": "95px"})
         self.cov_count = W.IntSlider(value=100, min=20, max=200, step=10, description="Intervals",
@@ -232,13 +312,16 @@ class SimulationLab(Lab):
         self.cov_method = W.Dropdown(options=[("mean ± 1.96·SE", "normal"), ("Wilson", "wilson")], value="normal",
                                      description="Interval", layout=W.Layout(width="260px"),
                                      style={"description_width": "60px"})
-        self.cov_button = W.Button(description="Run the intervals")
+        self.cov_method.observe(self._on_method, names="value")
+        self.cov_button = W.Button(description="Run the intervals",
+                                   tooltip="A new round of intervals, each from its own fresh trials")
         self.cov_button.on_click(lambda _b: self.run_coverage())
         self.cov_summary = W.HTML()
-        self.cov_out = W.Output()
+        self.cov_out = W.HTML()
+        self.cov_out.add_class("safari-sim-coverage")
         convergence = W.VBox([
-            W.HBox([self.question_box, self.trials_slider, self.run_button]), self.about, self.summary,
-            self.plot_out,
+            W.HBox([self.question_box, self.trials_slider, self.run_button, self.pool_box]), self.about,
+            self.summary, self.plot_out,
             W.HTML("<b>Do 95% intervals really cover the truth 95% of the time?</b>"),
             W.HBox([self.cov_size, self.cov_count, self.cov_method, self.cov_button]),
             self.cov_summary, self.cov_out])
@@ -255,7 +338,7 @@ class SimulationLab(Lab):
         self.tour_button.on_click(lambda _b: self.run_tournament())
         self.progress = Progress("Games")
         self.tour_summary = W.HTML()
-        self.tour_out = W.Output()
+        self.tour_out = W.HTML()
         self.game_box.observe(self._on_lineup_change, names="value")
         self.players_slider.observe(self._on_lineup_change, names="value")
         tournament_tab = W.VBox([
@@ -275,20 +358,21 @@ class SimulationLab(Lab):
     # ------------------------------------------------------------------ reset
     @guarded
     def _reset(self) -> None:
-        self._questions = questions(self.seed)
-        current = self.question_box.value or self._question_default
-        self._quiet = True
-        try:
-            self.question_box.options = [(q.label, k) for k, q in self._questions.items()]
-            self.question_box.value = current if current in self._questions else "identify-animal"
-        finally:
-            self._quiet = False
-        self._runs = 0
-        self.run()
-        self.run_coverage()
-        if self._run_tournament_on_reset:
-            self.run_tournament()
-        self.show_status(f"Seed {self.seed}: every run below is reproducible from it.")
+        with self._busy(f"Working: seed {self.seed}, new questions, runs and tournament..."):
+            self._questions = questions(self.seed)
+            current = self.question_box.value or self._question_default
+            self._quiet = True
+            try:
+                self.question_box.options = [(q.label, k) for k, q in self._questions.items()]
+                self.question_box.value = current if current in self._questions else "identify-animal"
+            finally:
+                self._quiet = False
+            self.history, self._presses, self._rounds = {}, {}, {}
+            self.run()
+            self.run_coverage()
+            if self._run_tournament_on_reset:
+                self.run_tournament()
+        self.show_status(f"Seed {self.seed}: run k of every button is the same draw on every screen with this seed.")
 
     @property
     def question(self) -> Question:
@@ -297,118 +381,188 @@ class SimulationLab(Lab):
     def _rng(self, *key) -> np.random.Generator:
         return Chance(self.seed).generator("simulation-lab", *key)
 
+    def _press(self, *key) -> int:
+        """Count one more press of a button for ``key``; the count keys the next draw."""
+        self._presses[key] = self._presses.get(key, 0) + 1
+        return self._presses[key]
+
+    @property
+    def _buttons(self) -> list:
+        return [self.run_button, self.cov_button, self.tour_button, self.reset_button]
+
+    @contextmanager
+    def _busy(self, message: str | None = None):
+        """Disable the lab's buttons while something runs (no click is queued meanwhile), then restore them.
+
+        ``message``: shown in the status line while it runs (for the slow actions: tournaments, Reset).
+        """
+        outer = self._busy_depth == 0
+        if outer:
+            self._was_disabled = {id(b): b.disabled for b in self._buttons}
+            for b in self._buttons:
+                b.disabled = True
+        before = self.status.value
+        if message:
+            self.show_status(message)
+        shown = self.status.value
+        self._busy_depth += 1
+        try:
+            yield
+        finally:
+            self._busy_depth -= 1
+            if message and self.status.value == shown:
+                self.status.value = before
+            if outer:
+                for b in self._buttons:
+                    b.disabled = self._was_disabled.get(id(b), False)
+
     @guarded
     def _on_question(self, change) -> None:
         if self._quiet or not change["new"]:
             return
-        self.run()
-        self.run_coverage()
+        with self._busy():
+            self.run()
+            self.run_coverage()
 
     # ------------------------------------------------------------------ convergence
     @guarded
     def run(self, trials: int | None = None) -> dict:
-        """Simulate ``trials`` (default: the slider) trials of the chosen question and redraw."""
+        """Simulate ``trials`` (default: the slider) fresh trials of the chosen question and redraw.
+
+        Press k with a question and N draws from the generator keyed by (seed, "run", question, N, k).
+        """
         if trials is not None:
             if trials not in TRIAL_CHOICES:
                 raise ValueError(f"trials must be one of {TRIAL_CHOICES}, got {trials!r}")
             self.trials_slider.value = trials
-        q = self.question
-        n = int(self.trials_slider.value)
-        run = running_estimate(q, n, self._rng(q.key, n))
-        final = run["estimates"][-1]
-        lo, hi = final.ci()
-        exact = float(q.exact)
-        self.results = {"question": q.key, "exact": q.exact, "n": run["n"], "estimates": run["estimates"],
-                        "estimate": final, "ci": (lo, hi), "covers": lo <= exact <= hi}
-        self.about.value = f"<p style='margin:4px 0'>{html.escape(q.about)}</p>"
-        covers = "covers" if lo <= exact <= hi else "misses"
-        self.summary.value = (
-            f"<table style='border-collapse:collapse'>"
-            f"<tr><td style='padding:2px 8px'><b>Exact</b></td><td>{fraction_html(q.exact.value, 4)}"
-            f" <span style='color:#666'>= {html.escape(q.formula)}</span></td></tr>"
-            f"<tr><td style='padding:2px 8px'><b>Simulated</b></td><td>{int(final.successes):,} successes in "
-            f"{final.n:,} trials: {final.mean:.4f} ± {final.se:.4f} (SE)</td></tr>"
-            f"<tr><td style='padding:2px 8px'><b>95% interval</b></td><td>{lo:.4f} to {hi:.4f}: "
-            f"it {covers} the exact value</td></tr></table>")
-        self._draw_convergence()
-        self._runs += 1
+        with self._busy():
+            q = self.question
+            n = int(self.trials_slider.value)
+            k = self._press("run", q.key, n)
+            path = running_estimate(q, n, self._rng("run", q.key, n, k))
+            self.history.setdefault(q.key, []).append(
+                {"run": k, "n": n, "xs": path["n"], "estimates": path["estimates"],
+                 "estimate": path["estimates"][-1]})
+            self._show_convergence()
         return self.results
 
-    def _draw_convergence(self) -> None:
-        from matplotlib.figure import Figure
+    @guarded
+    def _on_pool(self, change) -> None:
+        if self.question_box.value in self.history:
+            self._show_convergence()
 
-        r = self.results
-        xs = np.array(r["n"], dtype=float)
-        means = np.array([e.mean for e in r["estimates"]])
-        ses = np.array([e.se for e in r["estimates"]])
-        exact = float(r["exact"])
-        fig = Figure(figsize=(10, 3.4))
-        ax, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-        ax.fill_between(xs, means - 1.96 * ses, means + 1.96 * ses, color="#9ecae1", alpha=0.6,
-                        label="95% confidence band")
-        ax.plot(xs, means, color="#08519c", lw=1.5, label="running estimate")
-        ax.axhline(exact, color="#d94801", ls="--", lw=1.5, label=f"exact {exact:.4f}")
-        ax.set_xscale("log")
-        ax.set_xlabel("trials n (log scale)")
-        ax.set_ylabel("estimate of the probability")
-        ax.set_ylim(max(0.0, min(means.min(), exact) - 0.15), min(1.0, max(means.max(), exact) + 0.15))
-        ax.set_title("The estimate settles on the exact value")
-        ax.legend(loc="upper right", fontsize=8)
-        keep = ses > 0
-        if keep.any():
-            ax2.loglog(xs[keep], ses[keep], "o", ms=3, color="#08519c", label="standard error")
-            anchor = xs[keep][-1], ses[keep][-1]
-            ref = anchor[1] * np.sqrt(anchor[0] / xs[keep])
-            ax2.loglog(xs[keep], ref, "-", color="#d94801", lw=1, label="slope −1/2: c/√n")
-        ax2.set_xlabel("trials n")
-        ax2.set_ylabel("standard error")
-        ax2.set_title("SE shrinks like 1/√n")
-        ax2.legend(fontsize=8)
-        fig.tight_layout()
-        self.figures["convergence"] = fig
-        _show(self.plot_out, fig)
+    def _show_convergence(self) -> None:
+        """Summary and picture of the question's last run (or of all its runs pooled), from ``self.history``."""
+        q = self.question
+        runs = self.history[q.key]
+        last = runs[-1]
+        final = last["estimate"]
+        exact = float(q.exact)
+        lo, hi = final.ci()
+        pooled = Estimate(int(round(sum(r["estimate"].successes for r in runs))), sum(r["n"] for r in runs))
+        plo, phi = pooled.ci()
+        pool = bool(self.pool_box.value)
+        self.results = {"question": q.key, "exact": q.exact, "run": last["run"], "n": last["xs"],
+                        "estimates": last["estimates"], "estimate": final, "ci": (lo, hi), "covers": lo <= exact <= hi,
+                        "runs": len(runs), "pooled": pooled, "pooled_ci": (plo, phi),
+                        "pooled_covers": plo <= exact <= phi, "pool": pool}
+        self.about.value = f"<p style='margin:4px 0'>{html.escape(q.about)}</p>"
+
+        def verdict(a, b):
+            return "covers" if a <= exact <= b else "<b style='color:#a33'>misses</b>"
+
+        row = "<tr><td style='padding:2px 8px;vertical-align:top'><b>{}</b></td><td>{}</td></tr>"
+        rows = [row.format("Exact", f"{fraction_html(q.exact.value, 4)} <span style='color:#666'>= "
+                                    f"{html.escape(q.formula)}</span>"),
+                row.format(f"Run {last['run']}", f"{_estimate_text(final)}; 95% interval {lo:.4f} to {hi:.4f}: it "
+                                                 f"{verdict(lo, hi)} the exact value")]
+        if len(runs) > 1 or pool:
+            rows.append(row.format(f"All {len(runs)} runs pooled" if len(runs) > 1 else "Pooled",
+                                   f"{_estimate_text(pooled)}; 95% interval {plo:.4f} to {phi:.4f}: it "
+                                   f"{verdict(plo, phi)} the exact value"))
+        note = (f"Run {last['run']} with N = {last['n']:,} at seed {self.seed}: each press of Simulate draws "
+                f"new trials, and run {last['run']} is the same on every screen with this seed. "
+                + ("The plot pools all your runs of this question, one after the other."
+                   if pool else "Tick <i>Pool my runs</i> to add your runs together."))
+        self.summary.value = (f"<div class='safari-sim-run' style='margin:2px 0;color:#234'>{note}</div>"
+                              f"<table style='border-collapse:collapse'>{''.join(rows)}</table>")
+        if pool:
+            xs, ests = _pooled_path(runs)
+            others = []
+            title = f"{len(runs)} run{'s' if len(runs) > 1 else ''} pooled: {pooled.n:,} trials"
+        else:
+            xs, ests = last["xs"], last["estimates"]
+            others = [(r["xs"], [e.mean for e in r["estimates"]]) for r in runs[-9:-1]]
+            title = f"Run {last['run']}: the estimate settles on the exact value"
+        svg = convergence_svg(xs, [e.mean for e in ests], [e.se for e in ests], exact, others=others, title=title)
+        self.figures["convergence"] = svg
+        self.plot_out.value = svg
 
     # ------------------------------------------------------------------ coverage
     @guarded
     def run_coverage(self, size: int | None = None, intervals: int | None = None, method: str | None = None) -> dict:
-        """Make ``intervals`` independent 95% intervals of ``size`` trials each and count the covering ones."""
+        """A new round: ``intervals`` independent 95% intervals of ``size`` fresh trials each; count the covering ones.
+
+        Round k with a question, size and count draws from the generator keyed by
+        (seed, "coverage", question, size, count, k); changing only the interval
+        method re-counts the same round (the same trials, other intervals).
+        """
         if size is not None:
             if size not in COVERAGE_SIZES:
                 raise ValueError(f"size must be one of {COVERAGE_SIZES}, got {size!r}")
             self.cov_size.value = size
         if intervals is not None:
             self.cov_count.value = int(intervals)
-        if method is not None:
-            self.cov_method.value = method
+        with self._busy():
+            if method is not None:
+                self._quiet = True
+                try:
+                    self.cov_method.value = method
+                finally:
+                    self._quiet = False
+            q = self.question
+            k = self._press("coverage", q.key, int(self.cov_size.value), int(self.cov_count.value))
+            return self._count_round(k)
+
+    @guarded
+    def _on_method(self, change) -> None:
+        if self._quiet or not self.coverage or self.coverage.get("question") != self.question_box.value:
+            return
+        c = self.coverage
+        if (c["size"], c["total"]) != (int(self.cov_size.value), int(self.cov_count.value)):
+            return
+        with self._busy():
+            self._count_round(c["round"])  # the same trials, the other interval
+
+    def _count_round(self, k: int) -> dict:
         q = self.question
         size, count, method = int(self.cov_size.value), int(self.cov_count.value), self.cov_method.value
-        self.coverage = coverage_run(q, size, count, self._rng("coverage", q.key, size, count), method)
-        self.coverage["question"] = q.key
-        c = self.coverage
+        c = coverage_run(q, size, count, self._rng("coverage", q.key, size, count, k), method)
+        c.update(question=q.key, round=k)
+        self._rounds[(q.key, size, count, k, method)] = (c["covered"], c["total"])
+        mine = [v for key, v in self._rounds.items() if (key[0], key[1], key[4]) == (q.key, size, method)]
+        c["tally"] = (sum(v[0] for v in mine), sum(v[1] for v in mine), len(mine))
+        c["exact_coverage"] = exact_coverage(q.exact, size, method)
+        lo, hi = typical_range(count, c["exact_coverage"])
+        c["typical"] = (lo, hi)
+        self.coverage = c
+        name = "mean ± 1.96·SE" if method == "normal" else "Wilson"
+        covered, total, rounds = c["tally"]
+        tally = (f" Your {rounds} rounds with these settings together: <b>{covered:,} of {total:,}</b> "
+                 f"({100 * covered / total:.1f}%)." if rounds > 1 else "")
         self.cov_summary.value = (
-            f"<p style='margin:4px 0'><b>{c['covered']} of {c['total']}</b> intervals "
-            f"({100 * c['covered'] / c['total']:.0f}%) cover the exact value "
-            f"{float(q.exact):.4f}. Each interval used {size} trials.</p>")
-        self._draw_coverage()
-        return self.coverage
-
-    def _draw_coverage(self) -> None:
-        from matplotlib.figure import Figure
-
-        c = self.coverage
-        exact = float(self.question.exact)
-        fig = Figure(figsize=(10, 2.8))
-        ax = fig.subplots()
-        for i, (lo, hi, ok) in enumerate(c["intervals"]):
-            ax.plot([i, i], [lo, hi], color="#2c7fb8" if ok else "#e6550d", lw=1.6 if ok else 2.2)
-        ax.axhline(exact, color="black", ls="--", lw=1, label="exact value")
-        ax.set_xlabel("interval number")
-        ax.set_ylabel("95% interval")
-        ax.set_title(f"{c['covered']} of {c['total']} intervals cover the exact value (misses in orange)")
-        ax.legend(loc="upper right", fontsize=8)
-        fig.tight_layout()
-        self.figures["coverage"] = fig
-        _show(self.cov_out, fig)
+            f"<p style='margin:4px 0' class='safari-sim-round'><b>Round {k}: {c['covered']} of {c['total']}</b> "
+            f"intervals ({100 * c['covered'] / c['total']:.0f}%) cover the exact value {float(q.exact):.4f}. "
+            f"Each interval used {size} fresh trials; press again for a new round.{tally}<br>"
+            f"<span style='color:#555'>Exact coverage of the {name} interval with n = {size} here: "
+            f"{100 * c['exact_coverage']:.1f}%, so a round of {count} usually covers between {lo} and {hi} "
+            f"(19 rounds in 20).</span></p>")
+        svg = coverage_svg(c["intervals"], float(q.exact),
+                           title=f"Round {k}: {c['covered']} of {c['total']} intervals cover the exact value "
+                                 f"(misses in orange)")
+        self.figures["coverage"] = svg
+        self.cov_out.value = svg
+        return c
 
     # ------------------------------------------------------------------ tournament
     def _build_seats(self) -> None:
@@ -453,33 +607,24 @@ class SimulationLab(Lab):
             if games not in TOURNAMENT_GAMES:
                 self.games_slider.options = tuple(sorted(set(TOURNAMENT_GAMES) | {int(games)}))
             self.games_slider.value = int(games)
-        self.progress.update(0, int(self.games_slider.value))
-        res = tournament(self.game_box.value, players=int(self.players_slider.value), bots=self.bots,
-                         games=int(self.games_slider.value), seed=self.seed, workers=1,
-                         progress=self.progress.update, chunk_size=TOURNAMENT_CHUNK)
-        self.tournament_result = res
-        self.tour_summary.value = res._repr_html_()
-        self._draw_tournament()
+        with self._busy(f"Playing {int(self.games_slider.value)} games (the bar below the button counts them)..."):
+            self.progress.update(0, int(self.games_slider.value))
+            res = tournament(self.game_box.value, players=int(self.players_slider.value), bots=self.bots,
+                             games=int(self.games_slider.value), seed=self.seed, workers=1,
+                             progress=self.progress.update, chunk_size=TOURNAMENT_CHUNK)
+            self.tournament_result = res
+            self.tour_summary.value = res._repr_html_()
+            self._draw_tournament()
         return res
 
     def _draw_tournament(self) -> None:
-        from matplotlib.figure import Figure
-
         s = self.tournament_result.summary
         players = self.tournament_result.config["players"]
-        labels = [str(x) for x in s.index]
         rates = s["win_rate"].to_numpy()
-        lo = rates - s["win_ci_low"].to_numpy()
-        hi = s["win_ci_high"].to_numpy() - rates
-        fig = Figure(figsize=(7, 3))
-        ax = fig.subplots()
-        ax.bar(labels, rates, yerr=[lo, hi], capsize=6, color="#74a9cf", edgecolor="#045a8d")
-        ax.axhline(1 / players, color="#d94801", ls="--", lw=1, label=f"fair share 1/{players}")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("win rate (95% interval)")
-        ax.set_title(f"{self.tournament_result.config['game'].title()}: "
-                     f"{self.tournament_result.config['games']} games")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        self.figures["tournament"] = fig
-        _show(self.tour_out, fig)
+        svg = bars_svg([str(x) for x in s.index], rates, s["win_ci_low"].to_numpy(), s["win_ci_high"].to_numpy(),
+                       reference=1 / players, reference_label=f"fair share 1/{players}",
+                       title=f"{self.tournament_result.config['game'].title()}: "
+                             f"{self.tournament_result.config['games']} games",
+                       ylabel="win rate (95% interval)")
+        self.figures["tournament"] = svg
+        self.tour_out.value = svg
