@@ -9,16 +9,21 @@ What the player knows (and all these answers assume):
 - how many cards every other player holds.
 
 So the **unseen pool** is ``deck − own hand − cards played this round``; its
-size is called ``N`` everywhere below. Every other player's hand is taken to be
+size is called ``U`` everywhere below (lesson 04 and the Knockout lab use the
+same letters; ``N`` is the deck, 57 cards). Every other player's hand is taken to be
 a uniformly random subset of the pool (this is exact at the start of a round,
 and exact all round long against opponents whose choices reveal nothing, such
 as random players; against clever opponents it is the natural model).
 
-The counting behind everything: if ``H`` of the ``N`` unseen cards beat yours,
+The counting behind everything: if ``H`` of the ``U`` unseen cards beat yours,
 and the players still to play hold ``k`` cards between them, the chance that
 none of those ``k`` cards is among the ``H`` is the hypergeometric
 
-    P(no higher card out there) = C(N − H, k) / C(N, k).
+    P(no higher card out there) = C(U − H, k) / C(U, k).
+
+A lead who has seen only its own card has ``U = N − 1``: that is the lesson's
+``C(N − 1 − H, k) / C(N − 1, k)``. :func:`win_count` gives U, H and k of one
+option, exactly as the chances below use them.
 
 Ties (K3): the earlier card wins, so only *strictly* higher later cards beat
 you, and you must be *strictly* higher than every card played before you.
@@ -26,10 +31,12 @@ you, and you must be *strictly* higher than every card played before you.
 >>> from safari_kit.cards.model import SafariPal
 >>> deck = tuple(SafariPal(f"C{i}", f"A{i}", i, 10 - i, i % 3, 1) for i in range(1, 9))
 >>> view = KnockoutView(hand=("C7", "C2"), later=(2,))
->>> p_win_leading(deck, view, "C7", "weight_kg")      # 1 higher card (C8) among N = 6
+>>> p_win_leading(deck, view, "C7", "weight_kg")      # 1 higher card (C8) among U = 6
 2/3 ≈ 0.6667
 >>> p_win_leading(deck, view, "C7", "weight_kg").formula
 'C(6 − 1, 2) / C(6, 2)'
+>>> win_count(deck, view, "C7", "weight_kg")
+WinCount(card='C7', item='weight_kg', deck=8, hand=2, played=0, unseen=6, higher=1, k=2, later=1, beaten=False)
 >>> best_play(deck, view).action    # every lifespan is 1: nobody beats it, so keep C7 and play C2
 Play(card='C2', item='lifespan_years')
 """
@@ -49,7 +56,7 @@ from safari_kit.probability.distributions import Estimate, Exact
 
 __all__ = [
     "KnockoutView", "view_of", "unseen_pool",
-    "p_win_leading", "p_win_following", "p_win_leading_card_only",
+    "WinCount", "win_count", "p_win_leading", "p_win_following", "p_win_leading_card_only",
     "Option", "BestPlay", "best_play", "card_strength",
     "TurnChance", "PlanValue", "expected_turns_won", "best_fixed_plan",
     "item_ranks", "card_ranks", "lead_keys", "follow_keys", "ties_per_item", "ItemTies",
@@ -188,7 +195,7 @@ def _view(x) -> KnockoutView:
 
 
 def unseen_pool(game, view) -> tuple[str, ...]:
-    """The unseen cards: deck − own hand − cards played this round (the ``N`` of every formula)."""
+    """The unseen cards: deck − own hand − cards played this round (the ``U`` of every formula)."""
     t, v = _table(game), _view(view)
     seen = set(v.hand) | set(v.trick) | set(v.played)
     for c in seen:
@@ -210,20 +217,28 @@ def _hypergeometric_none(N: int, H: int, k: int) -> Fraction:
     return Fraction(math.comb(N - H, k), math.comb(N, k))
 
 
+def _count_formula(U: int, H: int, k: int) -> str:
+    """The board formula C(U − H, k) / C(U, k) with the numbers in it."""
+    return f"C({U} − {H}, {k}) / C({U}, {k})"
+
+
+BEATEN_FORMULA = "0 (a card played earlier is at least as high)"
+
+
 def _p_win(t: _Table, v: KnockoutView, card: str, item: str) -> tuple[Fraction, int, int, int, bool]:
     vals = t.values[item]
     idx = t.index
     mine = vals[idx[card]]
     beaten = any(vals[idx[c]] >= mine for c in v.trick)
     seen = set(v.hand) | set(v.trick) | set(v.played)
-    N = len(t.ids) - len(seen)
+    U = len(t.ids) - len(seen)
     H = sum(1 for i, c in enumerate(t.ids) if vals[i] > mine and c not in seen)
     k = v.k
     if beaten:
-        if k > N:
-            raise ValueError(f"the other players hold {k} cards but only {N} are unseen")
-        return Fraction(0), N, H, k, True
-    return _hypergeometric_none(N, H, k), N, H, k, False
+        if k > U:
+            raise ValueError(f"the other players hold {k} cards but only {U} are unseen")
+        return Fraction(0), U, H, k, True
+    return _hypergeometric_none(U, H, k), U, H, k, False
 
 
 def p_win_leading(game, view, card: str, item: str) -> Exact:
@@ -231,18 +246,18 @@ def p_win_leading(game, view, card: str, item: str) -> Exact:
 
     For the board::
 
-        P(win) = C(N − H, k) / C(N, k)
+        P(win) = C(U − H, k) / C(U, k)
 
-    - N = unseen cards = deck − my hand − cards played this round;
+    - U = unseen cards = deck − my hand − cards played this round;
     - H = unseen cards *strictly* higher than mine on the item (an equal card
-      played later loses to mine, K3);
+      played later loses to mine, K3; a higher card in my own hand cannot beat me);
     - k = cards held by all the other players together.
 
     The lead wins unless some opponent holds a strictly higher card (then that
     opponent plays it); the chance that none of the k cards they hold is one of
     the H higher ones is hypergeometric. The lesson's ``C(N−1−H, k)/C(N−1, k)``
-    is the same formula for a player who knows only its own card
-    (:func:`p_win_leading_card_only`): there the pool is the rest of the deck.
+    (N = the deck) is the same formula for a player who knows only its own card
+    (:func:`p_win_leading_card_only`): there U = N − 1, the rest of the deck.
 
     ``game``: a KnockoutGame or a deck (sequence of SafariPal); ``view``: a
     :class:`KnockoutView` or the player's observation.
@@ -251,8 +266,8 @@ def p_win_leading(game, view, card: str, item: str) -> Exact:
     if not v.leading:
         raise ValueError("cards have been played this turn: this player follows (use p_win_following)")
     _check_card_item(t, v, card, item)
-    p, N, H, k, _ = _p_win(t, v, card, item)
-    return Exact(p, f"P(win leading {card} on {item})", f"C({N} − {H}, {k}) / C({N}, {k})")
+    p, U, H, k, _ = _p_win(t, v, card, item)
+    return Exact(p, f"P(win leading {card} on {item})", _count_formula(U, H, k))
 
 
 def p_win_following(game, view, card: str, item: str | None = None) -> Exact:
@@ -261,9 +276,9 @@ def p_win_following(game, view, card: str, item: str | None = None) -> Exact:
     For the board::
 
         P(win) = 0                          if a card played before mine is ≥ mine,
-        P(win) = C(N − H, k') / C(N, k')    otherwise,
+        P(win) = C(U − H, k') / C(U, k')    otherwise,
 
-    - N = unseen cards = deck − my hand − cards played this round (this turn's included);
+    - U = unseen cards = deck − my hand − cards played this round (this turn's included);
     - H = unseen cards strictly higher than mine on the named item;
     - k' = cards held by the players who play *after* me this turn.
 
@@ -280,11 +295,8 @@ def p_win_following(game, view, card: str, item: str | None = None) -> Exact:
     if item != v.item:
         raise ValueError(f"the named item is {v.item!r}, not {item!r}")
     _check_card_item(t, v, card, item)
-    p, N, H, k, beaten = _p_win(t, v, card, item)
-    if beaten:
-        formula = "0 (a card played earlier is at least as high)"
-    else:
-        formula = f"C({N} − {H}, {k}) / C({N}, {k})"
+    p, U, H, k, beaten = _p_win(t, v, card, item)
+    formula = BEATEN_FORMULA if beaten else _count_formula(U, H, k)
     return Exact(p, f"P(win following with {card} on {item})", formula)
 
 
@@ -294,8 +306,10 @@ def p_win_leading_card_only(game, card: str, item: str, k: int) -> Exact:
         P(win) = C(N − 1 − H, k) / C(N − 1, k)
 
     N = deck size, H = cards of the deck strictly higher than ``card`` on
-    ``item``, k = cards the opponents hold between them. (Knowing the rest of
-    one's hand is :func:`p_win_leading` with a larger view.)
+    ``item`` (all unseen: the lead has seen only its own card), k = cards the
+    opponents hold between them. It is :func:`p_win_leading`'s
+    ``C(U − H, k) / C(U, k)`` with U = N − 1 unseen cards. (Knowing the rest of
+    one's hand is :func:`p_win_leading` with a larger view: U = N − hand.)
     """
     t = _table(game)
     vals = t.values[item] if item in t.values else None
@@ -307,6 +321,67 @@ def p_win_leading_card_only(game, card: str, item: str, k: int) -> Exact:
     p = _hypergeometric_none(N - 1, H, k)
     return Exact(p, f"P(win leading {card} on {item}, knowing only that card)",
                  f"C({N} − 1 − {H}, {k}) / C({N} − 1, {k})")
+
+
+@dataclass(frozen=True, slots=True)
+class WinCount:
+    """The numbers behind one option's exact chance, as :func:`p_win_leading` / :func:`p_win_following` use them.
+
+    ``unseen`` (U) = ``deck`` − ``hand`` − ``played`` (cards played this round,
+    this turn's included); ``higher`` (H) = unseen cards strictly higher than
+    ``card`` on ``item``; ``k`` = cards held by the ``later`` players still to
+    play after me; ``beaten``: a card already played this turn is at least as
+    high (then P = 0 whatever U, H, k). Otherwise P = C(U − H, k) / C(U, k).
+    """
+
+    card: str
+    item: str
+    deck: int
+    hand: int
+    played: int
+    unseen: int
+    higher: int
+    k: int
+    later: int
+    beaten: bool
+
+    @property
+    def value(self) -> Fraction:
+        """The exact chance: 0 when beaten, else C(U − H, k) / C(U, k)."""
+        if self.beaten:
+            return Fraction(0)
+        return _hypergeometric_none(self.unseen, self.higher, self.k)
+
+    @property
+    def formula(self) -> str:
+        """The same text as the option's ``Exact.formula``: ``C(50 − 1, 21) / C(50, 21)``."""
+        return BEATEN_FORMULA if self.beaten else _count_formula(self.unseen, self.higher, self.k)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """(C(U − H, k), C(U, k)): the hands of the later players that avoid the H higher cards, and all hands."""
+        return math.comb(self.unseen - self.higher, self.k), math.comb(self.unseen, self.k)
+
+
+def win_count(game, view, card: str, item: str | None = None) -> WinCount:
+    """U, H and k of one option (see :class:`WinCount`), for explaining a chance on the board or in a lab.
+
+    Leading: ``item`` is the item to name (required); following: it defaults to
+    the named item. ``win_count(...).value`` equals :func:`p_win_leading` /
+    :func:`p_win_following` of the same option.
+    """
+    t, v = _table(game), _view(view)
+    if v.leading and item is None:
+        raise ValueError("leading: give the item to name")
+    if not v.leading:
+        item = cast(str, v.item) if item is None else item
+        if item != v.item:
+            raise ValueError(f"the named item is {v.item!r}, not {item!r}")
+    item = cast(str, item)
+    _check_card_item(t, v, card, item)
+    _, U, H, k, beaten = _p_win(t, v, card, item)
+    return WinCount(card, item, len(t.ids), len(v.hand), len(v.trick) + len(v.played), U, H, k,
+                    len(v.later), beaten)
 
 
 # ---------------------------------------------------------------------------- best play
@@ -416,7 +491,8 @@ def _falling(x: int, n: int) -> int:
     return math.perm(x, n) if 0 <= n <= x else 0
 
 
-def _turn_p(t: _Table, v: KnockoutView, pool: tuple[int, ...], j: int, card: str, item: str | None) -> tuple[Fraction, int, int]:
+def _turn_p(t: _Table, v: KnockoutView, pool: tuple[int, ...], j: int, card: str,
+            item: str | None) -> tuple[Fraction, int, int]:
     """P(win turn j of the rest of the round with ``card``) against random opponents."""
     m = v.players
     a0 = len(v.trick)
@@ -460,15 +536,15 @@ def expected_turns_won(game, view, plan=None) -> PlanValue:
 
     **Formula** (linearity of expectation: E[turns won] = Σ over turns of P(win that turn)).
     The opponents' cards of one turn are a uniformly random sequence of
-    distinct unseen cards, so with N unseen cards, L of them strictly lower
+    distinct unseen cards, so with U unseen cards, L of them strictly lower
     than mine on the item and E equal to it::
 
-        P(win a turn) = L·(L−1)···(L−a+1) · (L+E−a)···(L+E−a−b+1) / (N·(N−1)···(N−a−b+1))
+        P(win a turn) = L·(L−1)···(L−a+1) · (L+E−a)···(L+E−a−b+1) / (U·(U−1)···(U−a−b+1))
 
     (the a cards before me must be strictly lower, K3; the b after me at most
     equal). On a turn an opponent leads, average this over the items. In the
     current turn, the cards already played are known: P = 0 if one is ≥ mine,
-    else (L+E)···(L+E−b+1) / N···(N−b+1).
+    else (L+E)···(L+E−b+1) / U···(U−b+1).
 
     ``plan``: a sequence of card ids, or of (card, item) pairs (the item is
     needed only on turns I lead; a missing one is the card's best item).

@@ -3,7 +3,9 @@
 The questions are in notebooks/04-knockout.md. Every answer is computed with
 :mod:`safari_kit.probability.knockout` on the shipped deck; the hints' wrong
 values are the common mistakes (with replacement, forgetting one's own card,
-following = leading).
+following = leading). The symbols are the lesson's and the Knockout lab's:
+U unseen cards (57 − the cards you have seen), H of them higher, k cards held by
+the players after you, P = C(U − H, k) / C(U, k).
 """
 from __future__ import annotations
 
@@ -85,11 +87,13 @@ register(Exercise(
                 "That treats each opponent card as a fresh draw from the whole deck (with replacement). Cards are "
                 "dealt without replacement: count hands with C(·, 21)."),
            Hint(lambda a: a == Fraction(math.comb(len(_deck()) - _lead_h(), LEAD_K), math.comb(len(_deck()), LEAD_K)),
-                "Your own card cannot be in an opponent's hand: the pool is the OTHER 56 cards."),
+                "Your own card cannot be in an opponent's hand: it is seen, so U = 57 − 1 = 56 unseen "
+                "cards, not 57."),
            Hint(lambda a: a == Fraction(len(_deck()) - 1 - _lead_h(), len(_deck()) - 1),
                 "That is the chance for ONE opponent card. All 21 cards must miss the faster ones."),
            Hint(lambda a: a == 0 or a == 1, "Some animals are faster than the Impala, but they may not be in play.")],
-    general_hint="How many cards are faster than the Impala (H)? Then P = C(56 − H, 21) / C(56, 21)."))
+    general_hint="How many cards are faster than the Impala (H)? You have seen only your own card, so "
+                 "U = 57 − 1 = 56 unseen cards and k = 21: P = C(U − H, k) / C(U, k) = C(56 − H, 21) / C(56, 21)."))
 
 register(Exercise(
     "04.best-item", best_item_answer, compare=_same_item,
@@ -106,7 +110,8 @@ register(Exercise(
            Hint(lambda a: abs(float(a) - float(lead_answer())) < 0.005,
                 "That is the leading chance. Following, only the 3 cards still to come can beat you."),
            Hint(lambda a: a == 0, "The Warthog is slower than the Impala, so you beat the card already played.")],
-    general_hint="Unseen cards N = 57 − your 3 cards − the Warthog; H of them are faster; k = 3: C(N−H, 3)/C(N, 3)."))
+    general_hint="Unseen cards U = 57 − your 3 cards − the Warthog; H of them are faster; k = 3 cards after you: "
+                 "P = C(U − H, k) / C(U, k)."))
 
 register(Exercise(
     "04.pigeonhole",

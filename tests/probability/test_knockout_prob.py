@@ -14,7 +14,7 @@ from safari_kit.knockout import KnockoutGame, Play
 from safari_kit.probability.knockout import (
     KnockoutView, best_fixed_plan, best_play, card_ranks, estimate_expected_turns_won, estimate_p_win,
     expected_turns_won, item_ranks, p_win_following, p_win_leading, p_win_leading_card_only,
-    pigeonhole_out, ties_per_item, turns_in_round, unseen_pool, view_of,
+    pigeonhole_out, ties_per_item, turns_in_round, unseen_pool, view_of, win_count,
 )
 
 ITEMS = DATA_ITEMS
@@ -102,6 +102,55 @@ def test_formula_counts_n_h_k_explicitly():
     assert p.formula == "C(6 − 3, 4) / C(6, 4)" and p.value == 0
     assert p_win_leading(deck, view, "C6", "size_cm").value == 1          # all equal: no strictly higher card
     assert p_win_leading_card_only(deck, "C6", "weight_kg", 2).value == Fraction(math.comb(5, 2), math.comb(9, 2))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_win_count_is_the_count_behind_every_chance(seed):
+    """win_count's U, H, k (what lesson 04 and the Knockout lab print) give the exact chance and its formula."""
+    rng = random.Random(seed)
+    deck = small_deck(rng.choice([8, 9, 10]), seed + 10)
+    for view in random_views(deck, rng, count=25):
+        pool = unseen_pool(deck, view)
+        for card in view.hand:
+            for item in (ITEMS if view.leading else (view.item,)):
+                p = p_win_leading(deck, view, card, item) if view.leading else p_win_following(deck, view, card)
+                c = win_count(deck, view, card, item)
+                assert c.unseen == len(pool) == c.deck - c.hand - c.played
+                assert c.higher == sum(1 for x in pool if val(deck, x, item) > val(deck, card, item))
+                assert c.k == view.k and c.later == len(view.later)
+                assert c.value == p.value and c.formula == p.formula
+                if not c.beaten:
+                    num, den = c.counts
+                    assert Fraction(num, den) == p.value == Fraction(math.comb(c.unseen - c.higher, c.k),
+                                                                     math.comb(c.unseen, c.k))
+    with pytest.raises(ValueError):
+        win_count(deck, KnockoutView(("S00",), later=(1,)), "S00")              # leading: the item is needed
+
+
+def test_lesson_04_worked_step_from_one_card_to_the_whole_hand():
+    """The numbers notebooks/04-knockout.md cites: the lab's first position (seed 2), the Springbok
+    (K12) on top speed, H = 1, k = 21; U = 56 knowing only the card, U = 50 knowing the hand."""
+    game = KnockoutGame(players=4)
+    assert len(game.cards) == 57
+    assert card_ranks(game, "K12")["top_speed_kmh"] == 2                     # one faster card: H = 1
+    only = p_win_leading_card_only(game, "K12", "top_speed_kmh", 21)
+    assert only.formula == "C(57 − 1 − 1, 21) / C(57 − 1, 21)"
+    assert only.value == Fraction(math.comb(56 - 1, 21), math.comb(56, 21)) == Fraction(35, 56) == Fraction(5, 8)
+    assert float(only) == 0.625
+    view = view_of(game.new_initial_state(seed=2).observation(0))
+    assert len(view.hand) == 7 and view.leading and view.later == (7, 7, 7)
+    assert best_play(game, view).action == Play("K12", "top_speed_kmh")
+    c = win_count(game, view, "K12", "top_speed_kmh")
+    assert (c.unseen, c.higher, c.k) == (50, 1, 21)
+    assert c.formula == p_win_leading(game, view, "K12", "top_speed_kmh").formula == "C(50 − 1, 21) / C(50, 21)"
+    assert c.value == Fraction(29, 50) and float(c.value) == 0.58
+    # with H = 1 the count is (U − k)/U
+    assert only.value == Fraction(56 - 21, 56) and c.value == Fraction(50 - 21, 50)
+    # following the Warthog (K36) with the seed-8 hand: U = 57 − 7 − 1 = 49, k = 14
+    hand8 = view_of(game.new_initial_state(seed=8).observation(0)).hand
+    follow = KnockoutView(hand=hand8, later=(7, 7), trick=("K36",), item="top_speed_kmh")
+    fc = win_count(game, follow, hand8[0])
+    assert (fc.unseen, fc.k) == (49, 14)
 
 
 def test_following_ties_go_to_the_earlier_card():

@@ -8,17 +8,22 @@ seen reaches any synced widget state.
 """
 from __future__ import annotations
 
+import html
 import json
+import math
 import random
 import re
+from fractions import Fraction
 
 import pytest
 
 pytest.importorskip("anywidget")
 
 from safari_kit.knockout import KnockoutGame  # noqa: E402
-from safari_kit.probability.knockout import best_play, p_win_following, p_win_leading, view_of  # noqa: E402
-from safari_kit.widgets.labs.knockout import KnockoutLab, chance_html  # noqa: E402
+from safari_kit.probability.knockout import (  # noqa: E402
+    best_play, p_win_following, p_win_leading, unseen_pool, view_of,
+)
+from safari_kit.widgets.labs.knockout import KnockoutLab, chance_html, reduced_html  # noqa: E402
 
 KID = re.compile(r"\bK\d{2}\b")
 
@@ -78,6 +83,52 @@ def assert_panel_matches_module(lab):
         assert row["p"] == p.value
         assert chance_html(p.value) in panel
     assert {r["card"] for r in lab.best.rows()} == set(obs.hand)
+    assert_hint_formula(lab)
+
+
+def hint_text(lab) -> str:
+    """The hint under the table as the learner reads it (tags dropped, entities decoded)."""
+    m = re.search(r"<div class='safari-note safari-ko-why'.*", lab.prob.value, re.S)
+    assert m, "the lab shows no hint under the table"
+    blocks = re.sub(r"</?div[^>]*>", " ", m.group(0))
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", blocks)).split())
+
+
+FORMULA = re.compile(r"P\(win\) = C\(U − H, k\) / C\(U, k\) = C\((\d+) − (\d+), (\d+)\) / C\((\d+), (\d+)\)")
+
+
+def assert_hint_formula(lab):
+    """The printed U, H, k and formula, evaluated with math.comb, give the chance the lab shows for the ★
+    option; U and H are also counted here from the deck, independently of the probability module."""
+    best, text = lab.best, hint_text(lab)
+    view = view_of(lab.state.observation(lab.learner))
+    card = best.action.card
+    item = best.action.item if view.leading else view.item
+    vals = {c.id: c.value(item) for c in lab.game.cards}
+    assert f"Best: {lab.game.by_id[card].name}" in text
+    beaten = any(vals[c] >= vals[card] for c in view.trick)
+    if beaten:
+        assert best.p.value == 0
+        assert "A card already played is at least as high as yours" in text, text
+        assert "C(U" not in text
+    else:
+        pool = unseen_pool(lab.game, view)
+        U, H, k = len(pool), sum(1 for c in pool if vals[c] > vals[card]), view.k
+        printed = {name: int(v) for name, v in re.findall(r"\b([UHk]) = (\d+)\b", text)}
+        assert printed == {"U": U, "H": H, "k": k}, (printed, text)
+        m = FORMULA.search(text)
+        assert m, text
+        u1, h, k1, u2, k2 = map(int, m.groups())
+        assert (u1, h, k1) == (U, H, k) and (u2, k2) == (U, k)
+        assert Fraction(math.comb(u1 - h, k1), math.comb(u2, k2)) == best.p.value
+        shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", reduced_html(best.p.value))).split())
+        assert shown in text[m.end():], (shown, text)
+        seen = f"({len(lab.game.cards)} − your {len(view.hand)} card"
+        assert seen in text
+    if best.p.value == 0:
+        assert "Every option loses this turn" in text and "weakest card" in text
+    else:
+        assert "Every option loses" not in text
 
 
 def play_whole_game(lab, rng, best_share=0.5):
@@ -197,6 +248,71 @@ def test_learner_out_waits_for_the_button():
     lab.end_round_button.click()
     assert lab.state.is_terminal() or lab.state.round == r + 1
     assert lab.errors == []
+
+
+def test_hint_of_the_first_position_counts_before_reducing():
+    lab = KnockoutLab(seed=2)
+    text = hint_text(lab)
+    assert "Best: Springbok (K12), 88 km/h, naming Top speed." in text
+    assert "U = 50 unseen cards (57 − your 7 cards), H = 1 of them higher than 88 km/h, " \
+           "k = 21 cards held by the 3 players after you:" in text
+    assert "P(win) = C(U − H, k) / C(U, k) = C(50 − 1, 21) / C(50, 21) = 29/50 ≈ 0.580" in text
+    assert "data-u='50' data-h='1' data-k='21' data-beaten='0'" in lab.prob.value
+    # the formula is never broken across lines: each step is one unbreakable span
+    assert "<span class='safari-nowrap'>= C(50 &minus; 1, 21) / C(50, 21)</span>" in lab.prob.value
+    # the cells' tooltips carry each option's count too
+    assert "title='Top speed (km/h): 88 km/h; P = C(50 − 1, 21) / C(50, 21)'" in lab.prob.value
+
+
+def test_hint_formula_matches_the_chance_in_many_positions():
+    """Best play (and some random plays) through several games: every position the learner meets,
+    leading and following, beaten or not; the hint's formula is checked in each (assert_hint_formula)."""
+    kinds = set()
+    for seed, players, elimination in [(1, 4, False), (2, 3, False), (4, 5, True), (6, 6, False), (7, 2, False)]:
+        lab = KnockoutLab(seed=seed, players=players, elimination=elimination)
+        rng = random.Random(seed)
+        while not lab.state.is_terminal():
+            if lab.learner in lab.state.out:
+                lab.end_round_button.click()
+                continue
+            assert_hint_formula(lab)
+            view = view_of(lab.state.observation(lab.learner))
+            text = hint_text(lab)
+            kinds.add(("lead" if view.leading else "follow", "C(U" in text, lab.best.p.value == 0, view.k == 0))
+            best = lab.best
+            card = best.action.card if rng.random() < 0.7 else rng.choice(view.hand)
+            lab._on_table_click({"kind": "card", "id": card})
+            if view.leading:
+                lab._on_table_click({"kind": "item", "id": best.action.item})
+        assert lab.errors == []
+    assert ("lead", True, False, False) in kinds
+    assert ("follow", True, False, False) in kinds
+    assert ("follow", False, True, False) in kinds          # every card beaten: the weakest one is thrown away
+    assert ("follow", True, False, True) in kinds           # last to play: k = 0
+
+
+def test_hint_when_a_lead_surely_loses():
+    """U − H < k: C(U − H, k) = 0; the hint says why, and that the ★ is the weakest card."""
+    from safari_kit.probability.knockout import WinCount
+
+    lab = KnockoutLab(seed=2)
+    c = WinCount("K12", "top_speed_kmh", deck=57, hand=2, played=50, unseen=5, higher=3, k=4, later=2,
+                 beaten=False)
+    assert c.value == 0 and c.counts == (0, 5)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"</?div[^>]*>", " ", lab._why_html(c, True)))).split())
+    printed = {name: int(v) for name, v in re.findall(r"\b([UHk]) = (\d+)\b", text)}
+    assert printed == {"U": 5, "H": 3, "k": 4}, text
+    assert "(57 − your 2 cards − 50 played this round)" in text
+    assert "= C(5 − 3, 4) / C(5, 4) = 0" in text
+    assert "only 2 unseen cards (U − H) are not higher, fewer than the 4 cards they hold" in text
+    assert "Every option loses this turn" in text and "weakest card" in text
+
+
+def test_reduced_html():
+    assert reduced_html(Fraction(29, 50)) == "= 29/50 &asymp; 0.580"
+    assert reduced_html(Fraction(1)) == "= 1" and reduced_html(Fraction(0)) == "= 0"
+    assert reduced_html(Fraction(1, 4000)) == "= 1/4000 &lt; 0.001"
+    assert reduced_html(Fraction(1, 10**7 + 1)) == f"<span title='exactly 1/{10**7 + 1}'>&lt; 0.001</span>"
 
 
 def test_bad_arguments():

@@ -9,7 +9,11 @@ How a browser test can drive it (JupyterLab + Playwright, see tests/browser/help
   ``data-best-card`` and ``data-best-item`` (the best option, item empty when
   following) and ``data-phase`` (``lead``, ``follow``, ``wait`` or ``over``).
   Each option row has ``data-card="K12"``; each cell ``data-item``; the best
-  cell has the class ``safari-best``.
+  cell has the class ``safari-best``. Under it, the hint ``.safari-ko-why``
+  explains the best option: ``data-u``, ``data-h``, ``data-k`` (U unseen
+  cards, H of them higher, k cards held by the players after you, as
+  :func:`~safari_kit.probability.knockout.win_count` counts them) and
+  ``data-beaten`` (1 when a card already played is at least as high).
 - The card table is the anywidget ``.safari-table`` inside the lab. A card of
   the hand that may be played has ``data-key='card:"K12"'`` and the class
   ``st-selectable``; when leading the data items are buttons with
@@ -59,12 +63,12 @@ import ipywidgets as W
 from safari_kit.cards.model import DATA_ITEM_LABELS
 from safari_kit.core.chance import Chance
 from safari_kit.knockout import KnockoutGame, Play
-from safari_kit.probability.knockout import best_play, view_of
+from safari_kit.probability.knockout import WinCount, best_play, view_of, win_count
 from safari_kit.simulation.registry import make_bot
 from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
 from safari_kit.widgets.table import CardTable
 
-__all__ = ["KnockoutLab", "Prediction", "chance_html"]
+__all__ = ["KnockoutLab", "Prediction", "chance_html", "reduced_html"]
 
 ITEM_SHORT = {"weight_kg": "Weight", "size_cm": "Size", "top_speed_kmh": "Top speed", "lifespan_years": "Lifespan"}
 ITEM_UNITS = {"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": "years"}
@@ -79,6 +83,8 @@ _CSS = """
 .safari-prob td.safari-picked{outline:2px solid #e67e22}
 .safari-prob tr.safari-picked-row td.safari-card-name{font-weight:bold}
 .safari-prob .safari-note{color:#555;font-size:12px}
+.safari-prob .safari-ko-why{color:#333;font-size:13px;margin-top:2px;line-height:1.45}
+.safari-prob .safari-ko-why .safari-nowrap{white-space:nowrap}
 .safari-ko-log ol{margin:2px 0 6px 0}
 .safari-ko-tally table{border-collapse:collapse;font-size:12px}
 .safari-ko-tally th,.safari-ko-tally td{border:1px solid #ddd;padding:2px 6px;text-align:right}
@@ -113,6 +119,22 @@ def chance_html(p: Fraction) -> str:
         return fraction_html(p)
     text = "&lt; 0.001" if p < Fraction(1, 1000) else f"&asymp; {float(p):.3f}"
     return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+
+
+def reduced_html(p: Fraction) -> str:
+    """The reduced fraction and its decimal, for the hint's last step: ``= 29/50 &asymp; 0.580``.
+
+    Longer fractions than :func:`chance_html` shows (up to a million in the
+    denominator); beyond that only ``&asymp;`` the decimal (exact value in the tooltip).
+    """
+    p = Fraction(p)
+    if p.denominator == 1:
+        return f"= {p.numerator}"
+    x = float(p)
+    dec = "&lt; 0.001" if x < 0.0005 else f"&asymp; {x:.3f}"
+    if p.denominator <= 10**6:
+        return f"= {p.numerator}/{p.denominator} {dec}"
+    return f"<span title='exactly {p.numerator}/{p.denominator}'>{dec}</span>"
 
 
 class KnockoutLab(Lab):
@@ -363,6 +385,7 @@ class KnockoutLab(Lab):
         items = self.game.items if leading else (s.item,)
         rows = best.rows()
         p = {(r["card"], r["item"]): r["p"] for r in rows}
+        formulas = {(r["card"], r["item"]): r["formula"] for r in rows}
         bc, bi = best.action.card, best.action.item
         head = "".join(f"<th data-item='{it}'>{ITEM_SHORT[it]}</th>" for it in items)
         body = []
@@ -379,16 +402,15 @@ class KnockoutLab(Lab):
                 if leading and it == self._picked_item and self._picked_card is None:
                     marks.append("safari-picked")
                 star = " &#9733;" if "safari-best" in marks else ""
-                title = f"{DATA_ITEM_LABELS[it]}: {_fmt(pal.value(it))} {ITEM_UNITS[it]}"
+                title = (f"{DATA_ITEM_LABELS[it]}: {_fmt(pal.value(it))} {ITEM_UNITS[it]}; "
+                         f"P = {formulas[(cid, it)]}")
                 cells.append(f"<td data-item='{it}' class='{' '.join(marks)}' title='{html.escape(title)}'>"
                              f"<small style='color:#777'>{_fmt(pal.value(it))} {ITEM_UNITS[it]}</small><br>"
                              f"{chance_html(p[(cid, it)])}{star}</td>")
             body.append(f"<tr data-card='{cid}'{cls}>{''.join(cells)}</tr>")
-        best_formula = best.p.formula
         if leading:
             intro = ("<b>You lead.</b> The chance that each card wins the turn if you name each data item "
                      "(you win unless an opponent holds a strictly higher card; they play their best):")
-            best_words = f"Best: {self._card(bc)} naming {ITEM_SHORT[bi]}"
         else:
             played = ", ".join(f"{self._name(seat)}: {self._card(c)} "
                                f"({_fmt(self.game.by_id[c].value(s.item))} {ITEM_UNITS[s.item]})"
@@ -396,17 +418,57 @@ class KnockoutLab(Lab):
             intro = (f"<b>You follow.</b> Named item: <b>{ITEM_SHORT[s.item]}</b>. Played so far: {played}. "
                      "You must beat every card already played (a tie goes to the earlier card), "
                      "and hope nobody after you holds a higher one:")
-            best_words = f"Best: {self._card(bc)}"
-        view = view_of(s.observation(self.learner))
-        shown = chance_html(best.p.value)
-        formula = "" if html.escape(best_formula) in (shown, "0", "1") else f" = {html.escape(best_formula)}"
-        note = (f"<div class='safari-note'>{best_words} &mdash; P = {shown}"
-                f"{formula} (N unseen cards, H of them higher, k cards held by the players "
-                f"after you: {view.k}). Click your choice on the table.</div>")
+        count = win_count(self.game, view_of(s.observation(self.learner)), bc, bi if leading else s.item)
+        note = self._why_html(count, leading)
         table = (f"<table class='safari-prob-table' data-step='{self._step}' data-phase="
                  f"'{'lead' if leading else 'follow'}' data-best-card='{bc}' data-best-item='{bi or ''}'>"
                  f"<tr><th>Your card</th>{head}</tr>{''.join(body)}</table>")
         return f"<div>{intro}</div>{table}{note}"
+
+    def _why_html(self, c: WinCount, leading: bool) -> str:
+        """The hint under the table: the ★ option's U, H and k (as the probability layer counted them),
+        then P = C(U − H, k) / C(U, k) with the numbers, the reduced fraction and its decimal."""
+        unit, short = ITEM_UNITS[c.item], ITEM_SHORT[c.item]
+        mine = f"{_fmt(self.game.by_id[c.card].value(c.item))} {unit}"
+
+        def nowrap(text: str) -> str:
+            return f"<span class='safari-nowrap'>{text}</span>"
+
+        naming = f", naming {short}" if leading else f" on {short}"
+        head = f"<div>&#9733; Best: {self._card(c.card)}, {mine}{naming}.</div>"
+        if c.beaten:
+            why = ("<div>A card already played is at least as high as yours on "
+                   f"{short} (a tie goes to the earlier card): P = 0, whatever the cards after you.</div>")
+        else:
+            seen = f"{c.deck} &minus; your {c.hand} card{'s' if c.hand != 1 else ''}"
+            if c.played:
+                seen += f" &minus; {c.played} played this round"
+            after = ("the player after you" if c.later == 1 else f"the {c.later} players after you")
+            k_words = ("<b>k = 0</b>: nobody plays after you" if c.k == 0
+                       else f"<b>k = {c.k}</b> card{'s' if c.k != 1 else ''} held by {after}")
+            if c.k == 0:
+                explain = "nobody is left to beat you"
+            elif c.unseen - c.higher < c.k:
+                explain = (f"only {c.unseen - c.higher} unseen cards (U &minus; H) are not higher, fewer than "
+                           f"the {c.k} cards they hold: one of them surely holds a higher card")
+            else:
+                explain = (f"the hands {after} may hold with none of the H higher cards, "
+                           "out of all possible hands")
+            steps = [nowrap("P(win) = C(U &minus; H, k) / C(U, k)"),
+                     nowrap(f"= C({c.unseen} &minus; {c.higher}, {c.k}) / C({c.unseen}, {c.k})"),
+                     nowrap(reduced_html(c.value))]
+            why = (f"<div>{nowrap(f'<b>U = {c.unseen}</b> unseen cards ({seen}),')} "
+                   f"{nowrap(f'<b>H = {c.higher}</b> of them higher than {mine},')} "
+                   f"{nowrap(k_words + ':')}</div>"
+                   f"<div class='safari-ko-formula'>{' '.join(steps)} "
+                   f"<span style='color:#666'>({explain})</span></div>")
+        if c.value == 0:
+            why += ("<div><b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
+                    "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now and "
+                    "keep your strong cards for later turns.</div>")
+        return (f"<div class='safari-note safari-ko-why' data-u='{c.unseen}' data-h='{c.higher}' "
+                f"data-k='{c.k}' data-beaten='{int(c.beaten)}'>{head}{why}"
+                "<div>Click your choice on the table.</div></div>")
 
     def _idle_html(self) -> str:
         s = self.state
