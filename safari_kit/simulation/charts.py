@@ -246,7 +246,7 @@ def convergence_svg(xs, means, ses, exact: float, others=(), title: str = "The e
         kx, ks = [k[0] for k in keep], [k[1] for k in keep]
         ref = [ks[-1] * math.sqrt(kx[-1] / x) for x in kx]
         ylo, yhi = min(ks + ref) / 1.5, max(ks + ref) * 1.5
-        ax2 = chart.panel(x0, 30, width - x0 - 20, height - 80, (min(kx), max(max(kx), 10 * min(kx))),
+        ax2 = chart.panel(x0, 30, width - x0 - 20, height - 80, (min(kx) / 1.3, max(max(kx), 10 * min(kx)) * 1.3),
                           (ylo, yhi), xlog=True, ylog=True)
         ax2.line(kx, ref, color=ORANGE, width=1.2)
         ax2.dots(kx, ks)
