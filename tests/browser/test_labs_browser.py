@@ -7,13 +7,18 @@
   ``lesson-03-*.png``).
 * ``test_identification_and_challenge_by_clicking``: a small notebook written
   into the server root shows ``IdentificationLab(seed=...)`` and
-  ``ChallengeLab(seed=...)``. Both seeds open on a bot's failed turn (its cards
-  face up, W4/W5): ``Next turn`` / ``Next challenge`` is pressed until the
-  learner's turn. One identification is played by clicking (Identify,
-  a clue type, a face-down place on the card table, a guess, Reveal) and one
-  challenge (face-down places revealed one by one until it fails or Stop is
-  allowed, then Stop); after every click the probability text (``.safari-prob``)
-  must change. The click -> kernel -> DOM latency is measured over many place
+  ``ChallengeLab()`` (its default position, "Mid-game: stop or go on?"). The
+  Identification seed opens on a bot's failed turn (its cards face up, W4/W5):
+  ``Next turn`` is pressed until the learner's turn. One identification is
+  played by clicking (Identify, a clue type, a face-down place on the card
+  table, a guess, Reveal) and one turn of the Challenge lab: the choice box
+  shows Identify and Challenge with their expected cards archived, Challenge
+  is pressed, places are revealed by the rule (the safest place) until the
+  orange stop-or-continue box appears (screenshot
+  ``test-artifacts/challenge-decision.png`` and ``challenge-decision-stop.png``
+  at 1366x768), where the rule's
+  verdict is followed, until Stop; after every click the probability text
+  (``.safari-prob``/``.safari-decide``) must change. The click -> kernel -> DOM latency is measured over many place
   clicks and clue-type toggles and printed (median, p95), not asserted (only a
   2 s sanity bound). Afterwards the kernel is asked for ``lab.errors`` (the
   errors the labs caught in their callbacks): none. Screenshots
@@ -36,7 +41,6 @@ pytestmark = pytest.mark.browser
 ID_LAB = ".safari-identification-lab"
 CH_LAB = ".safari-challenge-lab"
 SEED = 3            # Identification: the learner's turn at once, 5 face-down places
-CHALLENGE_SEED = 22  # Challenge: revealing the safest place each time reaches 4 safe, so Stop is pressed
 SANITY_MS = 2_000
 
 CELLS = [
@@ -45,7 +49,7 @@ CELLS = [
     f"ident = IdentificationLab(seed={SEED}, players=3)\n"
     "ident",
     "from safari_kit.widgets.labs.challenge import ChallengeLab\n"
-    f"chal = ChallengeLab(seed={CHALLENGE_SEED}, players=3)\n"
+    "chal = ChallengeLab()  # the default position: you remember 5 safe places, so the decision comes\n"
     "chal",
 ]
 
@@ -252,39 +256,88 @@ def safest_place(page) -> tuple[int, Fraction]:
     return max(found, key=lambda x: x[1])
 
 
+def read_fraction(text: str) -> Fraction:
+    m = re.match(r"\s*(\d+)(?:/(\d+))?", text)
+    assert m, f"cannot read {text!r}"
+    return Fraction(int(m[1]), int(m[2] or 1))
+
+
+def decision_shot(page, name: str = "challenge-decision") -> str:
+    """The decision moment as a learner sees it on a 1366x768 laptop: the decision box at the top."""
+    old = page.viewport_size
+    page.set_viewport_size({"width": 1366, "height": 768})
+    try:
+        current_notebook(page).locator(f"{CH_LAB} .safari-position").first.evaluate(
+            "(el) => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        return str(screenshot(page, name))
+    finally:
+        page.set_viewport_size(old)
+
+
 def play_challenge(page) -> dict:
     lab = CH_LAB
     bring_into_view(page, lab)
-    prob = f"{lab} .safari-prob"
+    decide = f"{lab} .safari-decide"
     places = f"{lab} .safari-table .st-selectable[data-key^='place:']"
-    stop = widget_button(page, lab, "Stop")
+    stop = page.locator(f"{lab} .safari-stop").first  # its text says how many cards: "Stop: archive 5"
     if page.locator(f"{lab} .st-remember-banner").count():  # the deal opens on a bot's failure
-        next_until_my_turn(page, lab, "Next challenge", places)
-    texts = [text_of(page, prob)]
-    assert "P(next reveal safe)" in texts[0], texts[0]
-    steps = []
+        next_until_my_turn(page, lab, "Next turn", f"{lab} table.safari-choice")
+    # the choice: Identify or Challenge, each with its expected cards archived; nothing forced
+    choice = {}
+    for key in ("identify", "challenge"):
+        cells = page.locator(f"{lab} table.safari-choice tr[data-choice='{key}'] td").all_inner_texts()
+        choice[key] = read_fraction(cells[1])
+    assert choice["challenge"] > choice["identify"], choice
+    assert widget_button(page, lab, "Identify").is_enabled() and widget_button(page, lab, "Challenge").is_enabled()
+    assert not stop.is_enabled() and page.locator(places).count() == 0
+    texts = [text_of(page, decide)]
+    texts.append(click_and_wait_change(page, widget_button(page, lab, "Challenge"), decide))
+    page.locator(places).first.wait_for(timeout=10_000)
+    assert "P(next reveal safe)" in text_of(page, f"{lab} .safari-prob")
+    steps, decisions, shot = [], [], None
     for _ in range(20):
-        if page.locator(places).count() == 0 or stop.is_enabled():
+        if page.locator(places).count() == 0:
             break
-        p_safe = text_of(page, f"{lab} .safari-p-safe")
+        if page.locator(f"{lab} .safari-decision-now").count():
+            assert stop.is_enabled()
+            rule = text_of(page, f"{lab} .safari-rule")
+            assert "cards archived if you stop now" in rule, rule
+            verdict = "stop" if rule.rstrip(". ").endswith("stop") else "reveal on"
+            if shot is None:
+                shot = decision_shot(page)  # 4 safe: the rule says reveal on (a remembered place, P = 1)
+            elif verdict == "stop":
+                decision_shot(page, "challenge-decision-stop")  # 5 safe: 24/69 < 6/7
+            decisions.append(verdict)
+            n = int(re.search(r"with n = (\d+) cards", rule)[1])
+            assert stop.inner_text().strip() == f"Stop: archive {n}"
+            if verdict == "stop":
+                break
+            # the decision box's own button reveals the safest place (a remembered safe one: P = 1)
+            texts.append(click_and_wait_change(page, widget_button(page, lab, "Reveal one more"), decide))
+            steps.append(("button", "1", status(page, lab).split(".")[0]))
+            page.wait_for_timeout(150)
+            continue
         place, p = safest_place(page)  # play like the optimal rule: the place most likely safe
         assert page.locator(f"{places}[data-key='place:{place}']").count() == 1
-        texts.append(click_and_wait_change(page, page.locator(f"{places}[data-key='place:{place}']"), prob))
-        steps.append((place, str(p), p_safe, status(page, lab).split(".")[0]))
+        texts.append(click_and_wait_change(page, page.locator(f"{places}[data-key='place:{place}']"), decide))
+        steps.append((place, str(p), status(page, lab).split(".")[0]))
         assert_status_ok(page, lab)
         page.wait_for_timeout(150)  # let the table's redraw land before reading the next target
     assert steps, "no place was revealed"
-    failed = "Not safe" in status(page, lab)
-    if not failed:
-        assert stop.is_enabled(), f"neither failed nor allowed to stop: {status(page, lab)}"
-        texts.append(click_and_wait_change(page, stop, prob))
-    assert len(set(texts)) == len(texts), "the probability text did not change after every click"
+    assert decisions == ["reveal on", "stop"], decisions  # 4 safe: a sure 5th (P = 1); 5 safe: 24/69 < 6/7
+    assert shot, "the stop-or-continue moment never came"
+    texts.append(click_and_wait_change(page, stop, decide))
+    assert len(set(texts)) == len(texts), "the decision box did not change after every click"
     page.locator(f"{lab} .safari-summary table.safari-steps").wait_for(timeout=10_000)
     rows = page.locator(f"{lab} .safari-summary tr.safari-step")
-    assert rows.count() == len(steps) + (0 if failed else 1)
+    assert rows.count() == len(steps) + 1
+    header = page.locator(f"{lab} .safari-summary table.safari-steps th").all_inner_texts()
+    assert "n = cards archived if you stop now" in header, header
     assert page.locator(places).count() == 0
-    assert widget_button(page, lab, "Next challenge").is_enabled()
-    return {"steps": steps, "ended": "failed" if failed else "stopped", "status": status(page, lab)}
+    assert widget_button(page, lab, "Next turn").is_enabled()
+    return {"choice": {k: str(v) for k, v in choice.items()}, "steps": steps, "decisions": decisions,
+            "status": status(page, lab), "shot": shot}
 
 
 def test_identification_and_challenge_by_clicking(page, js_errors, lab_server):

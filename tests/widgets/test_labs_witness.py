@@ -11,7 +11,8 @@ pytest.importorskip("anywidget")
 
 from safari_kit.probability import witness as PW  # noqa: E402
 from safari_kit.probability.knowledge import Knowledge, Memory  # noqa: E402
-from safari_kit.widgets.labs.challenge import ChallengeLab  # noqa: E402
+from safari_kit.simulation import challenge_positions as CP  # noqa: E402
+from safari_kit.widgets.labs.challenge import STOP_COLUMN, ChallengeLab  # noqa: E402
 from safari_kit.widgets.labs.identification import IdentificationLab, brier, card_label  # noqa: E402
 from safari_kit.witness import WitnessGame  # noqa: E402
 
@@ -209,26 +210,151 @@ def test_brier():
     assert brier([(0.5, True), (0.5, False)]) == 0.25
 
 
-# ----------------------------------------------------------------------------- Challenge lab
-def test_challenge_lab_opens_a_challenge_with_exact_numbers():
-    lab = ChallengeLab(seed=1, players=3)
-    assert lab.errors == [] and lab.in_challenge
-    kn = Knowledge.from_observation(lab.state.observation(0), game=lab.game)
-    pos = PW.challenge_position(kn)
-    p = PW.p_safe_next(kn).value
-    assert f"{p.numerator}/{p.denominator}" in lab.prob.value
-    for k in (1, 2):
-        v = PW.p_streak(kn, k).value
-        assert f"{v.numerator}/{v.denominator}" in lab.prob.value
-    assert "n/(n+1)" in lab.prob.value and "safari-streak" in lab.prob.value
-    assert lab.stop_button.disabled
-    assert {t["id"] for t in lab.table.selectable} == set(lab.state.face_down_places())
-    assert pos["n"] > 0
+# ----------------------------------------------------------------------------- Challenge lab (issue 12)
+def lab_knowledge(lab):
+    return Knowledge.from_observation(lab.state.observation(lab.learner), game=lab.game)
+
+
+def exact(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
+def choice_cell(lab, choice: str) -> str:
+    m = re.search(rf"<tr data-choice='{choice}'>.*?</tr>", lab.decide.value)
+    assert m, lab.decide.value
+    return m.group(0)
+
+
+def test_challenge_lab_opens_on_the_choice_with_both_expected_values():
+    lab = ChallengeLab()
+    assert lab.errors == [] and lab.choosing and not lab.in_challenge
+    assert lab.start_position == CP.DEFAULT_POSITION and lab.seed == CP.DEFAULT_POSITION.seed
+    kn = lab_knowledge(lab)
+    ident, chal = PW.identify_value(kn).value, PW.challenge_value(kn, kn.clue[0]).value
+    assert lab.choice_values == {"identify": ident, "challenge": chal}
+    assert exact(ident) in choice_cell(lab, "identify") and exact(chal) in choice_cell(lab, "challenge")
+    assert "Expected cards archived" in lab.decide.value
+    # never forced: both choices open, nothing else
+    assert not lab.identify_button.disabled and not lab.challenge_button.disabled
+    assert lab.stop_button.disabled and lab.next_button.disabled and lab.table.selectable == []
+    assert "safari-memory" in lab.prob.value  # what the learner remembers is on the page
     assert_no_leak(lab)
 
 
+@pytest.mark.parametrize("key", [p.key for p in CP.POSITIONS])
+def test_positions_replay_by_play_and_satisfy_their_sentence(key):
+    pos = CP.position(key)
+    game, state, seats = CP.reach(pos)
+    assert len(state.history) > 0 or pos.turns == 0  # the engine played the turns: no hand-made state
+    CP.to_decision(state, seats, pos.learner)
+    f = CP.facts(state, pos.learner)
+    claims = dict(pos.claims)
+    better = claims.pop("better")
+    clue_name = claims.pop("clue_name", None)
+    for k, v in claims.items():
+        assert f[k] == v, (key, k, f[k], v)
+        assert str(v) in pos.why  # the sentence says it
+    assert (f["challenge"] > f["identify"]) == (better == "challenge"), (key, f)
+    if clue_name:
+        assert game.cards[state.clue[0]].name == clue_name
+    if key == "fresh":  # the issue's figure: P(4 safe) on a fresh table, TAM Elephant
+        assert f["p4_fresh"] == Fraction(31465, 1150626) and "31465/1150626" in pos.why
+    # the lab reaches the same position and shows the sentence and the facts
+    lab = ChallengeLab(position=key)
+    assert lab.errors == [] and lab.choosing
+    assert lab.first_facts == f
+    assert html_text(pos.why) in lab.why.value
+    assert f"{f['face_down']} face-down places" in lab.why.value
+    assert lab.state.observation(lab.learner).to_dict() == state.observation(pos.learner).to_dict()
+    assert_no_leak(lab)
+
+
+def html_text(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def test_position_chooser_switches_and_other_seeds_say_so():
+    lab = ChallengeLab()
+    lab.position_box.value = "fresh"
+    assert lab.start_position.key == "fresh" and lab.seed == CP.position("fresh").seed
+    assert lab.errors == [] and lab.choosing and len(lab.state.face_down_places()) == 4
+    lab.reset(5)  # the same recipe, another deal: the stored sentence is not claimed for it
+    assert lab.errors == [] and "new deal of this kind" in lab.why.value
+    assert CP.position("fresh").why[:20] not in lab.why.value
+
+
+def test_identify_plays_the_best_declaration_and_reports_the_choice():
+    lab = ChallengeLab(position="identify-sure")
+    kn = lab_knowledge(lab)
+    place, types, p = PW.best_declaration(kn)
+    assert p.value == 1  # a remembered match
+    lab.identify_button.click()
+    assert lab.errors == [] and not lab.choosing
+    (h,) = lab.history
+    assert h["kind"] == "identify" and h["identify"]["place"] == place and h["identify"]["types"] == types
+    assert h["archived"] == 2 and h["how"] == "identified" and h["better"] == "identify"
+    assert "the larger one" in lab.summary.value and not lab.next_button.disabled
+    assert lab.identify_button.disabled and lab.challenge_button.disabled
+    assert_no_leak(lab)
+
+
+def play_optimally(lab, record=None) -> None:
+    """One learner turn by the lab's optimal policy, through the lab's buttons and table clicks."""
+    kn = lab_knowledge(lab)
+    if CP.lab_choice(kn) == "identify":
+        lab.identify_button.click()
+        return
+    lab.challenge_button.click()
+    while lab.in_challenge:
+        if record is not None and lab.decision_now:
+            record.add(id(lab.history))
+            assert not lab.stop_button.disabled and "safari-decision-now" in lab.decide.value
+            assert "Decide: Stop now, or reveal one more?" in lab.decide.value
+        d = PW.challenge_decision(lab_knowledge(lab))
+        if d[0] == "reveal":
+            click_place(lab, d[1])
+        else:
+            lab.stop_button.click()
+
+
+def test_default_position_reaches_stop_in_many_seeds_with_the_optimal_policy():
+    reached, challenges = 0, 0
+    for seed in range(12):
+        lab = ChallengeLab(seed=seed)
+        for _ in range(3):  # the first three turns of each deal
+            through_failures(lab, lab.next_button)
+            if lab.state.is_terminal():
+                break
+            record: set = set()
+            play_optimally(lab, record)
+            assert lab.errors == []
+            if lab.history[-1]["kind"] == "challenge":
+                challenges += 1
+                reached += bool(record)
+            lab.next_button.click()
+    assert challenges >= 10
+    assert reached / challenges >= 0.5, (reached, challenges)
+
+
+def test_default_position_itself_reaches_the_decision_and_the_rule_says_stop_at_six():
+    lab = ChallengeLab()
+    record: set = set()
+    play_optimally(lab, record)
+    (h,) = lab.history
+    assert record and h["kind"] == "challenge" and h["how"] == "stop" and h["archived"] == 6
+    assert [st.action for st in h["steps"]] == ["continue"] * 5 + ["stop"] and all(st.agrees for st in h["steps"])
+    assert h["steps"][-1].p_next == Fraction(24, 69) and h["steps"][-1].threshold == Fraction(6, 7)
+
+
+def test_decision_share_counts_challenges():
+    r = CP.decision_share(range(3))
+    assert r["challenges"] >= 1 and 0 <= r["decision_came_up"] <= r["challenges"]
+
+
 def scripted_challenge(safe_first: int):
-    """A seed, a learner seat and a deck order whose learner clue is challenged against ``safe_first`` safe places."""
+    """A recipe (no turns played) whose learner clue is challenged against ``safe_first`` safe places."""
     game = WitnessGame(players=2)
     state = game.new_initial_state(seed=11)
     learner = state.first_player
@@ -237,35 +363,62 @@ def scripted_challenge(safe_first: int):
     unsafe = sorted(game.unsafe[clue])
     places = safe[:safe_first] + unsafe[:4 - safe_first]
     order = [game.cards[i].id for i in places + [clue]]
-    return learner, order, [game.cards[i].id for i in safe]
+    pos = CP.Position("scripted", "Scripted", "", seed=11, players=2, learner=learner, turns=0)
+    return pos, order
 
 
-def test_challenge_four_safe_then_stop_and_summary():
-    learner, order, _ = scripted_challenge(4)
-    lab = ChallengeLab(seed=11, players=2, learner=learner, deck_order=order)
+def test_challenge_numbers_are_exact_at_every_reveal():
+    pos, order = scripted_challenge(4)
+    lab = ChallengeLab(position=pos, deck_order=order)
+    lab.challenge_button.click()
     assert lab.in_challenge and lab.state.safe == 0
+    assert {t["id"] for t in lab.table.selectable} == set(lab.state.face_down_places())
     S, N = lab.position()["pos"]["a"], lab.position()["pos"]["n"]
     for k in range(4):
-        assert lab.stop_button.disabled
+        assert lab.stop_button.disabled and not lab.decision_now
+        kn = lab_knowledge(lab)
         before = lab.position()
-        assert before["p_next"] == Fraction(S - k, N - k)
+        assert before["p_next"] == Fraction(S - k, N - k) == PW.p_safe_next(kn).value
+        assert exact(before["p_next"]) in lab.prob.value
+        for j in (1, 2):
+            if j <= 4 - k:
+                assert exact(PW.p_streak(kn, j).value) in lab.prob.value
+        assert "n/(n+1)" in lab.decide.value and f"n = {1 + k}" in lab.decide.value
         click_place(lab, lab.state.face_down_places()[0])
         assert lab.state.safe == k + 1
-    assert not lab.stop_button.disabled  # 4 safe (and no place left)
+    assert not lab.stop_button.disabled  # 4 safe (and no place left: Stop is the only move, not a decision)
+    assert not lab.decision_now
     lab.stop_button.click()
     assert lab.errors == [] and not lab.in_challenge
     (done,) = lab.history
     assert done["archived"] == 5 and done["how"] == "stop"
     assert [st.action for st in done["steps"]] == ["continue"] * 4 + ["stop"]
     assert all(st.agrees for st in done["steps"])
-    assert lab.state.archives[learner] and len(lab.state.archives[learner]) == 5
-    assert "safari-steps" in lab.summary.value and "n/(n+1)" in lab.summary.value
+    assert lab.state.archives[pos.learner] and len(lab.state.archives[pos.learner]) == 5
     assert done["optimal_value"] == PW.challenge_dp(0, S, N, 4)
 
 
-def test_challenge_failure_and_next_challenge():
-    learner, order, _ = scripted_challenge(1)
-    lab = ChallengeLab(seed=11, players=2, learner=learner, deck_order=order)
+def test_n_column_is_labelled_cards_archived_if_you_stop_now():
+    pos, order = scripted_challenge(4)
+    lab = ChallengeLab(position=pos, deck_order=order)
+    lab.challenge_button.click()
+    for _ in range(4):
+        click_place(lab, lab.state.face_down_places()[0])
+    lab.stop_button.click()
+    summary = lab.summary.value
+    assert f"<th>{STOP_COLUMN}</th>" in summary and STOP_COLUMN == "n = cards archived if you stop now"
+    assert "Safe so far" in summary and "n/(n+1)" in summary
+    rows = re.findall(r"<tr class='safari-step'[^>]*>(.*?)</tr>", summary)
+    for k, row in enumerate(rows):
+        cells = re.findall(r"<td>(.*?)</td>", row)
+        assert cells[1] == str(k) and cells[2] == str(k + 1)  # safe so far k, stopping archives k + 1
+    assert [st.n_if_stop for st in lab.history[-1]["steps"]] == [1, 2, 3, 4, 5]
+
+
+def test_challenge_failure_then_next_turn():
+    pos, order = scripted_challenge(1)
+    lab = ChallengeLab(position=pos, deck_order=order)
+    lab.challenge_button.click()
     for _ in range(4):
         if not lab.in_challenge:
             break
@@ -274,42 +427,68 @@ def test_challenge_failure_and_next_challenge():
     assert lab.history[-1]["archived"] == 0 and lab.history[-1]["how"] == "fail"
     assert not lab.next_button.disabled
     # W5: the failed challenge's cards lie face up on the learner's table until they press on
-    assert lab.state.phase == "face_up" and lab.state.current_player == learner
-    revealed = {e["card"] for e in lab.state.observation(learner).log if e["kind"] == "challenge_reveal"}
+    assert lab.state.phase == "face_up" and lab.state.current_player == pos.learner
+    revealed = {e["card"] for e in lab.state.observation(pos.learner).log if e["kind"] == "challenge_reveal"}
     assert revealed <= set(shown_face_up(lab).values())
     through_failures(lab, lab.next_button)
     assert lab.errors == []
-    assert lab.in_challenge or lab.state.is_terminal()
+    assert lab.choosing or lab.state.is_terminal()
     assert_no_leak(lab)
 
 
-def test_challenge_lab_many_challenges_no_errors():
-    lab = ChallengeLab(seed=4, players=3)
-    for _ in range(30):
-        if lab.state.is_terminal():
-            break
-        while lab.in_challenge:
-            if not lab.stop_button.disabled:
-                lab.stop_button.click()
+def test_challenge_lab_plays_whole_games_no_errors():
+    for key in ("stop-or-go", "fresh"):
+        lab = ChallengeLab(position=key)
+        for turn in range(60):
+            through_failures(lab, lab.next_button)
+            if lab.state.is_terminal():
+                break
+            assert lab.choosing
+            if turn % 2:
+                lab.identify_button.click()
             else:
-                click_place(lab, lab.state.face_down_places()[-1])
-            assert_no_leak(lab)
-        lab.next_button.click()
-        through_failures(lab, lab.next_button)
-    assert lab.errors == []
-    assert lab.history
-    for h in lab.history:
-        assert [st.action for st in h["steps"]].count("stop") <= 1
+                lab.challenge_button.click()
+                while lab.in_challenge:
+                    if not lab.stop_button.disabled:
+                        lab.stop_button.click()
+                    else:
+                        click_place(lab, lab.state.face_down_places()[-1])
+                    assert_no_leak(lab)
+            assert lab.errors == []
+            lab.next_button.click()
+        assert lab.errors == [] and lab.state.is_terminal() and "Game over" in lab.decide.value
+        assert {h["kind"] for h in lab.history} == {"identify", "challenge"}
 
 
 def test_challenge_hooks_for_a_browser_test():
-    lab = ChallengeLab(seed=1)
+    lab = ChallengeLab()
     assert {"safari-lab", "safari-challenge-lab"} <= classes(lab.layout)
-    assert lab.stop_button.description == "Stop" and lab.next_button.description == "Next challenge"
+    assert [b.description for b in lab.buttons.children] == ["Identify", "Challenge", "Reveal one more", "Stop",
+                                                             "Next turn"]
+    assert lab.reveal_button.disabled and lab.stop_button.disabled
     assert "safari-prob" in classes(lab.prob) and "safari-summary" in classes(lab.summary)
+    assert "safari-decide" in classes(lab.decide) and "safari-position" in classes(lab.position_box)
     import safari_kit.widgets.labs.challenge as mod
 
-    assert "safari-prob" in mod.__doc__ and "Stop" in mod.__doc__
+    assert "safari-prob" in mod.__doc__ and "Stop" in mod.__doc__ and "safari-choice" in mod.__doc__
+    lab.challenge_button.click()
+    assert not lab.reveal_button.disabled and lab.stop_button.description == "Stop"
+
+
+def test_reveal_one_more_reveals_the_safest_place_and_stop_says_how_many():
+    lab = ChallengeLab()
+    lab.challenge_button.click()
+    kn = lab_knowledge(lab)
+    remembered_safe = PW.challenge_position(kn)["safe_places"]
+    for k in range(4):
+        assert lab.safest_place() == remembered_safe[k]  # P(safe) = 1 there
+        lab.reveal_button.click()
+        assert lab.state.safe == k + 1
+    assert lab.decision_now and lab.stop_button.description == "Stop: archive 5"
+    lab.reveal_button.click()  # the 5th remembered place: sure
+    assert lab.stop_button.description == "Stop: archive 6" and "&rarr; <b>stop</b>" in lab.decide.value
+    lab.stop_button.click()
+    assert lab.errors == [] and lab.history[-1]["archived"] == 6
 
 
 # ----------------------------------------------------------------------------- the face-up moment (W4, W5)

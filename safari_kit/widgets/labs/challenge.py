@@ -1,54 +1,71 @@
-"""Challenge lab: reveal places one at a time; when should you stop?
+"""Challenge lab: on your turn, Identify or Challenge? In a Challenge, when should you stop?
 
 How a browser test drives it (JupyterLab, the lab displayed as a cell's output)
 -------------------------------------------------------------------------------
 * The lab's root is ``.safari-lab.safari-challenge-lab``.
-* The probability panel is an HTML widget with class ``safari-prob``: P(next
-  safe) in ``.safari-p-safe``, P(k more in a row) in ``table.safari-streak``,
-  the expected archive of stopping now vs continuing in ``.safari-ev``, the rule
-  "continue while P(safe) > n/(n+1)" in ``.safari-rule``. Exact values read like
-  ``31/74 ≈ 0.419``.
-* The table (``.safari-table``): each face-down place is clickable as
-  ``.st-selectable[data-key^='place:']`` (e.g. ``[data-key='place:3']``); a
-  click reveals it at once.
-* Buttons (ipywidgets ``.widget-button``, found by their text): ``Stop`` (enabled
-  once 4 reveals are safe, or when no face-down place is left), ``Next
-  challenge`` (the other seats play, then your next turn starts with a
-  Challenge), ``Reset``.
-* When a challenge ends, ``.safari-summary`` holds the optimal rule against what
-  you did, step by step (``table.safari-steps``, one ``tr.safari-step`` per
-  decision, with ``data-agree="yes"|"no"``). What the other seats did:
-  ``.safari-log``; the status line: ``.safari-status``.
+* Starting position: a Dropdown with class ``safari-position`` (``lab.position_box``);
+  its options are :data:`~safari_kit.simulation.challenge_positions.POSITIONS`,
+  each reached by real play (seed, bots, number of turns) and explained in one
+  sentence in ``.safari-why``.
+* The decision box (``.safari-decide``, above the table) says what to decide now:
+  on your turn the choice ``table.safari-choice`` (one ``tr`` per choice with
+  ``data-choice="identify"|"challenge"`` and the expected number of cards archived,
+  exact, like ``14/37 ≈ 0.378``); in a challenge the stop-or-continue numbers
+  (``.safari-ev``; the rule "continue while P(next safe) > n/(n+1)", n = cards
+  archived if you stop now, in ``.safari-rule``; at the moment both are allowed
+  the box also has class ``safari-decision-now``).
+* The probability panel (``.safari-prob``, below the table): P(next safe) in
+  ``.safari-p-safe``, P(safe) by place in ``table.safari-places``, P(k more in a
+  row) in ``table.safari-streak``; what you remember in ``table.safari-memory``.
+* The table (``.safari-table``): in a challenge each face-down place is clickable
+  as ``.st-selectable[data-key^='place:']``; a click reveals it at once.
+* Buttons (ipywidgets ``.widget-button``, found by their text): ``Identify``
+  (the best declaration is played for you: the Identification lab is where you
+  pick one), ``Challenge``, ``Reveal one more`` (class ``safari-reveal-one``: reveals
+  the place most likely safe, like a click on it), ``Stop`` (class ``safari-stop``; it
+  reads ``Stop: archive n`` once 4 reveals are safe, or when no face-down place is
+  left), ``Next turn`` (the other seats play to your next
+  turn, pausing on each failure so you can remember its face-up cards), ``Reset``.
+* When a turn ends, ``.safari-summary`` holds your choice against the larger
+  expected value and, for a challenge, the optimal rule against what you did
+  step by step (``table.safari-steps``, one ``tr.safari-step`` per decision, with
+  ``data-agree="yes"|"no"``). What the other seats did: ``.safari-log``; the
+  status line: ``.safari-status``.
 
-Python only (no browser): ``lab.table.click = {"kind": "place", "id": 3, "seq": 1}``,
-``lab.stop_button.click()``, ``lab.next_button.click()``; the record is
-``lab.steps`` (this challenge) and ``lab.history`` (finished challenges).
+Python only (no browser): ``lab.challenge_button.click()``,
+``lab.identify_button.click()``, ``lab.table.click = {"kind": "place", "id": 3, "seq": 1}``,
+``lab.stop_button.click()``, ``lab.next_button.click()``, ``lab.position_box.value = "fresh"``;
+the record is ``lab.steps`` (this challenge) and ``lab.history`` (finished turns).
 
 Every number comes from :mod:`safari_kit.probability.witness` on the learner's
 :class:`~safari_kit.probability.knowledge.Knowledge` (perfect memory by
-default): places remembered as safe count as sure reveals; the optimal value is
-the stopping DP ``challenge_dp``.
+default): Identify is worth ``identify_value`` (2 cards × P(match) of the best
+declaration), Challenge ``challenge_value`` (the stopping DP ``challenge_dp``,
+places remembered as safe counting as sure reveals).
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import ipywidgets as W
 
+from safari_kit.presentation.narration import card_label, describe_event, types_label
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
+from safari_kit.simulation import challenge_positions as CP
 from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
-from safari_kit.presentation.narration import card_label, describe_event
-from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
-from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 
-__all__ = ["ChallengeLab", "Step"]
+__all__ = ["ChallengeLab", "Step", "STOP_COLUMN"]
 
 MIN_SAFE = PW.MIN_SAFE
+#: the header of the summary's n column: n counts the cards a stop archives, not the safe reveals
+STOP_COLUMN = "n = cards archived if you stop now"
 
 
 @dataclass(frozen=True)
@@ -59,7 +76,7 @@ class Step:
     stop_value: Fraction | None  # archive size by stopping now (None: not allowed yet)
     continue_value: Fraction | None  # expected archive by revealing on, then playing optimally
     p_next: Fraction  # P(next safe) at the best place
-    threshold: Fraction  # n/(n+1) with n = 1 + safe_so_far
+    threshold: Fraction  # n/(n+1) with n = 1 + safe_so_far, the cards archived by stopping now
     optimal: str  # "continue" or "stop"
     optimal_place: int | None
     action: str  # "reveal" or "stop"
@@ -72,88 +89,151 @@ class Step:
     def agrees(self) -> bool:
         return self.action == self.optimal
 
+    @property
+    def n_if_stop(self) -> int:
+        """Cards archived by stopping now: the challenged card and every safe card so far."""
+        return 1 + self.safe_so_far
+
 
 class ChallengeLab(Lab):
-    """A Challenge on your turn: the exact chance of each safe reveal, and the optimal moment to stop."""
+    """Your turn: Identify or Challenge, by expected cards archived; in a Challenge, the optimal moment to stop."""
 
     title = "Challenge lab: push your luck, or stop?"
 
-    def __init__(self, seed: int | None = 1, players: int = 3, *, bot: str = "greedy", learner: int = 0,
-                 memory: Memory | None = None, deck_order=None, fair: bool = False):
-        super().__init__(seed, fair=fair)
+    def __init__(self, seed: int | None = None, players: int | None = None, *, position=None,
+                 bot: str | None = None, learner: int | None = None, memory: Memory | None = None,
+                 deck_order=None, fair: bool = False):
+        base = CP.position(position)
+        changes: dict[str, Any] = {k: v for k, v in (("players", players), ("learner", learner)) if v is not None}
+        if changes:
+            base = dataclasses.replace(base, key="custom", **changes)
+        if not 0 <= base.learner < base.players:
+            raise ValueError(f"learner must be a seat from 0 to {base.players - 1}, got {base.learner!r}")
+        super().__init__(base.seed if seed is None and not fair else seed, fair=fair)
         self.layout.add_class("safari-challenge-lab")
         self.status.add_class("safari-status")
-        self.game = WitnessGame(players=players)
-        if not 0 <= learner < players:
-            raise ValueError(f"learner must be a seat from 0 to {players - 1}, got {learner!r}")
-        self.learner = learner
+        self.start_position = base
         self.memory = memory or PERFECT
         self.bot_spec = bot
         self.deck_order = deck_order
+        self.learner = base.learner
         self.table = CardTable(game="witness")
         self.table.on_click(self._on_table_click)
+
+        options = [(p.title, p.key) for p in CP.POSITIONS]
+        if base.key not in {p.key for p in CP.POSITIONS}:
+            options.append(("Custom", base.key))
+        self.position_box = W.Dropdown(options=options, value=base.key, description="Start from",
+                                       layout=W.Layout(width="480px"), style={"description_width": "80px"})
+        self.position_box.add_class("safari-position")
+        self.position_box.observe(self._on_position, names="value")
+        self.why = W.HTML()
+        self.why.add_class("safari-why")
+        self.decide = W.HTML()
+        self.decide.add_class("safari-decide")
+        self.identify_button = W.Button(description="Identify", tooltip="Identify with your clue card, using "
+                                        "the best declaration (the Identification lab lets you pick one)")
+        self.identify_button.add_class("safari-identify")
+        self.identify_button.on_click(lambda _b: self._identify())
+        self.challenge_button = W.Button(description="Challenge", button_style="info",
+                                         tooltip="Challenge with your clue card: reveal face-down places one at a time")
+        self.challenge_button.add_class("safari-challenge")
+        self.challenge_button.on_click(lambda _b: self._challenge())
+        self.reveal_button = W.Button(description="Reveal one more", button_style="warning",
+                                      tooltip="Reveal the face-down place most likely to be safe "
+                                              "(or click a place on the table)")
+        self.reveal_button.add_class("safari-reveal-one")
+        self.reveal_button.on_click(lambda _b: self._reveal_best())
         self.stop_button = W.Button(description="Stop", button_style="success",
                                     tooltip="Stop and archive the challenged card and every safe card")
         self.stop_button.add_class("safari-stop")
         self.stop_button.on_click(lambda _b: self._stop())
-        self.next_button = W.Button(description="Next challenge",
-                                    tooltip="The other players play, then you challenge again")
+        self.next_button = W.Button(description="Next turn",
+                                    tooltip="The other players play, then it is your turn again")
         self.next_button.add_class("safari-next")
-        self.next_button.on_click(lambda _b: self._next_challenge())
+        self.next_button.on_click(lambda _b: self._next_turn())
         self.prob = W.HTML()
         self.prob.add_class("safari-prob")
         self.summary = W.HTML()
         self.summary.add_class("safari-summary")
         self.log_html = W.HTML()
         self.log_html.add_class("safari-log")
-        self.body.children = [self.table, W.HBox([self.stop_button, self.next_button]), self.prob,
-                              self.summary, self.log_html]
-        self.reset(seed)
+        self.buttons = W.HBox([self.identify_button, self.challenge_button, self.reveal_button, self.stop_button,
+                               self.next_button])
+        self.body.children = [W.VBox([self.position_box, self.why]), self.decide, self.buttons, self.table,
+                              self.prob, self.summary, self.log_html]
+        self.reset(None if fair else self.seed)
 
     # ------------------------------------------------------------------ set-up
+    def _on_position(self, change) -> None:
+        key = change["new"]
+        if key == self.start_position.key:
+            return
+        self.start_position = CP.position(key)
+        self.learner = self.start_position.learner
+        if not self.fair:
+            self.seed_box.value = self.start_position.seed
+        self.reset(None if self.fair else self.start_position.seed)
+
     def _reset(self) -> None:
         self.errors.clear()
-        self.state = self.game.new_initial_state(seed=self.seed, deck_order=self.deck_order)
-        self.seats = BotSeats(self.game, self.learner, self.bot_spec, self.seed)
+        pos = self.start_position
+        self.game, self.state, self.seats = CP.reach(pos, self.seed, bot=self.bot_spec, deck_order=self.deck_order)
         self.steps: list[Step] = []
         self.history: list[dict] = []
         self.lines: list[str] = []
         self._seen = 0
         self.start_value: Fraction | None = None
+        self.choice_values: dict | None = None
         self.result: str | None = None
-        self._start_challenge()
+        self.first_facts: dict | None = None
+        self._start_turn()
         self._refresh()
 
     @property
+    def my_turn(self) -> bool:
+        return not self.state.is_terminal() and self.state.current_player == self.learner
+
+    @property
+    def choosing(self) -> bool:
+        return self.my_turn and self.state.phase == "choose"
+
+    @property
     def in_challenge(self) -> bool:
-        return (not self.state.is_terminal() and self.state.current_player == self.learner
-                and self.state.phase == "challenge")
+        return self.my_turn and self.state.phase == "challenge"
+
+    @property
+    def decision_now(self) -> bool:
+        """The stop-or-continue moment: Stop is allowed and a face-down place is left to reveal."""
+        return (self.in_challenge and self.state.is_legal(A.StopChallenge())
+                and bool(self.state.face_down_places()))
 
     def knowledge(self) -> Knowledge:
         return Knowledge.from_observation(self.state.observation(self.learner), self.memory, game=self.game)
 
-    def _start_challenge(self) -> None:
+    def _start_turn(self) -> None:
         """The bots play to the learner's turn, pausing after a failed turn (its cards lie face up)."""
         state = self.state
         if state.phase == "face_up" and state.current_player == self.learner:
-            state.apply(A.TurnFaceDown())  # the learner has seen what their failed challenge revealed
+            state.apply(A.TurnFaceDown())  # the learner has seen what their failed turn revealed
         self.seats.play_until_learner(state)
         self._collect_log()
         self.steps = []
         self.result = None
+        self.choice_values = None
         if state.is_terminal():
             self.show_status(self._over_text())
             return
         if state.phase == "face_up":  # a bot failed: remember its cards before play goes on
             self.result = (f"Player {state.current_player} failed: the cards they revealed lie face up for "
-                           "everyone (highlighted). Remember them, then press Next challenge.")
+                           "everyone (highlighted). Remember them, then press Next turn.")
             self.show_status(self.result)
             return
-        self.start_value = PW.challenge_value(self.knowledge()).value
-        self.state.apply(A.Challenge())
-        self._collect_log()
-        self.show_status("You challenge with the clue card: click a face-down place to reveal it. "
-                         "A card sharing anything with the clue (animal, texture, color, a possible name) ends it.")
+        self.choice_values = CP.lab_choice_values(self.knowledge())
+        if self.first_facts is None:
+            self.first_facts = CP.facts(state, self.learner, self.memory)
+        self.show_status("Your turn: Identify or Challenge? The expected number of cards each archives is "
+                         "shown above the table.")
 
     def _collect_log(self) -> None:
         obs = self.state.observation(self.learner)
@@ -165,7 +245,7 @@ class ChallengeLab(Lab):
 
     # ------------------------------------------------------------------ the position
     def position(self) -> dict:
-        """The numbers shown before the next decision (exact Fractions)."""
+        """The numbers shown before the next challenge decision (exact Fractions)."""
         kn = self.knowledge()
         pos = PW.challenge_position(kn)
         s = kn.safe_reveals
@@ -189,11 +269,70 @@ class ChallengeLab(Lab):
                     None if place is None else pos["per_place"].get(place), None, None)
 
     # ------------------------------------------------------------------ actions
+    def _better(self) -> str:
+        v = self.choice_values or {}
+        return "challenge" if v.get("challenge", 0) > v.get("identify", 0) else "identify"
+
+    @guarded
+    def _challenge(self) -> None:
+        if not self.choosing:
+            self.show_status("You can choose Challenge at the start of your turn.", kind="bad")
+            return
+        kn = self.knowledge()
+        self.start_value = PW.challenge_value(kn, kn.clue[0]).value
+        self.state.apply(A.Challenge())
+        self._collect_log()
+        self.show_status("You challenge with your clue card: click a face-down place to reveal it. A card sharing "
+                         "anything with the clue (animal, texture, color, a possible name) ends it.")
+        self._refresh()
+
+    @guarded
+    def _identify(self) -> None:
+        if not self.choosing:
+            self.show_status("You can choose Identify at the start of your turn.", kind="bad")
+            return
+        values = dict(self.choice_values or CP.lab_choice_values(self.knowledge()))
+        better = self._better()
+        done = CP.play_identify(self.state, self.learner, self.memory)
+        self._collect_log()
+        seen = card_label(self.game, done["card"])
+        how = (f"You identified: the lab declared {types_label(done['types'])} at place {done['place']} "
+               f"(P(match) = {float(done['p']):.3f}); it held {seen}.")
+        if done["success"]:
+            text = how + " A match: 2 cards archived."
+        else:
+            text = (how + " No match: nothing is archived, and the cards lie face up for everyone "
+                    "(highlighted): remember them before you go on.")
+        self.result = text
+        self.history.append({"kind": "identify", "values": values, "better": better, "steps": [],
+                             "archived": 2 if done["success"] else 0,
+                             "how": "identified" if done["success"] else "missed",
+                             "optimal_value": values["identify"], "identify": done})
+        self.show_status(text + (" Press Next turn." if not self.state.is_terminal() else ""),
+                         kind="good" if done["success"] else "bad")
+        self._refresh()
+
+    def safest_place(self) -> int | None:
+        """The face-down place with the highest P(safe) (table order on ties): what "Reveal one more" reveals."""
+        per_place = self.position()["per_place"] if self.in_challenge else {}
+        return max(per_place, key=lambda q: per_place[q]) if per_place else None
+
+    @guarded
+    def _reveal_best(self) -> None:
+        place = self.safest_place()
+        if place is None:
+            self.show_status("Reveal one more works during a challenge, while a face-down place is left.",
+                             kind="bad")
+            return
+        self._reveal(place)
+
     @guarded
     def _on_table_click(self, target: dict) -> None:
         if not self.in_challenge or target["kind"] != "place":
             return
-        place = int(target["id"])
+        self._reveal(int(target["id"]))
+
+    def _reveal(self, place: int) -> None:
         action = A.RevealNext(place)
         if not self.state.is_legal(action):
             self.show_status(self.state.why_illegal(action), kind="bad")
@@ -208,10 +347,10 @@ class ChallengeLab(Lab):
         seen = card_label(self.game, event["card"])
         if event["safe"]:
             s = self.state.safe
-            more = ("You may Stop now, or reveal on." if s >= MIN_SAFE else
+            more = (f"You may Stop now and archive {1 + s} cards, or reveal on." if s >= MIN_SAFE else
                     f"{MIN_SAFE - s} more safe reveal{'s' if MIN_SAFE - s != 1 else ''} before you may stop.")
             if not self.state.face_down_places():
-                more = "No face-down place is left: press Stop to archive."
+                more = f"No face-down place is left: press Stop to archive {1 + s} cards."
             self.show_status(f"Safe! Place {place} held {seen}. {more}", kind="good")
         else:
             self._finish("fail", f"Not safe: place {place} held {seen}. The challenge fails and nothing is archived. "
@@ -232,32 +371,25 @@ class ChallengeLab(Lab):
         self._refresh()
 
     def _finish(self, how: str, text: str) -> None:
-        state = self.state
-        guard = 0
-        while (not state.is_terminal() and state.current_player == self.learner
-               and state.phase in ("archive", "abilities") and guard < 100):
-            guard += 1
-            legal = state.legal_actions()
-            pick = legal[0] if state.phase == "archive" else next(  # archive in reveal order
-                (a for a in legal if isinstance(a, A.EndTurn)), legal[0])
-            state.apply(pick)
+        CP.finish_turn(self.state, self.learner)
         self._collect_log()
         archived = 0 if how == "fail" else 1 + sum(1 for st in self.steps if st.safe)
         self.result = text
-        self.history.append({"steps": list(self.steps), "archived": archived, "how": how,
+        self.history.append({"kind": "challenge", "values": dict(self.choice_values or {}), "better": self._better(),
+                             "steps": list(self.steps), "archived": archived, "how": how,
                              "optimal_value": self.start_value})
-        self.show_status(text + (" Press Next challenge." if not state.is_terminal() else ""),
+        self.show_status(text + (" Press Next turn." if not self.state.is_terminal() else ""),
                          kind="good" if how == "stop" else "bad")
 
     @guarded
-    def _next_challenge(self) -> None:
-        if self.in_challenge:
-            self.show_status("Finish this challenge first (reveal, or Stop).", kind="bad")
+    def _next_turn(self) -> None:
+        if self.choosing or self.in_challenge:
+            self.show_status("Finish your turn first (Identify, or Challenge and reveal or Stop).", kind="bad")
             return
         if self.state.is_terminal():
             self.show_status(self._over_text())
             return
-        self._start_challenge()
+        self._start_turn()
         self._refresh()
 
     def _over_text(self) -> str:
@@ -269,41 +401,157 @@ class ChallengeLab(Lab):
     def _refresh(self) -> None:
         state = self.state
         live = self.in_challenge
-        self.stop_button.disabled = not (live and state.is_legal(A.StopChallenge()))
-        self.next_button.disabled = live or state.is_terminal()
+        choosing = self.choosing
+        self.identify_button.disabled = not choosing
+        self.challenge_button.disabled = not choosing
+        better = self._better() if choosing else None
+        self.identify_button.button_style = "info" if better == "identify" else ""
+        self.challenge_button.button_style = "info" if better == "challenge" else ""
+        can_stop = live and state.is_legal(A.StopChallenge())
+        self.stop_button.disabled = not can_stop
+        self.stop_button.description = f"Stop: archive {1 + state.safe}" if can_stop else "Stop"
+        self.reveal_button.disabled = not (live and state.face_down_places())
+        self.next_button.disabled = choosing or live or state.is_terminal()
         self.next_button.button_style = "warning" if state.phase == "face_up" else ""  # the one thing to press now
         selectable = ([{"kind": "place", "id": p, "label": f"Reveal place {p}"} for p in state.face_down_places()]
                       if live else [])
         if live:
             message = (f"Click a face-down place to reveal it ({state.safe} safe so far"
-                       + ("; you may Stop)." if state.is_legal(A.StopChallenge()) else ")."))
+                       + (f"; Stop archives {1 + state.safe} cards)." if state.is_legal(A.StopChallenge()) else ")."))
+        elif choosing:
+            message = "Your turn: Identify or Challenge? (the buttons above the table)"
         elif state.is_terminal():
             message = None
         elif state.phase == "face_up":
-            message = (("Your challenge failed" if state.current_player == self.learner
+            message = (("Your turn failed" if state.current_player == self.learner
                         else f"Player {state.current_player} failed")
-                       + ": remember the face-up cards, then press Next challenge.")
+                       + ": remember the face-up cards, then press Next turn.")
         else:
-            message = "This challenge is over: press Next challenge."
+            message = "Your turn is over: press Next turn."
         self.table.show(state, self.learner, selectable=selectable, message=message)
+        self.why.value = self._why_html()
         try:
-            self.prob.value = self._panel_html() if live else (
-                f"<div class='safari-prob-panel'><p>{html.escape(self.result or '')}</p></div>")
+            self.decide.value = self._decide_html()
+            self.prob.value = self._panel_html() if (live or choosing) else ""
         except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
             self.errors.append(f"{type(exc).__name__}: {exc}")
             self.prob.value = f"<div style='color:#a00'>Could not compute the chances: {html.escape(str(exc))}</div>"
-        self.summary.value = self._summary_html() if (self.history and not live) else ""
+        self.summary.value = self._summary_html() if (self.history and not live and not choosing) else ""
         self.log_html.value = ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
                                + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")
 
-    def _panel_html(self) -> str:
+    def _why_html(self) -> str:
+        pos = self.start_position
+        f = self.first_facts
+        own = (not self.secret and self.seed == pos.seed and self.deck_order is None and pos.why)
+        out = ["<div style='margin:2px 0 6px 0;color:#234'>"]
+        if own:
+            out.append(f"<b>Why this position:</b> {html.escape(pos.why)}")
+        elif pos.why:
+            out.append("<b>A new deal of this kind of position</b> (the same bots and number of turns"
+                       + ("" if self.secret else f", seed {self.seed}") + "): the numbers below are this deal's.")
+        if f is not None and not own:
+            out.append(f"<br><span class='safari-facts'>At your first turn here: {f['face_down']} face-down places; "
+                       f"you remember {f['remembered']} of them ({f['remembered_safe']} safe for your clue).</span>")
+        out.append("</div>")
+        return "".join(out)
+
+    def _box(self, inner: str, extra: str = "", color: str = "#2a6fb0") -> str:
+        return (f"<div class='safari-decide-box {extra}' style='border:2px solid {color};border-radius:8px;"
+                f"padding:6px 10px;margin:4px 0;background:#f6f9fd;line-height:1.45'>{inner}</div>")
+
+    def _decide_html(self) -> str:
+        state = self.state
+        if self.choosing:
+            return self._box(self._choice_html())
+        if self.in_challenge:
+            return self._box(self._stop_or_go_html(), "safari-decision-now" if self.decision_now else "",
+                             "#c77700" if self.decision_now else "#2a6fb0")
+        if state.is_terminal():
+            return self._box(f"<p style='margin:0'>{html.escape(self._over_text())}</p>", color="#888")
+        if self.result:
+            return self._box(f"<p style='margin:0'>{html.escape(self.result)}</p>", color="#888")
+        return ""
+
+    def _choice_html(self) -> str:
+        kn = self.knowledge()
+        v = self.choice_values or CP.lab_choice_values(kn)
+        clue = self.game.cards[kn.clue[0]]
+        best = PW.best_declaration(kn)
+        p4 = PW.p_streak(kn, MIN_SAFE, kn.clue[0]).value
+        cpos = PW.challenge_position(kn, kn.clue[0])
+        better = self._better()
+        mark = {k: (" <b style='color:#1b7f3b'>&larr; more</b>" if better == k else "") for k in v}
+        ident = (f"declare {types_label(best[1]).lower()} at place {best[0]}: "
+                 f"P(match) = {fraction_html(best[2].value)}; a match archives 2 cards (your clue + that card)")
+        safe_known = len(cpos["safe_places"])
+        chal = (f"P(the first 4 reveals are all safe) = {fraction_html(p4)}"
+                + (f"; you remember {safe_known} safe place{'s' if safe_known != 1 else ''}, revealed first"
+                   if safe_known else "") + "; then stop or go on by the rule")
+        return (f"<p style='margin:0 0 4px 0'><b>Your turn.</b> Your clue card: "
+                f"<b>{html.escape(card_label(self.game, clue.id))}</b>. "
+                "Which choice archives more cards, on average?</p>"
+                "<table class='safari-choice' style='border-collapse:collapse'>"
+                "<tr><th style='text-align:left;padding-right:12px'>Choice</th>"
+                "<th style='text-align:left;padding-right:12px'>Expected cards archived</th>"
+                "<th style='text-align:left'>How</th></tr>"
+                f"<tr data-choice='identify'><td><b>Identify</b></td><td class='safari-ev-identify'>"
+                f"{fraction_html(v['identify'])}{mark['identify']}</td><td>{ident}</td></tr>"
+                f"<tr data-choice='challenge'><td><b>Challenge</b></td><td class='safari-ev-challenge'>"
+                f"{fraction_html(v['challenge'])}{mark['challenge']}</td><td>{chal}</td></tr></table>")
+
+    def _stop_or_go_html(self) -> str:
         pos = self.position()
-        p = pos["pos"]
         s = pos["s"]
         n = 1 + s
+        card = card_label(self.game, self.game.cards[pos["pos"]["card"]].id)
+        head = (f"<p style='margin:0 0 4px 0'><b>Challenge</b> with {html.escape(card)}. Safe so far: <b>{s}</b>. "
+                f"If you stop now you archive <b>n = {n}</b> card{'s' if n != 1 else ''} "
+                f"(the challenged card + {s} safe).</p>")
+        if self.decision_now:
+            head = ("<p style='margin:0 0 4px 0;font-size:110%'><b>Decide: Stop now, or reveal one more?</b></p>"
+                    + head)
+        stop = ("not allowed yet (fewer than 4 safe)" if pos["stop"] is None
+                else f"<b>{fraction_html(pos['stop'])} cards</b> for sure")
+        cont = "—" if pos["continue"] is None else f"<b>{fraction_html(pos['continue'])} cards</b> on average"
+        ev = (f"<div class='safari-ev'>Stop now: {stop}. Reveal one more (then play the best way): {cont}. "
+              f"P(next reveal safe) = <b>{fraction_html(pos['p_next'])}</b>.</div>")
+        if s >= MIN_SAFE:
+            go = pos["p_next"] > pos["threshold"]
+            rule = (f"<div class='safari-rule'>Rule: reveal on while P(next safe) &gt; n/(n+1), with n = {n} cards "
+                    f"archived if you stop now: {fraction_html(pos['p_next'])} vs {n}/{n + 1} "
+                    f"&rarr; <b>{'reveal on' if go else 'stop'}</b>.</div>")
+        else:
+            rule = (f"<div class='safari-rule'>Rule: reveal on while P(next safe) &gt; n/(n+1) (n = cards archived "
+                    f"if you stop now); before 4 safe reveals you must go on ({MIN_SAFE - s} to go).</div>")
+        return head + ev + rule
+
+    def _memory_html(self, kn, card: int) -> str:
+        if not kn.known:
+            return "<p class='safari-memory-none'>You remember no face-down card.</p>"
+        unsafe = PW.tables(self.game).unsafe[card]
+        rows = []
+        for place in kn.face_down:
+            if place not in kn.known:
+                continue
+            c = kn.known[place]
+            safe = not (unsafe >> c) & 1
+            verdict = ("<span style='color:#1b7f3b'>safe for a challenge</span>" if safe
+                       else "<span style='color:#a33'>shares something with your clue: not safe</span>")
+            rows.append(f"<tr><td>Place {place}</td><td>{html.escape(card_label(self.game, self.game.cards[c].id))}"
+                        f"</td><td>{verdict}</td></tr>")
+        return ("<table class='safari-memory' style='border-collapse:collapse'><tr><th colspan='3' "
+                "style='text-align:left'>What you remember (face-down cards you have seen)</th></tr>"
+                + "".join(rows) + "</table>")
+
+    def _panel_html(self) -> str:
+        kn = self.knowledge()
+        if self.choosing:
+            return "<div class='safari-prob-panel'>" + self._memory_html(kn, kn.clue[0]) + "</div>"
+        pos = self.position()
+        p = pos["pos"]
         out = ["<div class='safari-prob-panel'>",
-               f"<p><b>Challenged card:</b> {html.escape(card_label(self.game, self.game.cards[p['card']].id))}. "
-               f"Safe so far: <b>{s}</b>. Unknown cards: {p['n']}, of which {p['a']} are safe"
+               f"<p>Unknown cards: {p['n']}, of which {p['a']} are safe"
                + (f"; you remember {len(p['safe_places'])} safe place(s)" if p["safe_places"] else "") + ".</p>",
                f"<p class='safari-p-safe'>P(next reveal safe) = <b>{fraction_html(pos['p_next'])}</b></p>"]
         cells = "".join(f"<td>Place {q}: {fraction_html(v)}</td>" for q, v in pos["per_place"].items())
@@ -313,46 +561,55 @@ class ChallengeLab(Lab):
             vals = "".join(f"<td>{fraction_html(v)}</td>" for v in pos["streak"].values())
             out.append("<table class='safari-streak' style='border-collapse:collapse'>"
                        f"<tr><th>k more in a row</th>{head}</tr><tr><th>P(all k safe)</th>{vals}</tr></table>")
-        stop = "not allowed yet (fewer than 4 safe)" if pos["stop"] is None else f"{fraction_html(pos['stop'])} cards"
-        cont = "—" if pos["continue"] is None else f"{fraction_html(pos['continue'])} cards"
-        out.append(f"<div class='safari-ev'><p>Expected archive: <b>stop now</b> {stop}; "
-                   f"<b>continue</b> (then play optimally) {cont}.</p></div>")
-        if s >= MIN_SAFE:
-            go = pos["p_next"] > pos["threshold"]
-            out.append(f"<p class='safari-rule'>Rule: continue while P(safe) &gt; n/(n+1), n = {n} cards now: "
-                       f"{fraction_html(pos['p_next'])} vs {fraction_html(pos['threshold'])} → "
-                       f"<b>{'continue' if go else 'stop'}</b>.</p>")
-        else:
-            out.append(f"<p class='safari-rule'>Rule: continue while P(safe) &gt; n/(n+1); before 4 safe reveals "
-                       f"you must continue ({MIN_SAFE - s} to go).</p>")
+        out.append(self._memory_html(kn, p["card"]))
         out.append("</div>")
         return "".join(out)
 
     def _summary_html(self) -> str:
         last = self.history[-1]
+        v = last.get("values") or {}
+        parts = []
+        if v:
+            chose = last["kind"]
+            ok = chose == last["better"]
+            parts.append(f"<p class='safari-choice-summary' data-agree='{'yes' if ok else 'no'}'>You chose "
+                         f"<b>{chose.capitalize()}</b> (expected {fraction_html(v[chose])} cards); "
+                         f"Identify expected {fraction_html(v['identify'])}, Challenge {fraction_html(v['challenge'])}"
+                         f" &rarr; {'the larger one ✔' if ok else 'the smaller one ✘'}. You archived "
+                         f"{last['archived']} card(s).</p>")
+        if last["kind"] == "challenge":
+            parts.append(self._steps_html(last))
+        total_got = sum(h["archived"] for h in self.history)
+        total_best = sum(max(h["values"].values()) if h.get("values") else (h["optimal_value"] or Fraction(0))
+                         for h in self.history)
+        parts.append(f"<p>All your turns here: {len(self.history)}, archived {total_got} card(s) in all; choosing "
+                     f"the larger expected value each turn (and then stopping by the rule) expected "
+                     f"{float(total_best):.2f}.</p>")
+        return "<div>" + "".join(parts) + "</div>"
+
+    def _steps_html(self, last: dict) -> str:
         rows = []
         for k, st in enumerate(last["steps"], 1):
-            stop = "—" if st.stop_value is None else fraction_html(st.stop_value)
             cont = "—" if st.continue_value is None else fraction_html(st.continue_value)
             did = "stop" if st.action == "stop" else f"reveal place {st.place}"
             outcome = "" if st.safe is None else ("safe" if st.safe else "NOT safe")
             agree = "yes" if st.agrees else "no"
             mark = "✔" if st.agrees else "✘"
+            optimal = "reveal on" if st.optimal == "continue" else "stop"
+            if st.stop_value is None and st.optimal == "continue":
+                optimal += " (must)"
             rows.append(f"<tr class='safari-step' data-agree='{agree}'><td>{k}</td><td>{st.safe_so_far}</td>"
-                        f"<td>{fraction_html(st.p_next)}</td><td>{fraction_html(st.threshold)}</td>"
-                        f"<td>{stop}</td><td>{cont}</td><td>{st.optimal}</td><td>{html.escape(did)} {mark}</td>"
-                        f"<td>{outcome}</td></tr>")
+                        f"<td>{st.n_if_stop}</td><td>{fraction_html(st.p_next)}</td>"
+                        f"<td>{fraction_html(st.threshold)}</td><td>{cont}</td><td>{optimal}</td>"
+                        f"<td>{html.escape(did)} {mark}</td><td>{outcome}</td></tr>")
         agree = sum(st.agrees for st in last["steps"])
-        total_got = sum(h["archived"] for h in self.history)
-        total_opt = sum((h["optimal_value"] or Fraction(0)) for h in self.history)
-        return ("<div><p><b>The optimal stopping rule:</b> with n cards archived if you stop now, "
-                "continue while P(next safe) &gt; n/(n+1) (before 4 safe reveals you must go on).</p>"
+        return ("<p><b>The optimal stopping rule:</b> with n cards archived if you stop now (the challenged card "
+                "and every safe card), reveal on while P(next safe) &gt; n/(n+1); before 4 safe reveals you must "
+                "go on.</p>"
                 "<table class='safari-steps' style='border-collapse:collapse'><tr><th>Step</th><th>Safe so far</th>"
-                "<th>P(next safe)</th><th>n/(n+1)</th><th>Stop gives</th><th>Continue expects</th>"
-                "<th>Optimal</th><th>You</th><th>Result</th></tr>" + "".join(rows) + "</table>"
+                f"<th>{STOP_COLUMN}</th><th>P(next safe)</th><th>n/(n+1)</th>"
+                "<th>Reveal one more: expected cards</th><th>Best</th><th>You</th><th>Result</th></tr>"
+                + "".join(rows) + "</table>"
                 f"<p>You agreed with the optimal rule at {agree} of {len(last['steps'])} decisions and archived "
                 f"{last['archived']} card(s); optimal play expected "
-                f"{fraction_html(last['optimal_value'] or Fraction(0))} "
-                f"from the start of this challenge.</p>"
-                f"<p>All your challenges: {len(self.history)}, archived {total_got} card(s) in all; optimal play "
-                f"expected {float(total_opt):.2f}.</p></div>")
+                f"{fraction_html(last['optimal_value'] or Fraction(0))} from the start of this challenge.</p>")
