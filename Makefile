@@ -1,12 +1,13 @@
 # safari_kit: two commands on a fresh machine.
 #   make lab   - set everything up and open JupyterLab on the notebooks
 #   make test  - set everything up and run every test
+#   make check - the fast loop: ruff, mypy, the import layers, and the tests without browser, Binder or slow ones
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test venv clean student app binder-check
+.PHONY: lab test check lint venv clean student app binder-check
 
 venv: $(STAMP)
 
@@ -23,8 +24,17 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG)
 
-test: $(STAMP)
+# ruff (style, pyflakes), mypy (the engine layers), import-linter (the layers of CONTRIBUTING.md)
+lint: $(STAMP)
+	$(PY) -m ruff check safari_kit tests tools
+	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
+
+test: lint
 	$(PY) -m pytest
+
+check: lint
+	$(PY) -m pytest -q -p no:cacheprovider -n 2 -m "not slow and not browser" --ignore=tests/browser --ignore=tests/binder
 
 app: $(STAMP)
 	$(VENV)/bin/voila notebooks/app.ipynb

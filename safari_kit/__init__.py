@@ -20,7 +20,7 @@ if sys.version_info < (3, 11):  # pragma: no cover - the package metadata refuse
 
 from safari_kit.core.errors import CardDataError, IllegalActionError, RecordError, SafariKitError
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it: [tool.hatch.version])
 
 _LAZY = {
     "load_cards": "safari_kit.cards.load",

@@ -254,15 +254,16 @@ def _run_prob_challenge(args) -> dict:
         f"Challenge of {card} from a fresh table: {F} face-down places, nothing known;",
         f"  {S} of the {N} other cards are safe (no shared animal, texture, color or possible name).",
         f"After {k} safe reveal(s): {a} safe among {n} unknown cards, {f} place(s) left.",
-        f"  P(next reveal safe)            = " + ("n/a (no place left)" if p_next is None else _pf(p_next)),
+        "  P(next reveal safe)            = " + ("n/a (no place left)" if p_next is None else _pf(p_next)),
         f"  P({MIN} safe in a row, from start) = C({S},{MIN})/C({N},{MIN}) = {_pf(p4)}" if F >= MIN else
         f"  P({MIN} safe in a row, from start) = 0 (only {F} places)",
         f"  P(reach {MIN} safe from here)      = {reach_text}",
         f"  advice: {advice}",
         "Expected archive size (the challenged card included):",
-        f"  stop now      : " + ("not allowed (W5)" if stop is None else _pf(stop)),
-        f"  reveal another: " + ("n/a (no place left)" if cont is None else _pf(cont) + "  (then play on optimally)"),
-        f"  optimal play  : {_pf(best)}   (from the start of the challenge: {_pf(data['expected_archive']['optimal_from_start'])})",
+        "  stop now      : " + ("not allowed (W5)" if stop is None else _pf(stop)),
+        "  reveal another: " + ("n/a (no place left)" if cont is None else _pf(cont) + "  (then play on optimally)"),
+        f"  optimal play  : {_pf(best)}   "
+        f"(from the start of the challenge: {_pf(data['expected_archive']['optimal_from_start'])})",
     ]
     return {"lines": lines, "data": data}
 

@@ -1,17 +1,25 @@
-"""The wheel ships the card data: safari_kit/data/cards.csv, byte-identical to data/cards.csv."""
+"""The wheel ships the card data (safari_kit/data/cards.csv, byte-identical to data/cards.csv),
+the py.typed marker, and the version written once in safari_kit/__init__.py."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
+from pathlib import Path
 
 import pytest
+
+import safari_kit
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    repo = __import__("pathlib").Path(__file__).resolve().parents[1]
+    repo = REPO
     out = tmp_path_factory.mktemp("wheel")
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(repo)],
                           capture_output=True, text=True, timeout=300)
@@ -49,3 +57,31 @@ def test_installed_wheel_loads_its_own_deck(wheel, tmp_path):
     shipped, counts = proc.stdout.splitlines()
     assert shipped == str(site / "safari_kit" / "data" / "cards.csv")
     assert counts == "75 True"
+
+
+def test_wheel_ships_py_typed_marker(wheel):
+    _, whl = wheel
+    with zipfile.ZipFile(whl) as z:
+        assert "safari_kit/py.typed" in z.namelist()
+        assert z.read("safari_kit/py.typed") == b""
+
+
+def test_wheel_version_is_the_package_version(wheel):
+    _, whl = wheel
+    assert whl.name.startswith(f"safari_kit-{safari_kit.__version__}-")
+    with zipfile.ZipFile(whl) as z:
+        metadata = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        lines = z.read(metadata).decode().splitlines()
+    assert f"Version: {safari_kit.__version__}" in lines
+
+
+def test_version_is_defined_once():
+    """pyproject.toml has no version of its own: hatch reads __version__ from safari_kit/__init__.py."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"]
+    assert "version" in project["project"]["dynamic"]
+    source = REPO / project["tool"]["hatch"]["version"]["path"]
+    assert source == REPO / "safari_kit" / "__init__.py"
+    versions = re.findall(r'^__version__ = "([^"]+)"', source.read_text(encoding="utf-8"), flags=re.M)
+    assert versions == [safari_kit.__version__]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", safari_kit.__version__)

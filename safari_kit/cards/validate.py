@@ -115,7 +115,8 @@ def _decode(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
         bad = data[exc.start:exc.start + 1]
         return None, [Problem(file, line, None, None,
                               "UTF-8 text (in a spreadsheet: save as 'CSV UTF-8')",
-                              issue=f"the file is not UTF-8: byte {bad!r} at byte offset {exc.start} cannot be decoded")]
+                              issue=f"the file is not UTF-8: byte {bad!r} at byte offset {exc.start} "
+                                    "cannot be decoded")]
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         return None, [Problem(file, None, None, None, f"CSV with the header {','.join(COLUMNS)}",
@@ -254,7 +255,8 @@ def check_rows(rows, file: str, header=COLUMNS) -> list[Problem]:
                 if key in first_name:
                     prev_line, prev = first_name[key]
                     problems.append(Problem(file, line, "name", name,
-                                            f"a unique animal name in the knockout deck (line {prev_line} has {prev!r})",
+                                            f"a unique animal name in the knockout deck "
+                                            f"(line {prev_line} has {prev!r})",
                                             issue=f"is a duplicate of line {prev_line}"))
                 else:
                     first_name[key] = (line, name)
@@ -308,7 +310,7 @@ def witness_deck_problems(rows, file: str) -> list[Problem]:
         key = tuple(r.cells[c] for c in cols)
         if key in seen:
             problems.append(Problem(file, r.line, "animal+texture+color", " ".join(key),
-                                    f"no two Mugshots with the same animal, texture and color (W1)",
+                                    "no two Mugshots with the same animal, texture and color (W1)",
                                     issue=f"is also on line {seen[key]}"))
         else:
             seen[key] = r.line
@@ -363,7 +365,8 @@ def validate_bytes(data: bytes, file: str = "cards.csv", *, strict: bool = True,
     Traceback (most recent call last):
     ...
     safari_kit.core.errors.CardDataError: 1 problem(s) in card data x.csv:
-      x.csv: the file is empty; expected a header line (id,deck,name,animal,texture,color,weight_kg,size_cm,top_speed_kmh,lifespan_years) and one line per card
+      x.csv: the file is empty; expected a header line
+      (id,deck,name,animal,texture,color,weight_kg,size_cm,top_speed_kmh,lifespan_years) and one line per card
     """
     path = file if path is None else path
     text, problems = _decode(data, file)

@@ -79,14 +79,16 @@ def read_record(source: str | Path | dict, game: str | None = None) -> dict:
                 try:
                     json.loads(text)
                 except json.JSONDecodeError:
-                    raise RecordError(f"{text[:60]!r} is neither a record file that exists nor JSON record text") from None
+                    raise RecordError(f"{text[:60]!r} is neither a record file that exists "
+                                      "nor JSON record text") from None
         assert text is not None  # every branch above either read the text or raised
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             hint = " (the record looks truncated)" if exc.msg.startswith(("Expecting", "Unterminated")) and \
                 exc.pos >= len(text.rstrip()) - 1 else ""
-            raise RecordError(f"{origin}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}") from None
+            raise RecordError(f"{origin}: not valid JSON at line {exc.lineno}, column {exc.colno}: "
+                              f"{exc.msg}{hint}") from None
     else:
         raise RecordError(f"a record is a dict, JSON text or a file path, not {type(source).__name__}")
     if not isinstance(doc, dict):

@@ -69,7 +69,8 @@ class KnockoutGame:
             raise ValueError(f"items must name at least one data item of {', '.join(DATA_ITEMS)}")
         unknown = [i for i in items if i not in DATA_ITEMS]
         if unknown:
-            raise ValueError(f"unknown data item(s) {', '.join(map(repr, unknown))}; expected some of {', '.join(DATA_ITEMS)}")
+            raise ValueError(f"unknown data item(s) {', '.join(map(repr, unknown))}; "
+                             f"expected some of {', '.join(DATA_ITEMS)}")
         if len(set(items)) != len(items):
             raise ValueError(f"items lists a data item twice: {items!r}")
         if first_dealer is None:
@@ -92,7 +93,8 @@ class KnockoutGame:
             dup = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"card ids must be unique; repeated: {', '.join(dup)}")
         if len(cards) < ROUNDS * players:
-            raise ValueError(f"{players} players need at least {ROUNDS * players} cards (7 each in round 1), got {len(cards)}")
+            raise ValueError(f"{players} players need at least {ROUNDS * players} cards (7 each in round 1), "
+                             f"got {len(cards)}")
 
         self.players = players
         self.elimination = elimination
@@ -152,12 +154,16 @@ class KnockoutGame:
 
     # ------------------------------------------------------------------ actions
     def action_code(self, action) -> tuple[int, int]:
-        """(card index, item index or −1) of any action; raises IllegalActionError if it names no card/item of this game."""
+        """(card index, item index or −1) of any action.
+
+        Raises IllegalActionError if it names no card/item of this game.
+        """
         code = self.codes.get(id(action))
         if code is not None:
             return code
         if not isinstance(action, Play):
-            raise IllegalActionError(action, f"not a Knockout action (expected Play(card, item)), got {type(action).__name__}")
+            raise IllegalActionError(action, f"not a Knockout action (expected Play(card, item)), "
+                                             f"got {type(action).__name__}")
         c = self.index.get(action.card)
         if c is None:
             raise IllegalActionError(action, f"no card {action.card!r} in this game's deck")
@@ -168,7 +174,8 @@ class KnockoutGame:
             if action.item in DATA_ITEMS:
                 raise IllegalActionError(action, f"data item {action.item!r} is not in play in this game "
                                                  f"(items: {', '.join(self.items)})")
-            raise IllegalActionError(action, f"unknown data item {action.item!r}; expected one of {', '.join(self.items)}")
+            raise IllegalActionError(action, f"unknown data item {action.item!r}; "
+                                             f"expected one of {', '.join(self.items)}")
         return (c, k)
 
     def interned(self, action) -> Play:

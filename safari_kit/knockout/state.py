@@ -43,7 +43,8 @@ class KnockoutState:
         self._given = given              # the deals as card ids when given explicitly (for records)
         n = game.players
         self._scores = [0] * n
-        self._turns: list[tuple[int, int, tuple[tuple[int, int], ...], int]] = []  # completed turns: (round, item index, ((seat, card), ...), winner)
+        # completed turns: (round, item index, ((seat, card), ...), winner)
+        self._turns: list[tuple[int, int, tuple[tuple[int, int], ...], int]] = []
         self._history: list[Play] = []  # actions applied, in order
         self._out = (0,) * n             # round after which each seat went out (0: still in)
         self._dealer = -1
@@ -221,6 +222,11 @@ class KnockoutState:
     def turn(self) -> int:
         """Turns completed in this round (0-based number of the current turn)."""
         return self._turn
+
+    @property
+    def cards_per_player(self) -> int:
+        """K2: the cards dealt to each player this round (8 − round)."""
+        return self._per_hand
 
     @property
     def turns_played(self) -> int:

@@ -45,7 +45,8 @@ def _specific(state, action) -> str | None:
     if isinstance(action, A.RevealAnother) and not state.deck:
         return "the deck is empty, so no card can be revealed (W3 b)"
     if isinstance(action, A.Declare):
-        if not isinstance(action.clue, str) or action.clue not in game.index or game.index[action.clue] not in state.clue:
+        if (not isinstance(action.clue, str) or action.clue not in game.index
+                or game.index[action.clue] not in state.clue):
             clue = [state.card_id(c) for c in state.clue]
             return f"{action.clue!r} is not in the Clue Area (it holds {clue})"
         if game.index[action.clue] in state.resolved:

@@ -61,7 +61,8 @@ class WitnessGame:
             cards = load_cards().witness
         cards = tuple(cards)
         if len(cards) < 8:
-            raise ValueError(f"a Witness deck needs at least 8 Mugshots (4 to set up and clues to play), got {len(cards)}")
+            raise ValueError(f"a Witness deck needs at least 8 Mugshots (4 to set up and clues to play), "
+                             f"got {len(cards)}")
         ids = [c.id for c in cards]
         if len(set(ids)) != len(ids):
             raise ValueError("card ids must be unique")
@@ -74,11 +75,13 @@ class WitnessGame:
             shares[t] = tuple(frozenset(j for j in range(n) if j != i and getattr(cards[j], t) == getattr(cards[i], t))
                               for i in range(n))
         name_sets = [c.possible_names for c in cards]
-        shares["name"] = tuple(frozenset(j for j in range(n) if j != i and name_sets[i] & name_sets[j]) for i in range(n))
+        shares["name"] = tuple(frozenset(j for j in range(n) if j != i and name_sets[i] & name_sets[j])
+                               for i in range(n))
         self.shares = shares
         # unsafe[i]: cards sharing any element with i, names included (W5)
         self.declare_cache: dict = {}  # interned Declare actions: legal_actions() builds many
         self.reveal_cache: dict = {}  # interned RevealNext actions, by place
+        self.archive_actions = tuple(A.ArchiveCard(c.id) for c in self.cards)  # interned, by card index
         self.unsafe = tuple(frozenset().union(*(shares[t][i] for t in CLUE_TYPES)) for i in range(n))
 
     @property

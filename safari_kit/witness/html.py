@@ -15,13 +15,16 @@ def _card(game, cid: str | None) -> str:
 
 
 def _table(game, title: str, obs) -> str:
-    rows = [f"<tr><th>Turn</th><td>{obs.turn} &mdash; player {obs.current_player} to act ({escape(obs.phase)})</td></tr>"
+    rows = [f"<tr><th>Turn</th><td>{obs.turn} &mdash; player {obs.current_player} to act "
+            f"({escape(obs.phase)})</td></tr>"
             if obs.current_player is not None else
-            f"<tr><th>Game over</th><td>ended by {escape(str(obs.end_reason))}; winners {list(obs.winners or [])}</td></tr>",
+            f"<tr><th>Game over</th><td>ended by {escape(str(obs.end_reason))}; "
+            f"winners {list(obs.winners or [])}</td></tr>",
             f"<tr><th>Deck</th><td>{obs.deck_count} cards</td></tr>",
             "<tr><th>Unidentified Area</th><td>" + "<br>".join(
                 f"place {p}: {_card(game, c)}" for p, c in obs.unidentified) + "</td></tr>",
-            "<tr><th>Clue Area</th><td>" + ("<br>".join(_card(game, c) for c in obs.clue_area) or "empty") + "</td></tr>"]
+            "<tr><th>Clue Area</th><td>"
+            + ("<br>".join(_card(game, c) for c in obs.clue_area) or "empty") + "</td></tr>"]
     for p, archive in enumerate(obs.archives):
         top = _card(game, archive[-1]) if archive else "empty"
         rows.append(f"<tr><th>Archive of player {p}</th><td>{len(archive)} card(s); top: {top}</td></tr>")

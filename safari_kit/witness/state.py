@@ -241,8 +241,8 @@ class WitnessState:
                 out.append(A.StopChallenge())
             return out
         if phase == Phase.ARCHIVE:
-            ids = self.game.cards
-            return [A.ArchiveCard(ids[c].id) for c in self.won]
+            archive = self.game.archive_actions
+            return [archive[c] for c in self.won]
         if phase == Phase.FACE_UP:
             return [_TURN_FACE_DOWN]
         if phase == Phase.ABILITIES:

@@ -138,7 +138,8 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path):
     results = json.loads(marker[-1][len("RESULTS "):])
 
     kernel_python = results["kernel_argv"][0]
-    assert kernel_python in {"python", "python3", str(py)} or kernel_python.startswith(str(venv)), results["kernel_argv"]
+    assert kernel_python in {"python", "python3", str(py)} or kernel_python.startswith(str(venv)), \
+        results["kernel_argv"]
 
     summary = "\n".join(f"  {e['notebook']}: {'ok' if e['ok'] else 'FAILED'} ({e['seconds']} s)"
                         for e in results["notebooks"])

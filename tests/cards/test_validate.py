@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import math
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -110,8 +108,9 @@ def test_bom_and_crlf_are_accepted(tmp_path, card_csv):
 
 # ------------------------------------------------------------------ header
 def test_missing_column(card_csv, witness_lines, knockout_lines):
-    drop = lambda line: ",".join(f for i, f in enumerate(line.split(",")) if i != 5)
-    path = card_csv([drop(l) for l in witness_lines], [drop(l) for l in knockout_lines()],
+    def drop(line):
+        return ",".join(f for i, f in enumerate(line.split(",")) if i != 5)
+    path = card_csv([drop(line) for line in witness_lines], [drop(line) for line in knockout_lines()],
                     header=",".join(c for c in HEADER_COLS if c != "color"))
     err = problems_of(path)
     p = find(err, 1, "color")
@@ -127,7 +126,7 @@ def test_misspelled_column_suggests_the_close_match(card_csv):
 
 
 def test_extra_column(card_csv, witness_lines, knockout_lines):
-    path = card_csv([l + "," for l in witness_lines], [l + "," for l in knockout_lines()],
+    path = card_csv([line + "," for line in witness_lines], [line + "," for line in knockout_lines()],
                     header=",".join(HEADER_COLS) + ",notes")
     err = problems_of(path)
     p = find(err, 1, "notes", "notes")

@@ -1,14 +1,19 @@
 """Property tests: random legal play (seeds and choices from hypothesis), 2-7 players, with and without K5."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from safari_kit.knockout import KnockoutGame
+from safari_kit.cards.model import DATA_ITEMS
+from safari_kit.core.errors import IllegalActionError
+from safari_kit.knockout import KnockoutGame, KnockoutState
+from safari_kit.knockout.actions import ACTION_TYPES
 from tests.knockout.helpers import random_play
 
 
@@ -117,14 +122,6 @@ def test_same_seed_same_actions_same_game(g, seed, picks):
 
 
 # ---------------------------------------------------------------- legal exactly when in legal_actions()
-import dataclasses
-import random
-
-from safari_kit.cards.model import DATA_ITEMS
-from safari_kit.core.errors import IllegalActionError
-from safari_kit.knockout import KnockoutState
-from safari_kit.knockout.actions import ACTION_TYPES
-
 _BOGUS = ("", "K00", "K99", "k03", "W05", "weight", "Weight_kg")
 
 
@@ -218,7 +215,8 @@ def test_legal_iff_in_legal_actions(players, elimination, items, dealer, seed, s
             except IllegalActionError as err:
                 assert isinstance(err, ValueError)
             else:
-                raise AssertionError(f"apply({action!r}) succeeded although not legal at {_where(state, options, steps_so_far)}")
+                raise AssertionError(f"apply({action!r}) succeeded although not legal at "
+                                     f"{_where(state, options, steps_so_far)}")
             assert _exact(state) == before and state.legal_actions() == legal, \
                 f"apply({action!r}) changed the state at {_where(state, options, steps_so_far)}"
         if last:

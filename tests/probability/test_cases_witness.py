@@ -5,7 +5,6 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from safari_kit.cards.model import Mugshot
 from safari_kit.probability import cases as C
 from safari_kit.probability.knowledge import Knowledge
 from safari_kit.witness.cases import case_points, distinct_names

@@ -2,7 +2,7 @@
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations, product
-from math import comb, factorial
+from math import comb
 
 import numpy as np
 import pytest

@@ -1,5 +1,4 @@
 """Witness bots: legal actions only, observation only, finished games, greedy beats random."""
-import numpy as np
 import pytest
 
 from safari_kit.simulation.bots import Bot, RandomBot

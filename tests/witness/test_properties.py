@@ -1,14 +1,21 @@
 """Property tests: random legal play from random seeds (hypothesis)."""
+import dataclasses
+import random
+import typing
 from collections import Counter
+from types import UnionType
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from safari_kit.cards.model import ANIMALS, CLUE_TYPES, COLORS, TEXTURES
+from safari_kit.cards.names import NAMES
+from safari_kit.core.errors import IllegalActionError
 from safari_kit.witness import WitnessGame, load
 from safari_kit.witness import actions as A
 from safari_kit.witness.cases import case_points
 
-from .helpers import ALL_IDS, declare_succeeds, public_ids
+from .helpers import declare_succeeds, public_ids
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_STEPS = 2000
@@ -150,15 +157,6 @@ def test_clone_is_independent(seed, rnd):
 # (and a few ids of no card), place ids near the table's, spots near the table's and archives', clue
 # types (one, two, repeated, unknown), KRIS elements. Each position also gets legal actions and
 # "mutants": a legal action with one field replaced.
-import dataclasses
-import random
-import typing
-from types import UnionType
-
-from safari_kit.cards.model import ANIMALS, CLUE_TYPES, COLORS, TEXTURES
-from safari_kit.cards.names import NAMES
-from safari_kit.core.errors import IllegalActionError
-
 _ELEMENTS = ANIMALS + TEXTURES + COLORS + NAMES
 _BOGUS_TEXT = ("", "W00", "W76", "w05", "K03", "Owl ", "size", "U", "A0", "U1.0", "A.1")
 

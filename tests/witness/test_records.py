@@ -8,7 +8,7 @@ from safari_kit.core.errors import RecordError
 from safari_kit.witness import WitnessGame, load
 from safari_kit.witness import actions as A
 
-from .helpers import archive_top, face_down, start
+from .helpers import archive_top, start
 
 
 def random_game(seed, players=4, steps=None, **options):

@@ -1,10 +1,9 @@
 """W10: Advanced Mode abilities (TAM, TOM, SAM, KIM, KRIS, ALAN), ALEX passive, order and options."""
 import pytest
 
-from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 
-from .helpers import archive_top, face_down, failed_then_next, BY_ID, archive_ids, assert_illegal, fail_turn, start, view_places
+from .helpers import archive_top, failed_then_next, archive_ids, assert_illegal, fail_turn, start, view_places
 
 REST = ["W64", "W66", "W70"]  # Pig Wood Teal ALAN, Pig Wood Orange SAM, Pig Diamond Tile Orange KRIS
 

@@ -3,7 +3,7 @@ import pytest
 
 from safari_kit.witness import WitnessGame
 
-from .helpers import fail_turn, custom_deck, start
+from .helpers import fail_turn, custom_deck
 
 
 @pytest.mark.parametrize("n", range(2, 8))

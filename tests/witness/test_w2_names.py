@@ -3,7 +3,7 @@ import pytest
 
 from safari_kit.witness import actions as A
 
-from .helpers import archive_top, face_down, failed_then_next, BY_ID, CARDS, archive_ids, one, start
+from .helpers import archive_top, failed_then_next, BY_ID, CARDS, archive_ids, one, start
 
 T_M, ANY_M, _AM, AL__, _L__ = one(name="T?M"), one(name="??M"), one(name="?AM"), one(name="AL??"), one(name="?L??")
 KIM, KRIS, SAM, ALEX = one(name="KIM"), one(name="KRIS"), one(name="SAM"), one(name="ALEX")
@@ -61,7 +61,8 @@ def test_w2_identification_by_name_succeeds_iff_a_name_is_shared(clue, target, s
         assert archive_ids(state, 0) == []
 
 
-@pytest.mark.parametrize("clue,target,shared", [c for c in CASES if c[2]], ids=lambda x: x if isinstance(x, str) else None)
+@pytest.mark.parametrize("clue,target,shared", [c for c in CASES if c[2]],
+                         ids=lambda x: x if isinstance(x, str) else None)
 def test_w2_w10_ability_choice_is_every_shared_ability_name(clue, target, shared):
     state = name_identify(clue, target, advanced=True)
     archive_top(state, clue)

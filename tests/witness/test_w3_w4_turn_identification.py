@@ -5,7 +5,8 @@ import pytest
 
 from safari_kit.witness import actions as A
 
-from .helpers import (archive_top, face_down, failed_then_next, BY_ID, archive_ids, assert_illegal, custom_deck, fail_turn, find, start, view_places)
+from .helpers import (archive_top, failed_then_next, BY_ID, archive_ids, assert_illegal, custom_deck, fail_turn,
+                      start, view_places)
 
 # An Owl clue, Owl targets, and non-Owl fillers that share no texture/color with the clue
 CLUE1 = "W16"   # TOM Owl Brick Yellow

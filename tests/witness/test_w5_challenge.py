@@ -3,7 +3,8 @@ import pytest
 
 from safari_kit.witness import actions as A
 
-from .helpers import archive_top, face_down, failed_then_next, BY_ID, CARDS, archive_ids, assert_illegal, fail_turn, safe_for, shares_any, start, view_places
+from .helpers import (archive_top, failed_then_next, BY_ID, CARDS, archive_ids, assert_illegal, fail_turn, safe_for,
+                      shares_any, start, view_places)
 
 C = "W03"  # TAM Elephant Brick Orange: the Challenged Mugshot
 

@@ -2,7 +2,7 @@
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 
-from .helpers import archive_top, face_down, BY_ID, CARDS, archive_ids, custom_deck, fail_turn, find, pick_declare, start, view_places
+from .helpers import archive_top, face_down, CARDS, custom_deck, fail_turn, find, start, view_places
 
 
 def succeed_by(state, clue_type="animal", top=None):
