@@ -34,6 +34,7 @@ def wheel(tmp_path_factory):
     return repo, wheels[0]
 
 
+@pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)
 def test_wheel_ships_cards_csv_byte_identical(wheel):
     repo, whl = wheel
     with zipfile.ZipFile(whl) as z:
@@ -43,6 +44,7 @@ def test_wheel_ships_cards_csv_byte_identical(wheel):
         assert "safari-kit = safari_kit.cli:main" in z.read(entry_points).decode()
 
 
+@pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)
 def test_installed_wheel_loads_its_own_deck(wheel, tmp_path):
     _, whl = wheel
     site = tmp_path / "site"
@@ -59,6 +61,7 @@ def test_installed_wheel_loads_its_own_deck(wheel, tmp_path):
     assert counts == "75 True"
 
 
+@pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)
 def test_wheel_ships_py_typed_marker(wheel):
     _, whl = wheel
     with zipfile.ZipFile(whl) as z:
@@ -66,6 +69,7 @@ def test_wheel_ships_py_typed_marker(wheel):
         assert z.read("safari_kit/py.typed") == b""
 
 
+@pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)
 def test_wheel_version_is_the_package_version(wheel):
     _, whl = wheel
     assert whl.name.startswith(f"safari_kit-{safari_kit.__version__}-")
