@@ -48,4 +48,4 @@ binder-check: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider tests/binder
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
