@@ -29,6 +29,30 @@ from safari_kit.witness.rules import (ABILITY_NAMES, ALEX_TYPES, ARCHIVE_TO_END,
 __all__ = ["WitnessState", "DeclareGrid", "Phase", "Event", "PHASE_HELP", "MIN_SAFE", "UNIDENTIFIED_SIZE",
            "ARCHIVE_TO_END", "ABILITY_NAMES", "KRIS_ELEMENTS"]  # the rules' names, re-exported for old imports
 
+# Enum attribute lookups cost ~100 ns each in the hot path: the members as plain module names.
+_P_CHOOSE = Phase.CHOOSE
+_P_IDENTIFY = Phase.IDENTIFY
+_P_CHALLENGE = Phase.CHALLENGE
+_P_ARCHIVE = Phase.ARCHIVE
+_P_FACE_UP = Phase.FACE_UP
+_P_ABILITIES = Phase.ABILITIES
+_P_ALAN = Phase.ALAN
+_P_OVER = Phase.OVER
+_E_DEAL = Event.DEAL
+_E_CLUE = Event.CLUE
+_E_IDENTIFY = Event.IDENTIFY
+_E_CHALLENGE = Event.CHALLENGE
+_E_CHALLENGE_REVEAL = Event.CHALLENGE_REVEAL
+_E_FAIL = Event.FAIL
+_E_FACE_DOWN = Event.FACE_DOWN
+_E_ARCHIVE = Event.ARCHIVE
+_E_TOM = Event.TOM
+_E_SAM = Event.SAM
+_E_TAM = Event.TAM
+_E_KIM = Event.KIM
+_E_KRIS = Event.KRIS
+_E_ALAN_TAKE = Event.ALAN_TAKE
+_E_END = Event.END
 _CHOOSE = (A.Identify(), A.RevealAnother(), A.Challenge())
 _CHOOSE_EMPTY_DECK = (A.Identify(), A.Challenge())
 
@@ -76,7 +100,7 @@ class WitnessState:
         self.safe = 0
         self.sam_count = 0
         self.archives: list[list[int]] = [[] for _ in range(n_players)]
-        self.phase = Phase.CHOOSE
+        self.phase = _P_CHOOSE
         self.end_reason: str | None = None
         self.history: list = []
         self.log: list[tuple[dict, int | None, dict | None]] = []
@@ -110,10 +134,10 @@ class WitnessState:
     @property
     def current_player(self) -> int | None:
         """The seat to act, or None when the game is over."""
-        return None if self.phase == Phase.OVER else self.current
+        return None if self.phase == _P_OVER else self.current
 
     def is_terminal(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _P_OVER
 
     def card(self, index: int):
         return self.game.cards[index]
@@ -191,15 +215,15 @@ class WitnessState:
 
     def _is_legal(self, action) -> bool:
         phase = self.phase
-        if phase == Phase.IDENTIFY:
+        if phase == _P_IDENTIFY:
             return action in self.legal_sequence()
-        if phase == Phase.CHALLENGE and type(action) is A.RevealNext:
+        if phase == _P_CHALLENGE and type(action) is A.RevealNext:
             return action.place in self.card_at and action.place not in self.face_up
-        if phase == Phase.ABILITIES and type(action) is A.UseTam:
+        if phase == _P_ABILITIES and type(action) is A.UseTam:
             spots = self.spots()
             return (action.first in spots and action.second in spots
                     and spots.index(action.first) < spots.index(action.second) and "TAM" in self.usable_abilities())
-        if phase == Phase.ABILITIES and type(action) is A.UseKris:
+        if phase == _P_ABILITIES and type(action) is A.UseKris:
             return ("KRIS" in self.usable_abilities() and action.element in KRIS_ELEMENTS
                     and action.place in self.card_at and action.place not in self.face_up)
         legal = self.legal_sequence()
@@ -229,25 +253,25 @@ class WitnessState:
 
     def _compute_legal(self) -> Sequence:
         phase = self.phase
-        if phase == Phase.CHOOSE:
+        if phase == _P_CHOOSE:
             return _CHOOSE if self.deck else _CHOOSE_EMPTY_DECK
-        if phase == Phase.IDENTIFY:
+        if phase == _P_IDENTIFY:
             return DeclareGrid(*self._declare_parts(), self.game.declare_cache)
-        if phase == Phase.CHALLENGE:
+        if phase == _P_CHALLENGE:
             places = self.face_down_places()
             cache = self.game.reveal_cache
             out = [cache.get(p) or cache.setdefault(p, A.RevealNext(p)) for p in places]
             if self.safe >= MIN_SAFE or not places:
                 out.append(A.StopChallenge())
             return out
-        if phase == Phase.ARCHIVE:
+        if phase == _P_ARCHIVE:
             archive = self.game.archive_actions
             return [archive[c] for c in self.won]
-        if phase == Phase.FACE_UP:
+        if phase == _P_FACE_UP:
             return [_TURN_FACE_DOWN]
-        if phase == Phase.ABILITIES:
+        if phase == _P_ABILITIES:
             return self._ability_actions() + [A.EndTurn()]
-        if phase == Phase.ALAN:
+        if phase == _P_ALAN:
             out = []
             if len(self.clue) < len(self.available_places()):
                 out = [A.AlanTake(self.game.cards[c].id) for c in self.archives[self.current]]
@@ -300,20 +324,20 @@ class WitnessState:
     def _do_RevealAnother(self, action) -> None:
         card = self.deck.pop()
         self.clue.append(card)
-        self._log({"kind": Event.CLUE, "card": self.card_id(card)})
+        self._log({"kind": _E_CLUE, "card": self.card_id(card)})
         self._begin_identification()
 
     def _do_Challenge(self, action) -> None:
         self.challenged = self.clue[0]
         self.safe = 0
         self.won = [self.challenged]
-        self.phase = Phase.CHALLENGE
-        self._log({"kind": Event.CHALLENGE, "card": self.card_id(self.challenged)})
+        self.phase = _P_CHALLENGE
+        self._log({"kind": _E_CHALLENGE, "card": self.card_id(self.challenged)})
 
     # W4 -------------------------------------------------------------------
     def _begin_identification(self) -> None:
         self.resolved, self.won, self.name_wins = [], [], []
-        self.phase = Phase.IDENTIFY
+        self.phase = _P_IDENTIFY
 
     def _do_Declare(self, action) -> None:
         game = self.game
@@ -322,7 +346,7 @@ class WitnessState:
         target = self.card_at[place]
         self._reveal(place, target)
         hit = [t for t in action.types if target in game.shares[t][clue]]
-        self._log({"kind": Event.IDENTIFY, "clue": action.clue, "types": list(action.types), "place": place,
+        self._log({"kind": _E_IDENTIFY, "clue": action.clue, "types": list(action.types), "place": place,
                    "card": self.card_id(target), "success": bool(hit)})
         if not hit:
             self._fail()
@@ -369,10 +393,10 @@ class WitnessState:
         self.clue = []
         self.won = []
         self.pending, self.used, self.name_wins = [], [], []
-        self._log({"kind": Event.FAIL, "to_places": moved,
+        self._log({"kind": _E_FAIL, "to_places": moved,
                    "face_up": [{"place": p, "card": self.card_id(self.card_at[p])}
-                               for p in self.places if p in self.face_up]})
-        self.phase = Phase.FACE_UP
+                               for p in sorted(self.face_up)]})  # place ids grow in table order
+        self.phase = _P_FACE_UP
 
     def _do_TurnFaceDown(self, action) -> None:
         self._end_turn()
@@ -383,7 +407,7 @@ class WitnessState:
         card = self.card_at[place]
         self._reveal(place, card)
         safe = card not in self.game.unsafe[self.challenged]
-        self._log({"kind": Event.CHALLENGE_REVEAL, "place": place, "card": self.card_id(card), "safe": safe})
+        self._log({"kind": _E_CHALLENGE_REVEAL, "place": place, "card": self.card_id(card), "safe": safe})
         if not safe:
             self._fail()
             return
@@ -396,7 +420,7 @@ class WitnessState:
         self._begin_archive()
 
     def _begin_archive(self) -> None:
-        self.phase = Phase.ARCHIVE
+        self.phase = _P_ARCHIVE
         self.stacking = []
         if len(self.won) <= 1:
             self._finish_archive()
@@ -413,20 +437,20 @@ class WitnessState:
         order = self.stacking + self.won
         self.won, self.stacking = [], []
         self._archive(order)
-        if self.phase == Phase.OVER:
+        if self.phase == _P_OVER:
             return
         if self.game.options.advanced:
             self.pending += self.name_wins
         self.name_wins = []
         if self.usable_abilities():
-            self.phase = Phase.ABILITIES
+            self.phase = _P_ABILITIES
         else:
             self._end_turn()
 
     def _archive(self, cards: list[int]) -> None:
         archive = self.archives[self.current]
         archive.extend(cards)
-        self._log({"kind": Event.ARCHIVE, "cards": [self.card_id(c) for c in cards]})
+        self._log({"kind": _E_ARCHIVE, "cards": [self.card_id(c) for c in cards]})
         if len(archive) >= ARCHIVE_TO_END:
             self._end("archive")
             return
@@ -439,7 +463,7 @@ class WitnessState:
                 return
             card = self.deck.pop()
             place = self._new_place(card)
-            self._log({"kind": Event.DEAL, "place": place})
+            self._log({"kind": _E_DEAL, "place": place})
 
     def _new_place(self, card: int) -> int:
         place = self.next_place
@@ -449,10 +473,10 @@ class WitnessState:
         return place
 
     def _end(self, reason: str) -> None:
-        self.phase = Phase.OVER
+        self.phase = _P_OVER
         self.end_reason = reason
         self.pending, self.used = [], []
-        self._log({"kind": Event.END, "reason": reason, "scores": self.scores(), "winners": self.winners()})
+        self._log({"kind": _E_END, "reason": reason, "scores": self.scores(), "winners": self.winners()})
 
     def _end_turn(self) -> None:
         self.pending, self.used = [], []
@@ -460,10 +484,10 @@ class WitnessState:
         self._start_turn()
 
     def _start_turn(self) -> None:
-        if self.phase == Phase.OVER:
+        if self.phase == _P_OVER:
             return
         if self.face_up:
-            self._log({"kind": Event.FACE_DOWN, "places": sorted(self.face_up)}, turn_player=self.current)
+            self._log({"kind": _E_FACE_DOWN, "places": sorted(self.face_up)}, turn_player=self.current)
             self.face_up.clear()
         self.turn_revealed.clear()
         self.clue, self.resolved, self.won, self.name_wins, self.pending = [], [], [], [], []
@@ -475,8 +499,8 @@ class WitnessState:
             return
         card = self.deck.pop()
         self.clue.append(card)
-        self.phase = Phase.CHOOSE
-        self._log({"kind": Event.CLUE, "card": self.card_id(card)})
+        self.phase = _P_CHOOSE
+        self._log({"kind": _E_CLUE, "card": self.card_id(card)})
 
     # W10 abilities -------------------------------------------------------
     def _use(self, name: str) -> None:
@@ -484,12 +508,12 @@ class WitnessState:
         self.used.append(name)
 
     def _after_ability(self) -> None:
-        if self.phase == Phase.OVER:
+        if self.phase == _P_OVER:
             return
         if not self.usable_abilities():
             self._end_turn()
         else:
-            self.phase = Phase.ABILITIES
+            self.phase = _P_ABILITIES
 
     def _spot_get(self, spot: str) -> int:
         if spot[0] == "U":
@@ -510,7 +534,7 @@ class WitnessState:
         ca, cb = self._spot_get(a), self._spot_get(b)
         self._spot_set(a, cb)
         self._spot_set(b, ca)
-        event = {"kind": Event.TAM, "first": a, "second": b}
+        event = {"kind": _E_TAM, "first": a, "second": b}
         if a[0] == "A" or b[0] == "A":
             # a card leaving an archive was public; one entering an archive becomes public
             event["cards"] = {a: self.card_id(cb), b: self.card_id(ca)}
@@ -520,7 +544,7 @@ class WitnessState:
     def _do_UseTom(self, action) -> None:
         self._use("TOM")
         card = self.card_at[action.place]
-        self._log({"kind": Event.TOM, "place": action.place}, private={"card": self.card_id(card)})
+        self._log({"kind": _E_TOM, "place": action.place}, private={"card": self.card_id(card)})
         self._after_ability()
 
     def _do_UseSam(self, action) -> None:
@@ -530,7 +554,7 @@ class WitnessState:
         if coin:
             a, b = action.first, action.second
             self.card_at[a], self.card_at[b] = self.card_at[b], self.card_at[a]
-        self._log({"kind": Event.SAM, "places": [action.first, action.second]})
+        self._log({"kind": _E_SAM, "places": [action.first, action.second]})
         self._after_ability()
 
     def _do_UseKim(self, action) -> None:
@@ -539,7 +563,7 @@ class WitnessState:
         owner = next(p for p, archive in enumerate(self.archives) if card in archive)
         self.archives[owner].remove(card)
         place = self._new_place(card)
-        self._log({"kind": Event.KIM, "card": action.card, "from_player": owner, "place": place})
+        self._log({"kind": _E_KIM, "card": action.card, "from_player": owner, "place": place})
         self._after_ability()
 
     def _do_UseKris(self, action) -> None:
@@ -548,7 +572,7 @@ class WitnessState:
         card = self.card_at[place]
         self.turn_revealed.add(place)
         hit = _has_element(self.game.cards[card], action.element)
-        self._log({"kind": Event.KRIS, "element": action.element, "place": place,
+        self._log({"kind": _E_KRIS, "element": action.element, "place": place,
                    "card": self.card_id(card), "archived": hit})
         if hit:
             self.places.remove(place)
@@ -559,13 +583,13 @@ class WitnessState:
     def _do_UseAlan(self, action) -> None:
         self._use("ALAN")
         self.clue = []
-        self.phase = Phase.ALAN
+        self.phase = _P_ALAN
 
     def _do_AlanTake(self, action) -> None:
         card = self.game.index[action.card]
         self.archives[self.current].remove(card)
         self.clue.append(card)
-        self._log({"kind": Event.ALAN_TAKE, "card": action.card})
+        self._log({"kind": _E_ALAN_TAKE, "card": action.card})
 
     def _do_AlanDone(self, action) -> None:
         self._begin_identification()
@@ -594,7 +618,7 @@ class WitnessState:
             "clue": [ids(c) for c in self.clue], "resolved": [ids(c) for c in self.resolved],
             "won": [ids(c) for c in self.won], "name_wins": [sorted(s) for s in self.name_wins],
             "pending": [sorted(s) for s in self.pending], "used": list(self.used),
-            "usable": sorted(self.usable_abilities()) if self.phase == Phase.ABILITIES else [],
+            "usable": sorted(self.usable_abilities()) if self.phase == _P_ABILITIES else [],
             "stacking": [ids(c) for c in self.stacking],
             "challenged": None if self.challenged is None else ids(self.challenged), "safe": self.safe,
             "archives": [[ids(c) for c in a] for a in self.archives],
@@ -629,18 +653,18 @@ class WitnessState:
 
     def replay_version_1_action(self, action) -> None:
         """A version-1 record's action: cards were turned face down at once, ArchiveTop named the top only."""
-        if self.phase == Phase.FACE_UP:
+        if self.phase == _P_FACE_UP:
             self.apply(_TURN_FACE_DOWN)
         if type(action) is not A.ArchiveTop:
             self.apply(action)
             return
-        if self.phase != Phase.ARCHIVE or action.top not in [self.card_id(c) for c in self.won]:
+        if self.phase != _P_ARCHIVE or action.top not in [self.card_id(c) for c in self.won]:
             raise IllegalActionError(action, f"{action.top!r} is not among the cards being archived")
         top = action.top
         for card in [self.card_id(c) for c in self.won if self.card_id(c) != top]:
-            if self.phase == Phase.ARCHIVE and len(self.won) > 1:
+            if self.phase == _P_ARCHIVE and len(self.won) > 1:
                 self.apply(A.ArchiveCard(card))
-        if self.phase == Phase.ARCHIVE:
+        if self.phase == _P_ARCHIVE:
             self.apply(A.ArchiveCard(top))
 
     def __eq__(self, other) -> bool:
