@@ -225,14 +225,14 @@ def witness_script() -> Script:
              (A.Declare("W66", ("color",), 3),)),
         Step("face-down", "The cards are turned face down", ("W4", "W3"),
              "Player 1 turns the four cards face down: that ends the failed turn (W4). The Unidentified Area "
-             "now holds 6 face-down cards, and you know what 4 of them are if you remembered. Your turn "
-             "starts: your clue is {W49} (W3).",
+             "now holds 6 face-down cards, and you know what 5 of them are if you remembered: the four that "
+             "lay face up, and the one your TOM look showed you. Your turn starts: your clue is {W49} (W3).",
              (A.TurnFaceDown(),)),
         Step("challenge", "You choose: Challenge", ("W5", "W3"),
              "You choose option (c), Challenge (W3). The challenged Mugshot is your clue, {W49}. You will "
              "reveal face-down cards one at a time. A card is safe when it shares nothing with {W49}: no "
              "animal, texture, color and no possible name. After 4 safe reveals you may stop and archive "
-             "them all; the first unsafe card fails the whole Challenge (W5). Memory helps: you know 4 of "
+             "them all; the first unsafe card fails the whole Challenge (W5). Memory helps: you know 5 of "
              "the 6 face-down cards.",
              (A.Challenge(),)),
         Step("safe-1", "Reveal 1: the card you peeked at", ("W5",),
@@ -245,10 +245,12 @@ def witness_script() -> Script:
         Step("safe-3", "Reveal 3: another remembered card", ("W5",),
              "Place 6 holds {W38}, Player 1's first clue card. Safe (3 so far) (W5).",
              (A.RevealNext(6),)),
-        Step("safe-4", "Reveal 4: a real risk", ("W5",),
-             "Now you reveal place 5, a card nobody has ever seen. A gamble... it is {W41}: safe! That makes "
-             "4 safe reveals, so you may stop now (W5). You could go on for more cards, but one unsafe card "
-             "would lose everything.",
+        Step("safe-4", "Reveal 4: the one card you never saw", ("W5",),
+             "Now you reveal place 5, the only face-down card you have never seen. In a full deck this would "
+             "be the gamble; in this 9-card deck you have seen every other card, so it can only be the one "
+             "card left, which shares nothing with the challenged card: the chance is 1. It is {W41}: safe! "
+             "That makes 4 safe reveals, so you may stop now (W5). You could go on for more cards, but the "
+             "two cards left are the unsafe ones you remember.",
              (A.RevealNext(5),)),
         Step("stop", "Stop after 4 safe reveals", ("W5",),
              "You stop. The challenged card and the 4 safe cards are won: 5 Mugshots (W5). Next you choose "

@@ -168,3 +168,24 @@ def test_knockout_deal_sizes_and_elimination():
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError):
         T.script("poker")
+
+
+def test_witness_challenge_text_matches_what_the_learner_knows():
+    """The tutorial says you know 5 of the 6 face-down cards and the last unseen one is certain: check it."""
+    from fractions import Fraction
+
+    from safari_kit.probability import witness as PW
+    from safari_kit.probability.knowledge import Knowledge
+
+    s = T.witness_script()
+    step = s.steps[s.index("challenge")]
+    assert "you know 5 of the 6 face-down cards" in step.text
+    state = s.states()[s.index("challenge")]
+    kn = Knowledge.from_observation(state.observation(0), game=state.game)
+    assert len(kn.face_down) == 6 and len(kn.known) == 5 and kn.unknown_places == (5,)
+    before = s.states()[s.index("safe-4") - 1]
+    kn = Knowledge.from_observation(before.observation(0), game=before.game)
+    assert PW.p_safe_place(kn, 5, kn.challenged) == 1  # "the chance is 1"
+    assert "the chance is 1" in s.steps[s.index("safe-4")].text
+    left = [p for p in kn.face_down if p != 5]
+    assert left and all(PW.p_safe_place(kn, p, kn.challenged) == Fraction(0) for p in left)  # "unsafe ones"
