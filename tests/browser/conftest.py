@@ -248,3 +248,60 @@ def page(browser, js_errors, request):
             except Exception:  # the page may be gone
                 pass
         context.close()
+
+
+# ----------------------------------------------------------------------------- the Voilà app
+VOILA_STARTUP_TIMEOUT = 60
+
+
+class VoilaServer:
+    def __init__(self, url: str, log: Path, proc: subprocess.Popen):
+        self.url, self.log, self.proc = url, log, proc
+
+    def log_tail(self, n: int = 40) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return "(no log)"
+
+
+def _start_voila(root: Path, home: Path) -> VoilaServer:
+    voila = Path(sys.executable).parent / "voila"
+    if not voila.exists():
+        _missing("voila is not installed in the test venv (it is in the lab extra)")
+    port = _free_port()
+    log = home / f"voila-{port}.log"
+    env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}
+    env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1")
+    cmd = [str(voila), "notebooks/app.ipynb", "--no-browser", f"--port={port}", "--Voila.port_retries=0",
+           "--Voila.ip=127.0.0.1", "--show_tracebacks=True"]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    server = VoilaServer(f"http://127.0.0.1:{port}/", log, proc)
+    deadline = time.monotonic() + VOILA_STARTUP_TIMEOUT
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"voila exited with rc={proc.returncode}:\n{server.log_tail()}")
+        try:
+            # /voila/static answers without starting a kernel (the page itself would start one)
+            with urllib.request.urlopen(f"{server.url}api/kernels", timeout=2) as resp:
+                if resp.status < 500:
+                    return server
+        except urllib.error.HTTPError as exc:
+            if exc.code < 500:
+                return server
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            _stop(proc)
+            raise TimeoutError(f"voila not ready after {VOILA_STARTUP_TIMEOUT} s:\n{server.log_tail()}")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def voila_app(chromium_path):
+    """The classroom app (``make app``) served by Voilà from a fresh copy, one server per test module."""
+    with serve_copy("safari-voila-", "voila", _start_voila) as server:
+        yield server

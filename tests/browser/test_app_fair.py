@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import REPO, serve_copy
-from tests.browser.test_app_voila import _start_voila, assert_app_clean, button, open_lab
+from tests.browser.conftest import REPO
+from tests.browser.test_app_voila import assert_app_clean, button, open_lab
 from tests.browser.helpers import screenshot
 
 pytestmark = pytest.mark.browser
@@ -31,12 +31,6 @@ pytestmark = pytest.mark.browser
 SMALL = {"width": 1366, "height": 768}
 
 
-@pytest.fixture(scope="module")
-def voila(chromium_path):
-    if not (REPO / "notebooks" / "app.ipynb").exists():
-        pytest.skip("notebooks/app.ipynb is not in the repository yet")
-    with serve_copy("safari-fair-", "voila", _start_voila) as server:
-        yield server
 
 
 def server_root(server) -> Path:
@@ -77,8 +71,8 @@ def set_text(page, selector: str, value: str) -> None:
     page.wait_for_timeout(250)  # the kernel has the value before the next click
 
 
-def test_two_tabs_get_different_deals_and_reset_deals_afresh(page, js_errors, voila):
-    open_app(page, voila)
+def test_two_tabs_get_different_deals_and_reset_deals_afresh(page, js_errors, voila_app):
+    open_app(page, voila_app)
     assert "no two tabs" in page.locator(".safari-app").inner_text()
     shot_path = screenshot(page, "fair-chooser")
     lab = ".safari-knockout-lab"
@@ -91,7 +85,7 @@ def test_two_tabs_get_different_deals_and_reset_deals_afresh(page, js_errors, vo
 
     other = page.context.new_page()  # a second tab on the same app
     try:
-        open_app(other, voila)
+        open_app(other, voila_app)
         open_lab(other, "Safari Knockout", "Knockout", lab)
         second = table_text(other, lab)
         screenshot(other, "fair-knockout-tab2")
@@ -122,12 +116,12 @@ def test_two_tabs_get_different_deals_and_reset_deals_afresh(page, js_errors, vo
     print(f"\nscreens: {shot_path.parent}")
 
 
-def test_full_game_records_refused_and_contained(page, js_errors, voila):
-    root = server_root(voila)
+def test_full_game_records_refused_and_contained(page, js_errors, voila_app):
+    root = server_root(voila_app)
     tok = secrets.token_hex(4)
     outside = [root.parent / f"escape-{tok}.json", Path(f"/tmp/abs-{tok}.json"), root / "notebooks" / f"x-{tok}.json"]
     before = files_under(root)
-    open_app(page, voila)
+    open_app(page, voila_app)
     lab = ".safari-fullgame-lab"
     open_lab(page, "Safari Witness", "Full\u00a0game", lab)  # ipywidgets' dropdown shows spaces as no-break spaces
     scope = page.locator(f".safari-app {lab}")

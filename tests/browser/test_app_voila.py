@@ -1,6 +1,6 @@
 """The classroom app (Voilà, ``make app``) in headless chromium: choose, open and play two labs by clicking.
 
-``voila_server`` starts ``voila notebooks/app.ipynb`` (what ``make app`` runs) on a
+``voila_app`` (conftest) starts ``voila notebooks/app.ipynb`` (what ``make app`` runs) on a
 free 127.0.0.1 port, from a temporary copy of ``notebooks/`` and ``data/``, with
 fresh Jupyter folders, and stops it (its process group, kernels included) at the
 end. The test opens the app and checks that Voilà shows no code, only the
@@ -14,77 +14,16 @@ error, no JS error. Screenshots: ``test-artifacts/app-*.png``.
 """
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import REPO, _free_port, _missing, _stop, serve_copy
 from tests.browser.helpers import WIDGET_ERROR_TEXTS, screenshot
 
 pytestmark = pytest.mark.browser
 
-STARTUP_TIMEOUT = 60
 ERROR_TEXTS = WIDGET_ERROR_TEXTS + ("Traceback", "There was an error when executing cell", "Something went wrong")
-
-
-class VoilaServer:
-    def __init__(self, url: str, log: Path, proc: subprocess.Popen):
-        self.url, self.log, self.proc = url, log, proc
-
-    def log_tail(self, n: int = 40) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return "(no log)"
-
-
-def _start_voila(root: Path, home: Path) -> VoilaServer:
-    voila = Path(sys.executable).parent / "voila"
-    if not voila.exists():
-        _missing("voila is not installed in the test venv (it is in the lab extra)")
-    port = _free_port()
-    log = home / f"voila-{port}.log"
-    env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}
-    env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1")
-    cmd = [str(voila), "notebooks/app.ipynb", "--no-browser", f"--port={port}", "--Voila.port_retries=0",
-           "--Voila.ip=127.0.0.1", "--show_tracebacks=True"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    server = VoilaServer(f"http://127.0.0.1:{port}/", log, proc)
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"voila exited with rc={proc.returncode}:\n{server.log_tail()}")
-        try:
-            # /voila/static answers without starting a kernel (the page itself would start one)
-            with urllib.request.urlopen(f"{server.url}api/kernels", timeout=2) as resp:
-                if resp.status < 500:
-                    return server
-        except urllib.error.HTTPError as exc:
-            if exc.code < 500:
-                return server
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            _stop(proc)
-            raise TimeoutError(f"voila not ready after {STARTUP_TIMEOUT} s:\n{server.log_tail()}")
-        time.sleep(0.2)
-
-
-@pytest.fixture(scope="module")
-def voila_server(chromium_path):
-    if not (REPO / "notebooks" / "app.ipynb").exists():
-        pytest.skip("notebooks/app.ipynb is not in the repository yet")
-    with serve_copy("safari-voila-", "voila", _start_voila) as server:
-        yield server
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -161,13 +100,13 @@ def open_lab(page, game: str, lab: str, root_class: str) -> None:
 
 
 # ----------------------------------------------------------------------------- the test
-def test_app_chooser_identification_and_knockout(page, js_errors, voila_server):
+def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     t0 = time.perf_counter()
     # nothing may be downloaded at run time: the app's template ("safari") drops Voila's CDN links
     outside = []
     page.on("request", lambda req: outside.append(req.url)
             if not req.url.startswith(("http://127.0.0.1", "http://localhost", "data:", "blob:")) else None)
-    page.goto(voila_server.url, wait_until="domcontentloaded", timeout=90_000)
+    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
     app = page.locator(".safari-app")
     app.wait_for(timeout=90_000)  # Voilà runs the notebook, then shows the chooser
     page.locator(".safari-app .widget-dropdown select").wait_for()

@@ -31,9 +31,8 @@ import time
 
 import pytest
 
-from tests.browser.conftest import REPO, serve_copy
 from tests.browser.helpers import screenshot
-from tests.browser.test_app_voila import _start_voila, assert_app_clean, button, click_and_wait_change, open_lab
+from tests.browser.test_app_voila import assert_app_clean, button, click_and_wait_change, open_lab
 
 pytestmark = pytest.mark.browser
 
@@ -112,12 +111,6 @@ def full_game_plan() -> dict:
 
 
 # ----------------------------------------------------------------------------- the app
-@pytest.fixture(scope="module")
-def voila(chromium_path):
-    if not (REPO / "notebooks" / "app.ipynb").exists():
-        pytest.skip("notebooks/app.ipynb is not in the repository yet")
-    with serve_copy("safari-faceup-", "voila", _start_voila) as server:
-        yield server
 
 
 def open_app_with_seed(page, server, seed: int) -> None:
@@ -150,11 +143,11 @@ def remembered_places(page, lab: str) -> list[int]:
     return sorted(int(re.search(r"place:(\d+)", k)[1]) for k in keys)
 
 
-def test_identification_face_up_moments(page, js_errors, voila):
+def test_identification_face_up_moments(page, js_errors, voila_app):
     t0 = time.perf_counter()
     plan = identification_plan()
     print(f"\nidentification plan: {plan}")
-    open_app_with_seed(page, voila, plan["seed"])
+    open_app_with_seed(page, voila_app, plan["seed"])
     open_lab(page, "Safari Witness", "Identification", ID_LAB.split()[-1])
     scope = page.locator(ID_LAB)
     assert f"Class seed {plan['seed']}" in scope.inner_text()
@@ -208,11 +201,11 @@ def test_identification_face_up_moments(page, js_errors, voila):
     print(f"identification face-up moments in {time.perf_counter() - t0:.1f} s; screenshots in {shot.parent}")
 
 
-def test_full_game_face_up_moments(page, js_errors, voila):
+def test_full_game_face_up_moments(page, js_errors, voila_app):
     t0 = time.perf_counter()
     plan = full_game_plan()
     print(f"\nfull game plan: {plan}")
-    open_app_with_seed(page, voila, plan["seed"])
+    open_app_with_seed(page, voila_app, plan["seed"])
     open_lab(page, "Safari Witness", "Full\u00a0game", FG_LAB.split()[-1])  # the dropdown shows a no-break space
     scope = page.locator(FG_LAB)
     table = f"{FG_LAB} .safari-table"
