@@ -1,17 +1,28 @@
-"""Reading the numbers a learner types: ``14/74``, ``0.19``, ``19%``, or a Fraction.
+"""Numbers between the kit and a learner: reading what a learner types, writing a chance in the lesson's form.
 
-Used by the exercise checks (teaching) and by the labs' guess boxes (widgets),
-so both read an answer the same way.
+:func:`as_number` reads ``14/74``, ``0.19``, ``19%``, or a Fraction; it is used
+by the exercise checks (teaching) and by the labs' guess boxes (widgets), so
+both read an answer the same way.
 
 >>> as_number("14/74"), as_number("19%"), as_number(" 0.5 "), as_number("two")
 (Fraction(7, 37), 0.19, 0.5, None)
+
+:func:`count_first` writes a chance the way the lessons do: where the chance
+is a count over equally likely cards, the count comes first, then the reduced
+fraction, then a decimal.
+
+>>> from fractions import Fraction
+>>> count_first(Fraction(7, 37), (14, 74))
+'14/74 (= 7/37) ≈ 0.189'
 """
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["as_number"]
+__all__ = ["as_number", "count_first"]
+
+NBSP = "\u00a0"
 
 
 def as_number(answer: Any) -> Fraction | float | None:
@@ -36,3 +47,57 @@ def as_number(answer: Any) -> Fraction | float | None:
         return float(answer)
     except (TypeError, ValueError):
         return None
+
+
+def count_first(value: Any, count: tuple[int, int] | None = None, digits: int = 3, nobreak: bool = False) -> str:
+    """A chance in the lessons' form: the count first, ``"14/74 (= 7/37) ≈ 0.189"``.
+
+    ``value``: an :class:`~safari_kit.probability.distributions.Exact` (its own
+    ``count`` is used when ``count`` is not given), a Fraction or an int.
+    ``count``: ``(favourable, equally likely cases)``; it must give ``value``.
+    Without a count, or when the count is already reduced, the fraction is
+    written once; 0 and 1 (and whole numbers) are written plainly. ``digits``:
+    decimals of the approximation. ``nobreak``: join the parts with no-break
+    spaces, so that a narrow screen never splits "7/37 ≈ 0.189" across lines
+    (for HTML and printed output alike).
+
+    >>> from fractions import Fraction
+    >>> count_first(Fraction(7, 37), (14, 74))
+    '14/74 (= 7/37) ≈ 0.189'
+    >>> count_first(Fraction(7, 37))
+    '7/37 ≈ 0.189'
+    >>> count_first(Fraction(12, 74), (12, 74), digits=4)
+    '12/74 (= 6/37) ≈ 0.1622'
+    >>> count_first(Fraction(9, 74), (9, 74))
+    '9/74 ≈ 0.122'
+    >>> count_first(Fraction(1), (5, 5)), count_first(0), count_first(Fraction(145, 69), digits=2)
+    ('1', '0', '145/69 ≈ 2.10')
+    >>> count_first(Fraction(1, 2), (37, 74), nobreak=True) == "37/74\u00a0(=\u00a01/2)\u00a0=\u00a00.5"
+    True
+
+    An :class:`Exact` carries its count (here P(animal match) for the TAM
+    Elephant, knowing nothing):
+
+    >>> from safari_kit.probability.witness import p_match_baseline
+    >>> count_first(p_match_baseline("W03", "animal"))
+    '14/74 (= 7/37) ≈ 0.189'
+    """
+    if count is None:
+        count = getattr(value, "count", None)
+    value = getattr(value, "value", value)
+    v = Fraction(value)
+    if count is not None:
+        a, b = int(count[0]), int(count[1])
+        if b <= 0 or Fraction(a, b) != v:
+            raise ValueError(f"the count {a}/{b} does not give {v}")
+    sp = NBSP if nobreak else " "
+    if v.denominator == 1:
+        return str(v.numerator)
+    reduced = f"{v.numerator}/{v.denominator}"
+    head = reduced
+    if count is not None and (a, b) != (v.numerator, v.denominator):
+        head = f"{a}/{b}{sp}(={sp}{reduced})"
+    approx = f"{float(v):.{digits}f}"
+    if Fraction(approx) == v:  # a terminating decimal is exact: say "=", trimmed
+        return f"{head}{sp}={sp}{approx.rstrip('0').rstrip('.')}"
+    return f"{head}{sp}≈{sp}{approx}"

@@ -7,9 +7,11 @@ board) and estimates the same quantity by simulation as an :class:`Estimate`
 together.
 
 >>> from fractions import Fraction
->>> p = Exact(Fraction(14, 74), "animal match", "14/74")
+>>> p = Exact(Fraction(14, 74), "animal match", "14/74", count=(14, 74))
 >>> p
 7/37 ≈ 0.1892
+>>> p.count, p == Fraction(7, 37)
+((14, 74), True)
 >>> est = Estimate(189, 1000)
 >>> est
 0.189 ± 0.012 (n=1000)
@@ -21,7 +23,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
@@ -53,16 +55,27 @@ class Exact:
     """An exact probability or expectation: ``value`` is a Fraction.
 
     ``label`` names the quantity; ``formula`` is plain text for the board,
-    e.g. ``"C(34,4)/C(74,4)"``.
+    e.g. ``"C(34,4)/C(74,4)"``. ``count`` is the unreduced count
+    ``(favourable, equally likely cases)`` when the answer *is* a count over
+    equally likely cards (or sets of cards), e.g. ``(14, 74)`` for 7/37: a
+    lesson shows it first, "14/74 (= 7/37)" (see
+    :func:`safari_kit.presentation.numbers.count_first`). It is not part of
+    equality or the hash: two Exacts are equal when their values are.
     """
 
     value: Fraction
     label: str = ""
     formula: str = ""
+    count: tuple[int, int] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.value, Fraction):
             object.__setattr__(self, "value", Fraction(self.value))
+        if self.count is not None:
+            a, b = (int(x) for x in self.count)
+            if b <= 0 or a < 0 or Fraction(a, b) != self.value:
+                raise ValueError(f"count {a}/{b} does not give the value {self.value}")
+            object.__setattr__(self, "count", (a, b))
 
     def __float__(self) -> float:
         return float(self.value)

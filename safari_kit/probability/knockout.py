@@ -704,7 +704,7 @@ def ties_per_item(game) -> dict[str, ItemTies]:
         terms = " + ".join(f"C({len(g)},2)" for g in tied) or "0"
         out[item] = ItemTies(item, tied, Exact(Fraction(pairs, math.comb(N, 2)),
                                               f"P(two random cards tie on {item})",
-                                              f"({terms}) / C({N},2)"))
+                                              f"({terms}) / C({N},2)", count=(pairs, math.comb(N, 2))))
     return out
 
 

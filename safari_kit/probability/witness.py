@@ -126,7 +126,8 @@ def p_match_baseline(card, clue_type="animal", game=None) -> Exact:
     game = _game(game)
     m = match_count(card, clue_type, game)
     n = len(game.cards) - 1
-    return Exact(Fraction(m, n), f"P({'+'.join(_types(clue_type))} match), knowing nothing", f"{m}/{n}")
+    return Exact(Fraction(m, n), f"P({'+'.join(_types(clue_type))} match), knowing nothing", f"{m}/{n}",
+                 count=(m, n))
 
 
 # ------------------------------------------------------------------ identification
@@ -151,9 +152,12 @@ def p_match(kn, clue, place: int, types=("animal",)) -> Exact:
     for x, w in kn.place_dist(place).items():
         total += w * _entry_p(x, mask, kn.pool_mask, n)
     m = (mask & kn.pool_mask).bit_count()
-    formula = (f"{m}/{n}" if place in kn.unknown_places else
+    unknown = place in kn.unknown_places
+    formula = (f"{m}/{n}" if unknown else
                "remembered" if place in kn.known else "mixture over the SAM pair")
-    return Exact(total, f"P({'+'.join(types)} match at place {place})", formula)
+    # an unknown place holds any of the n unknown cards with equal chance: m of them match
+    count = (m, n) if unknown and n else None
+    return Exact(total, f"P({'+'.join(types)} match at place {place})", formula, count=count)
 
 
 def _type_choices(kn) -> tuple:
@@ -524,7 +528,7 @@ def p_safe_next(kn, challenged=None) -> Exact:
         return Exact(_ONE, "P(next safe)", "a remembered safe place")
     if not pos["unknown_places"] or pos["n"] == 0:
         return Exact(_ZERO, "P(next safe)", "no unknown place")
-    return Exact(Fraction(pos["a"], pos["n"]), "P(next safe)", f"{pos['a']}/{pos['n']}")
+    return Exact(Fraction(pos["a"], pos["n"]), "P(next safe)", f"{pos['a']}/{pos['n']}", count=(pos["a"], pos["n"]))
 
 
 def p_streak(kn, k: int, challenged=None) -> Exact:
@@ -534,7 +538,9 @@ def p_streak(kn, k: int, challenged=None) -> Exact:
     if j > len(pos["unknown_places"]):
         return Exact(_ZERO, f"P({k} safe in a row)", "not enough places")
     v = p_streak_counts(pos["a"], pos["n"], j)
-    return Exact(v, f"P({k} safe in a row)", f"C({pos['a']},{j})/C({pos['n']},{j})")
+    # the j unknown places hold a random j-set of the N unknown cards: C(S,j) of the C(N,j) sets are all safe
+    count = (comb(pos["a"], j), comb(pos["n"], j)) if 0 < j <= pos["n"] else None
+    return Exact(v, f"P({k} safe in a row)", f"C({pos['a']},{j})/C({pos['n']},{j})", count=count)
 
 
 def challenge_value(kn, challenged=None) -> Exact:
