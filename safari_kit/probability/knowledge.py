@@ -378,16 +378,20 @@ class Knowledge:
         return len(self.pool) == self.deck_count + self.unknown_slots()
 
     def describe(self) -> str:
+        """Each face-down place as this player knows it: a card id, "unknown", or a SAM mixture.
+
+        (Not "?": in the lessons "?" is the ink on a card's name, as in T?M.)
+        """
         cards = self.game.cards
         parts = []
         for p in self.face_down:
             if p in self.known:
                 parts.append(f"{p}: {cards[self.known[p]].id}")
             elif p in self.mixed:
-                parts.append(f"{p}: one of " + "/".join("?" if x is None else cards[x].id
+                parts.append(f"{p}: one of " + "/".join("unknown" if x is None else cards[x].id
                                                          for x in self.groups[self.mixed[p]]))
             else:
-                parts.append(f"{p}: ?")
+                parts.append(f"{p}: unknown")
         return f"places [{', '.join(parts)}]; {len(self.pool)} unknown cards, deck {self.deck_count}"
 
     __repr__ = describe

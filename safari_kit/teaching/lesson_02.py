@@ -102,6 +102,7 @@ def _break_even() -> Fraction:
 
 register(Exercise(
     "02.break-even", _break_even,
-    hints=[Hint(lambda a: a == Fraction(14, 74), "Compare expected cards: 4·p1·p2 against 2·p. Solve for p1·p2."),
-           Hint(lambda a: a == Fraction(14, 37), "4·p1·p2 > 2·p means p1·p2 > p/2, not 2p.")],
-    general_hint="Expected cards: identify now 2·p; reveal another 4·p1·p2. When is the second bigger?"))
+    hints=[Hint(lambda a: a == Fraction(14, 74),
+                "Compare expected cards: 4·P(both) against 2·p. Solve for P(both)."),
+           Hint(lambda a: a == Fraction(14, 37), "4·P(both) > 2·p means P(both) > p/2, not 2p.")],
+    general_hint="Expected cards: identify now 2·p; reveal another 4·P(both succeed). When is the second bigger?"))
