@@ -157,6 +157,20 @@ def test_kernel_and_server_share_one_environment(generated):
     assert "ENV KERNEL_PYTHON_PREFIX=${NB_PYTHON_PREFIX}" in generated
 
 
+def test_the_kit_s_server_extension_config_lands_where_the_server_runs(generated):
+    """Nagle off on Binder: `-e .` installs etc/jupyter/jupyter_server_config.d/safari_kit.json
+    (enabling safari_kit.server, README "Quick clicks") into the prefix of the pip that runs it;
+    that pip must be the Jupyter server's own (first on PATH), whose sys.prefix/etc/jupyter
+    jupyter_server reads. tests/binder/test_binder_env.py checks the file there in a real install.
+    """
+    lines = _dockerfile_lines(generated)
+    install = [lines[i] for i in _index(lines, r'pip install .*-r "?binder/requirements\.txt')]
+    assert len(install) == 1 and install[0].startswith("RUN ${KERNEL_PYTHON_PREFIX}/bin/pip "), install
+    assert "ENV KERNEL_PYTHON_PREFIX=${NB_PYTHON_PREFIX}" in generated
+    assert _index(lines, r"^ENV PATH=\$\{NB_PYTHON_PREFIX\}/bin:"), "the server is not the NB_PYTHON_PREFIX one"
+    assert "-e ." in _requirements()
+
+
 def test_control_without_local_install_requirements_go_before_the_copy(tmp_path):
     """Control: drop `-e .` and repo2docker installs requirements before the copy.
 

@@ -41,6 +41,18 @@ print({{n: md.version(n) for n in ["jupyterlab", "ipywidgets", "anywidget", "pan
                                    "numpy", "matplotlib", "ipykernel", "voila", "jupytext"]}})
 """
 
+NODELAY_CHECK = """\
+import os, sys
+from jupyter_core.paths import jupyter_config_path
+from jupyter_server.extension.config import ExtensionConfigManager
+import safari_kit.server
+f = os.path.join(sys.prefix, "etc", "jupyter", "jupyter_server_config.d", "safari_kit.json")
+assert os.path.exists(f), f + " is missing"
+assert os.path.join(sys.prefix, "etc", "jupyter") in jupyter_config_path(), jupyter_config_path()
+on = ExtensionConfigManager(read_config_path=jupyter_config_path()).get_jpserver_extensions()
+assert on.get("safari_kit.server") is True, on
+"""
+
 RUNNER = textwrap.dedent("""\
     # Runs inside the Binder venv: execute notebooks with its own nbclient/ipykernel.
     import json, sys, time, traceback
@@ -126,6 +138,11 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path):
     # so the kernel nbclient starts is this venv's Python, whatever else is on the machine.
     _run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
          env=env, cwd=tmp_path, timeout=120, what="ipykernel install --sys-prefix")
+
+    # Nagle off (safari_kit.server, README "Quick clicks"): `-e .` put the extension's config
+    # where this environment's Jupyter server reads it, and the extension imports.
+    _run([str(py), "-c", NODELAY_CHECK], env=env, cwd=tmp_path, timeout=120,
+         what="safari_kit.server enabled in the Binder environment")
 
     runner = tmp_path / "run_notebooks.py"
     runner.write_text(RUNNER, encoding="utf-8")
