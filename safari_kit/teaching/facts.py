@@ -1,0 +1,462 @@
+"""The numbers a lesson's prose states, each tied to the kit's own computation (issue 12, part 3).
+
+A lesson's text (``notebooks/NN-*.md``, outside the code cells) states numbers:
+probabilities, counts, expected values, coverages. Each one is a *fact* here: a
+snippet of the lesson's wording with ``{}`` where a number goes, and a function
+that computes those numbers with the kit. ``tests/notebooks/test_prose_facts.py``
+renders every fact and checks that the lesson says exactly that, and that no
+other number is left in the prose: a number that is not computed must be named
+as :class:`Given` (a seed, a rule of the game, a count chosen for an example),
+with the reason.
+
+So when the deck, a rule or a function changes, the facts change and the text
+no longer matches; when someone edits a number in the text, it no longer
+matches its fact. Both fail the test, which names the fact.
+
+>>> f = Fact("02", "only **14** of them are Elephants", lambda: (14,))
+>>> f.render()
+'only 14 of them are Elephants'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Callable
+
+__all__ = ["Fact", "Given", "FACTS", "GIVEN", "prose", "render_value", "check_text", "facts_of"]
+
+
+def render_value(x) -> str:
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, float):
+        raise TypeError("format floats in the fact's function (the text's rounding), e.g. f'{x:.3f}'")
+    return str(x)
+
+
+def _plain(snippet: str) -> str:
+    return re.sub(r"\s+", " ", snippet.replace("**", "").replace("*", "")).strip()
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``text`` as the lesson writes it, with ``{}`` for each computed number; ``compute()`` gives them."""
+
+    lesson: str
+    text: str
+    compute: Callable[[], tuple]
+
+    def render(self) -> str:
+        values = self.compute()
+        return _plain(self.text.format(*(render_value(v) for v in values)))
+
+
+@dataclass(frozen=True)
+class Given:
+    """A number the lesson states that is not computed (a seed, a choice for an example), and why."""
+
+    lesson: str
+    text: str
+    why: str
+
+    def render(self) -> str:
+        return _plain(self.text)
+
+
+# ----------------------------------------------------------------------------- reading a lesson's prose
+_BEFORE = [
+    r"\$\$.*?\$\$",  # display formulas (symbols only)
+    r"^#+ [^\n]*$",  # headings: section numbers, lesson titles
+    r"\bTiming \(about \d+ min\)\.[^\n]*(?:\n(?!\n|- )[^\n]*)*",  # timings: test_lesson_timings.py
+]
+_AFTER = [
+    r"\]\([^)]*\)",  # link targets
+    r"\b(?:lessons?|notebook|Lessons?) 0\d(?:–0\d)?\b",  # a reference to a lesson
+    r"\b0\d · ",  # a lesson's name in a link
+    r"\b0\d (?=about|and|build|right after|estimates)",
+    r"\b[WK]\d+(?:–[WK]\d+)?\b",  # rulings and card ids
+    r"\(about \d+ minutes\)|about \d+ minutes",  # timings: tests/notebooks/test_lesson_timings.py
+    r"\bseed \d+\b",  # a seed names a shuffle, it is not a result
+    r"\bVariation 1\b",  # a rule's name
+    r"\blog10\b|\blog₂",
+    r"\bseats? \d\b",  # a seat names a player
+    r"n/\(n\+1\)|\(n\+1\)|\bn ?\+ ?1\b|\bp/2\b",  # symbolic formulas
+]
+
+
+def prose(text: str) -> str:
+    """A lesson's prose as facts are written against: no code cells, no inline code with digits or
+    brackets, no emphasis, whitespace collapsed, and structural numbers (headings, lesson and ruling
+    references, timings, seeds) removed."""
+    if text.startswith("---"):
+        text = text.split("---\n", 2)[2]
+    lines, in_code = [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        if not in_code and line.strip() != "+++":
+            lines.append(line)
+    out = "\n".join(lines)
+    out = re.sub(r"`([^`]*)`", lambda m: "" if re.search(r"[\d(]", m.group(1)) else m.group(1), out)
+    for pattern in _BEFORE:
+        out = re.sub(pattern, " ", out, flags=re.M | re.S)
+    out = _plain(out)
+    for pattern in _AFTER:
+        out = re.sub(pattern, " ", out)
+    return _plain(out)
+
+
+def facts_of(lesson: str) -> list:
+    return [f for f in (*FACTS, *GIVEN) if f.lesson == lesson]
+
+
+def check_text(lesson: str, text: str) -> list[str]:
+    """Problems with a lesson's text: facts it does not state as computed, and numbers no fact covers."""
+    body = prose(text)
+    problems = []
+    covered = body
+    for f in facts_of(lesson):
+        try:
+            snippet = f.render()
+        except Exception as e:  # noqa: BLE001  (a fact that cannot be computed is a problem to report)
+            problems.append(f"{lesson}: fact {f.text!r} could not be computed: {e!r}")
+            continue
+        if snippet not in body:
+            problems.append(f"{lesson}: the text does not say {snippet!r}")
+        covered = covered.replace(snippet, " ")
+    for m in re.finditer(r"\d+(?:[.,]\d+)*", covered):
+        a, b = max(0, m.start() - 40), m.end() + 40
+        problems.append(f"{lesson}: the number {m.group(0)!r} is not tied to a fact: ...{covered[a:b]}...")
+    return problems
+
+
+# ----------------------------------------------------------------------------- computations
+def _w():
+    from safari_kit.probability import witness as W
+
+    return W
+
+
+def _deck():
+    from safari_kit.teaching import deck
+
+    return deck
+
+
+def _tam() -> str:
+    return _deck().first_named("TAM")
+
+
+def _n_witness() -> int:
+    return len(_deck().witness())
+
+
+def _n_pals() -> int:
+    return len(_deck().knockout())
+
+
+def _others() -> int:
+    return _n_witness() - 1
+
+
+def _count(pred) -> int:
+    return sum(1 for c in _deck().witness() if pred(c))
+
+
+def _could_be(name: str) -> int:
+    from safari_kit.cards.names import possible_names
+
+    return _count(lambda c: name in possible_names(c.name))
+
+
+def _ink_fitting(name: str) -> int:
+    from safari_kit.cards.names import is_ink, possible_names
+
+    return _count(lambda c: is_ink(c.name) and name in possible_names(c.name))
+
+
+def _inks() -> int:
+    from safari_kit.cards.names import is_ink
+
+    return _count(lambda c: is_ink(c.name))
+
+
+def _name_match(name: str) -> int:
+    return _w().match_count(_deck().first_named(name), "name")
+
+
+def _per_element() -> int:
+    """Cards per animal (= per texture, per color: W1 balance)."""
+    cards = _deck().witness()
+    sizes = {sum(1 for c in cards if getattr(c, kind) == getattr(cards[0], kind)) for kind in
+             ("animal", "texture", "color")}
+    assert len(sizes) == 1
+    return sizes.pop()
+
+
+def _pair_cell() -> int:
+    cards = _deck().witness()
+    cells = {sum(1 for c in cards if c.animal == a.animal and c.color == a.color) for a in cards}
+    assert len(cells) == 1
+    return cells.pop()
+
+
+def _owl() -> Fraction:
+    return Fraction(_count(lambda c: c.animal == "Owl"), _n_witness())
+
+
+def _owl_pink_count() -> int:
+    return _count(lambda c: c.animal == "Owl" and c.color == "Pink")
+
+
+def _animals() -> int:
+    return len({c.animal for c in _deck().witness()})
+
+
+def _safe() -> int:
+    return _w().safe_count(_tam())
+
+
+@lru_cache(maxsize=None)
+def _inclusion_exclusion() -> tuple[int, int, int, int, int, int, int]:
+    W, tam = _w(), _tam()
+    a, t, c = (W.match_count(tam, k) for k in ("animal", "texture", "color"))
+    at = a + t - W.match_count(tam, ("animal", "texture"))
+    ac = a + c - W.match_count(tam, ("animal", "color"))
+    tc = t + c - W.match_count(tam, ("texture", "color"))
+    return a, t, c, at, ac, tc, W.shared_element_count(tam)
+
+
+def _position_facts(key: str) -> dict:
+    from safari_kit.simulation import challenge_positions as cp
+
+    pos = cp.position(key)
+    game, state, seats = cp.reach(pos)
+    cp.to_decision(state, seats, pos.learner)
+    return cp.facts(state, pos.learner)
+
+
+def _rules():
+    from safari_kit.knockout.game import cards_per_player
+    from safari_kit.knockout.rules import ROUNDS
+    from safari_kit.witness.rules import ARCHIVE_TO_END, MIN_SAFE
+
+    return {"rounds": ROUNDS, "deal": cards_per_player, "archive_to_end": ARCHIVE_TO_END, "min_safe": MIN_SAFE}
+
+
+def _fresh_table_p_next() -> Fraction:
+    """P(next safe) after 4 safe reveals on a fresh table (lesson 03 §3, 8 places): (S − 4)/(N − 4)."""
+    s = _rules()["min_safe"]
+    return Fraction(_safe() - s, _others() - s)
+
+
+def _approx(x, digits: int) -> str:
+    return f"{float(x):.{digits}f}"
+
+
+# ----------------------------------------------------------------------------- the facts, lesson by lesson
+FACTS: tuple[Fact, ...] = (
+    # 00 · Start here
+    Fact("00", 'a memory and deduction game with {} "Mugshot" cards', lambda: (_n_witness(),)),
+    Fact("00", "after {} safe ones you may stop", lambda: (_rules()["min_safe"],)),
+    Fact("00", "someone has {} Mugshots or the deck runs out", lambda: (_rules()["archive_to_end"],)),
+    Fact("00", "There are {} rounds; round 1 deals {} cards to each player, round 2 deals {}, and so on",
+         lambda: (_rules()["rounds"], _rules()["deal"](1), _rules()["deal"](2))),
+    Fact("00", "most points after {} rounds wins", lambda: (_rules()["rounds"],)),
+    # 01 · Meet the cards
+    Fact("01", "Safari Witness uses {} Mugshots", lambda: (_n_witness(),)),
+    Fact("01", "Safari Knockout uses {} Safari Pals", lambda: (_n_pals(),)),
+    Fact("01", "Shuffle the {} Mugshots and draw one", lambda: (_n_witness(),)),
+    Fact("01", "How many of the {} Mugshots could carry the name TAM?", lambda: (_n_witness(),)),
+    Fact("01", "a balanced design: {} of each element, the same number in every pair cell", lambda: (_per_element(),)),
+    Fact("01", 'P(Owl) = {} (dividing by the Owls instead of the deck) or "{} because {} animals"',
+         lambda: (Fraction(1, _per_element()), _owl(), _animals())),
+    Fact("01", "P(Owl and Pink) = {} + {} (adding for AND), or {}/{} (dividing by the Owls",
+         lambda: (_owl(), Fraction(_per_element(), _n_witness()), _owl_pink_count(), _per_element())),
+    Fact("01", "TAM count {}: forgetting the ink cards; {} or {}: missing two or one of the {} ink patterns that "
+               "could read TAM (??M, T?M, ?AM; {} + {} = {})",
+         lambda: (_could_be("TAM") - _ink_fitting("TAM"), _could_be("TAM") - 2, _could_be("TAM") - 1,
+                  _ink_fitting("TAM"), _could_be("TAM") - _ink_fitting("TAM"), _ink_fitting("TAM"),
+                  _could_be("TAM"))),
+    # 02 · Identification
+    Fact("02", "changes the odds: {}, not {} (conditional probability",
+         lambda: (f"{_w().match_count(_tam(), 'animal')}/{_others()}", _owl())),
+    Fact("02", "an Elephant with probability {}/{} = {}",
+         lambda: (_per_element(), _n_witness(), Fraction(_per_element(), _n_witness()))),
+    Fact("02", "{} cards are left, and only {} of them are Elephants",
+         lambda: (_others(), _w().match_count(_tam(), "animal"))),
+    Fact("02", "TAM: {}/{} (the {} other TAMs, and the ink cards T?M, ?AM, ??M)",
+         lambda: (_name_match("TAM"), _others(), _count(lambda c: c.name == "TAM") - 1)),
+    Fact("02", "KRIS: {}/{} (the {} other KRIS cards",
+         lambda: (_name_match("KRIS"), _others(), _count(lambda c: c.name == "KRIS") - 1)),
+    Fact("02", "??M: {}/{} (every TAM, TOM, SAM and KIM", lambda: (_name_match("??M"), _others())),
+    Fact("02", "You remember {} face-down cards, none an Elephant", lambda: (3,)),
+    Fact("02", "win {} cards with probability p, so E = {}p", lambda: (2, 2)),
+    Fact("02", "you win {} cards only if both identifications succeed: E = {}·P(both)", lambda: (4, 4)),
+    Fact("02", "{} cards are unknown (all but the two clue cards) and {} of them are Elephants, so p₁ = {}/{}; "
+               "given that the first place held an Elephant, {} of the other {} are, so p₂ = {}/{}. "
+               "P(both) = ({}·{})/({}·{}) = {} ≈ {}, a little less than the with-replacement guess ({}/{})² ≈ {}",
+         lambda: _worked_reveal_another()),
+    Fact("02", "Identify now succeeds with p = {}/{}", lambda: (_w().match_count(_tam(), "animal"), _others())),
+    Fact("02", '"{} animals, so {}"', lambda: (_animals(), _owl())),
+    Fact("02", "{} of the {} unseen cards share its animal", lambda: (_w().match_count(_tam(), "animal"), _others())),
+    Fact("02", "a TAM shares a name with {} cards, a KRIS with {}, the ink ??M with {}",
+         lambda: (_name_match("TAM"), _name_match("KRIS"), _name_match("??M"))),
+    Fact("02", "({}/{} then {}/{} in the worked example)",
+         lambda: _worked_reveal_another()[2:4] + _worked_reveal_another()[6:8]),
+    Fact("02", "{} or {}/{} for the animal match (the clue card counted in the pool); {}/{} for the TAM name match",
+         lambda: (_owl(), _per_element(), _others(), _count(lambda c: c.name == "TAM"), _others())),
+    Fact("02", "multiplying two chances computed each alone, ({}/{})²", lambda: _worked_reveal_another()[2:4]),
+    # 03 · Challenge
+    Fact("03", "After {} safe reveals you may stop and archive the challenged card", lambda: (_rules()["min_safe"],)),
+    Fact("03", "by inclusion–exclusion ({}+{}+{}−{}−{}−{} = {})", lambda: _inclusion_exclusion()),
+    Fact("03", "{} cards share the animal, {} the texture, {} the color", lambda: _inclusion_exclusion()[:3]),
+    Fact("03", "How many of the other {} cards share an element", lambda: (_others(),)),
+    Fact("03", "How many of the other {} cards are safe?", lambda: (_others(),)),
+    Fact("03", "With S safe cards among N = {} unknown, the first reveal is safe with S/{}, the second with "
+               "(S−1)/{}, … P({} safe) = C(S,{})/C({},{}). The with-replacement guess (S/{})^{} is too optimistic",
+         lambda: (_others(), _others(), _others() - 1, 4, 4, _others(), 4, _others(), 4)),
+    Fact("03", "P(the first {} reveals are safe)", lambda: (_rules()["min_safe"],)),
+    Fact("03", "with probability p and {} otherwise", lambda: (0,)),
+    Fact("03", "on a table with {} face-down places. On a fresh table P(next safe) ≈ {} is far below {}",
+         lambda: (8, _approx(_fresh_table_p_next(), 2), Fraction(5, 6))),
+    Fact("03", "(P = {}): see section {}", lambda: (1, 4)),
+    Fact("03", "With {} safe reveals ({} cards if you stop)", lambda: (6, 7)),
+    Fact("03", "Remembering {} safe places: S and N drop by {}, and only {} more unknown reveals are needed to "
+               "reach {}", lambda: (2, 2, 4 - 2, 4)),
+    Fact("03", "You remember {} places holding safe cards. P(reaching {} safe reveals)?", lambda: (2, 4)),
+    Fact("03", "(Identify: {} × P(match) of the best declaration", lambda: (2,)),
+    Fact("03", "the optimal-stopping value from section {}", lambda: (3,)),
+    Fact("03", "a Challenge on a fresh table is worth about {} cards",
+         lambda: (_approx(_w().challenge_dp(0, _safe(), _others(), 4), 2),)),
+    Fact("03", "After {} safe reveals, while a face-down place is left", lambda: (_rules()["min_safe"],)),
+    Fact("03", "a sure reveal (P = {})", lambda: (1,)),
+    Fact("03", "you remember {} safe places, so you reach the decision for sure",
+         lambda: (_position_facts("stop-or-go")["remembered_safe"],)),
+    Fact("03", "P({} safe) = {} ≈ {} for the TAM Elephant",
+         lambda: (4, _p_four(), _approx(_p_four(), 3))),
+    Fact("03", "a sure identification ({} cards) against a Challenge worth {} ≈ {}",
+         lambda: (_position_facts("close-call")["identify"], _position_facts("close-call")["challenge"],
+                  _approx(_position_facts("close-call")["challenge"], 2))),
+    Fact("03", "a failure {}", lambda: (0,)),
+    Fact("03", "(S/{})⁴ for four safe reveals", lambda: (_others(),)),
+    Fact("03", 'the rule says "stop at {}"', lambda: (_rules()["min_safe"],)),
+    Fact("03", "(reveal the {} remembered places, then stop at {}: {} < {})", lambda: _stop_or_go_decision()),
+    Fact("03", "{} or {} for the shared count", lambda: _wrong_shared_counts()),
+    Fact("03", "comparing P(next safe) with {}/{} instead of", lambda: (1, 2)),
+    Fact("03", "continuing past {} is right", lambda: (_rules()["min_safe"],)),
+    # 04 · Knockout (its key numbers; the rest of its prose is not yet tied, see the test's COMPLETE)
+    Fact("04", "the N = {} cards of the deck", lambda: (_n_pals(),)),
+    Fact("04", "Knowing only the Springbok: U = N − 1 = {}, so P = C({} − 1, {})/C({}, {}) = {} (= {} = {})",
+         lambda: _springbok()[0]),
+    Fact("04", "U = 57 − 7 = {}. The faster card is not in your hand, so H = 1 still: P = C({} − 1, {})/C({}, {}) "
+               "= {} (= {}), the number the lab shows", lambda: _springbok()[1]),
+    Fact("04", "with 4 players someone is certainly out after round {}", lambda: (_pigeonhole_round(4),)),
+    Fact("04", "Pigeonhole with 6 players: answering round {} (6 turns for 6 players",
+         lambda: (_pigeonhole_round(6) - 1,)),
+    # 05 · Simulation lab
+    Fact("05", "For identify by animal, p = {}/{} (= {})",
+         lambda: (_w().match_count(_tam(), "animal"), _others(),
+                  Fraction(_w().match_count(_tam(), "animal"), _others()))),
+    Fact("05", "both intervals come close to 95%: {}% (simple) and {}% (Wilson) for identify by animal",
+         lambda: (_coverage_pct(_p_animal(), 100, "normal"), _coverage_pct(_p_animal(), 100, "wilson"))),
+    Fact("05", "with 20 trials per interval it covers the truth only {}% of the time, while Wilson's interval "
+               "covers it {}% of the time", lambda: (_coverage_pct(_p_four(), 20, "normal"),
+                                                     _coverage_pct(_p_four(), 20, "wilson"))),
+    Fact("05", "With 20 trials there is a {}% chance of seeing no success at all",
+         lambda: (f"{100 * (1 - float(_p_four())) ** 20:.1f}",)),
+    # 06 · Cases and abilities
+    Fact("06", "Each color is on {} of the {} cards", lambda: (_per_element(), _n_witness())),
+    # 07 · Rules tutorial
+    Fact("07", "after {} safe reveals", lambda: (_rules()["min_safe"],)),
+)
+
+
+
+def _ko():
+    from safari_kit.knockout import KnockoutGame
+    from safari_kit.probability import knockout as pk
+
+    return KnockoutGame(players=4), pk
+
+
+def _springbok() -> tuple:
+    """Lesson 04 §3: the Springbok leading on top speed, knowing only the card, then knowing the hand (seed 2)."""
+    game, pk = _ko()
+    card, item = "K12", "top_speed_kmh"
+    only = pk.p_win_leading_card_only(game, card, item, k=21)
+    count = pk.win_count(game, pk.view_of(game.new_initial_state(seed=2).observation(0)), card, item)
+    lab = pk.p_win_leading(game, pk.view_of(game.new_initial_state(seed=2).observation(0)), card, item)
+    H = pk.card_ranks(game, card)[item] - 1
+    N = len(game.cards)
+    assert count.higher == H == 1 and count.k == 21
+    # with H = 1 the count C(U − 1, k)/C(U, k) is (U − k)/U
+    U = count.unseen
+    knowing_card = (N - 1, N - 1, count.k, N - 1, count.k, f"{N - 1 - count.k}/{N - 1}", only.value,
+                    _approx(only.value, 3))
+    knowing_hand = (U, U, count.k, U, count.k, f"{U - count.k}/{U}", _approx(lab.value, 2))
+    return knowing_card, knowing_hand
+
+
+def _p_animal() -> Fraction:
+    return Fraction(_w().match_count(_tam(), "animal"), _others())
+
+
+def _p_four() -> Fraction:
+    """Lesson 05's challenge question: 4 safe reveals in a row for the TAM Elephant on a fresh table."""
+    return _w().p_streak_counts(_safe(), _others(), _rules()["min_safe"])
+
+
+def _coverage_pct(p: Fraction, n: int, method: str) -> str:
+    """Exact coverage of a 95% interval from n trials, summing the binomial chances of every count
+    whose interval holds p (computed here, independently of the Simulation lab's own function)."""
+    from safari_kit.probability.distributions import Estimate
+
+    x = float(p)
+    total = 0.0
+    for k in range(n + 1):
+        lo, hi = Estimate(k, n).ci(0.95, method)
+        if lo <= x <= hi:
+            total += comb(n, k) * x ** k * (1 - x) ** (n - k)
+    return f"{100 * total:.1f}"
+
+
+def _pigeonhole_round(players: int) -> int:
+    _, pk = _ko()
+    return next(r for r in range(1, 8) if pk.pigeonhole_out(players, r) > 0)
+
+
+def _worked_reveal_another() -> tuple:
+    """Lesson 02 §5: fresh table, clue the TAM Elephant, second clue another Elephant, animal declared twice."""
+    unknown = _n_witness() - 2
+    hits = _w().match_count(_tam(), "animal") - 1
+    p1, p2 = Fraction(hits, unknown), Fraction(hits - 1, unknown - 1)
+    return (unknown, hits, hits, unknown, hits - 1, unknown - 1, hits - 1, unknown - 1,
+            hits, hits - 1, unknown, unknown - 1, p1 * p2, _approx(p1 * p2, 4), hits, unknown, _approx(p1 * p1, 4))
+
+
+def _wrong_shared_counts() -> tuple[int, int]:
+    """14+14+14 with the overlaps not subtracted, and subtracted twice."""
+    a, t, c, at, ac, tc, _ = _inclusion_exclusion()
+    return a + t + c, a + t + c - 2 * (at + ac + tc)
+
+
+def _stop_or_go_decision() -> tuple:
+    """Lesson 03's default lab position: reveal the remembered safe places, then stop (a/n < n/(n+1))."""
+    f = _position_facts("stop-or-go")
+    known = f["remembered_safe"]
+    a, n = f["safe_unknown"], f["unknown_cards"]
+    s = known  # safe reveals after the remembered places
+    assert not _w().one_step_continue(s, a, n)
+    return known, 1 + s, f"{a}/{n}", Fraction(1 + s, 2 + s)
+
+
+GIVEN: tuple[Given, ...] = (
+    Given("02", "A remembered place gives 1 or 0", "a remembered card matches or it does not: certainty"),
+    Given("01", "(1, 10, 100, 1000 kg)", "powers of ten, the meaning of a log scale"),
+    Given("01", "(from −1 to 1)", "the range of a correlation, by definition"),
+)

@@ -1,0 +1,61 @@
+"""Every number in a lesson's prose and teacher notes is tied to the kit's computation (issue 12, part 3).
+
+``safari_kit/teaching/facts.py`` lists, per lesson, the wording of each number
+the text states and how the kit computes it (or, for a number that is a choice
+and not a result, why it is given). This test renders every fact, checks that
+the lesson says exactly that, and that no number in the prose is left untied.
+"""
+import re
+from pathlib import Path
+
+import pytest
+
+from safari_kit.teaching import facts as F
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = sorted((ROOT / "notebooks").glob("0[0-7]-*.md"))
+COMPLETE = ("00", "01", "02", "03")  # lessons whose every prose number is tied (the others: their listed facts)
+
+
+def _check(path: Path, text: str) -> list[str]:
+    lesson = path.name[:2]
+    problems = F.check_text(lesson, text)
+    if lesson not in COMPLETE:
+        problems = [p for p in problems if "is not tied to a fact" not in p]
+    return problems
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+def test_lesson_prose_states_the_kits_numbers(path):
+    problems = _check(path, path.read_text(encoding="utf-8"))
+    assert not problems, "\n".join(problems)
+
+
+def test_every_lesson_has_facts():
+    for path in LESSONS:
+        assert F.facts_of(path.name[:2]), path.name
+
+
+def test_a_changed_number_in_the_text_fails():
+    """Control: in a copy of lesson 02, 14/74 becomes 15/74 once; the check names the fact."""
+    path = next(p for p in LESSONS if p.name.startswith("02"))
+    text = path.read_text(encoding="utf-8")
+    changed = text.replace("only **14** of them are Elephants", "only **15** of them are Elephants")
+    assert changed != text
+    problems = _check(path, changed)
+    assert any("only 14 of them are Elephants" in p for p in problems), problems
+
+
+def test_a_new_untied_number_fails():
+    """Control: a sentence with a number no fact computes is reported."""
+    path = next(p for p in LESSONS if p.name.startswith("03"))
+    text = path.read_text(encoding="utf-8") + "\nA Challenge succeeds 3 times in 10.\n"
+    problems = _check(path, text)
+    assert any("'3'" in p for p in problems) and any("'10'" in p for p in problems), problems
+
+
+def test_ink_is_written_with_question_marks_everywhere():
+    """One ink notation in the lessons' text: '?' as in the card data (T?M), never '*' or '_'."""
+    for path in LESSONS:
+        text = F.prose(path.read_text(encoding="utf-8"))
+        assert not re.search(r"\b[A-Z]{1,3}[*_]+[A-Z]*\b|[*_][A-Z]{1,3}\b", text), path.name
