@@ -103,7 +103,7 @@ _ABILITY_WORDS = {
 def mugshot_face(card) -> dict:
     """The public face of a face-up Mugshot (only ever called for face-up cards)."""
     hidden = card.name.count("?")
-    label = f"{card.color} {card.animal}, {card.texture}, named {card.name.replace('?', '*')}"
+    label = f"{card.color} {card.animal}, {card.texture}, named {card.name}"
     if hidden:
         label += f" ({hidden} letter{'s' if hidden > 1 else ''} hidden by ink)"
     return {"id": card.id, "animal": card.animal, "texture": card.texture, "color": card.color,

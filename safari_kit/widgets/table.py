@@ -51,6 +51,10 @@ class CardTable(anywidget.AnyWidget):
     message = traitlets.Unicode("").tag(sync=True)
     highlight = traitlets.List().tag(sync=True)
     click = traitlets.Dict().tag(sync=True)
+    #: short computed numbers drawn under cards, e.g. ``{"place:3": "14/74\n≈ 0.189"}`` (see :meth:`set_notes`)
+    notes = traitlets.Dict().tag(sync=True)
+    #: True once something listens to clicks; a table shown as a picture draws nothing that looks clickable
+    interactive = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -114,6 +118,17 @@ class CardTable(anywidget.AnyWidget):
             self._callbacks = [c for c in self._callbacks if c is not callback]
         elif callback not in self._callbacks:
             self._callbacks.append(callback)
+        self.interactive = bool(self._callbacks)
+
+    def set_notes(self, notes) -> None:
+        """Draw short texts under cards: ``{(kind, id): text}``, e.g. ``{("place", 3): "14/74"}``.
+
+        Only computed, public numbers belong here (the chance at a place, a
+        card's chance to win): the notes are sent to the page as they are.
+        """
+        import json
+
+        self.notes = {f"{kind}:{json.dumps(id_)}": str(text) for (kind, id_), text in dict(notes or {}).items()}
 
     def _find(self, kind, id_) -> dict | None:
         for t in self.selectable:

@@ -294,4 +294,4 @@ def test_every_device_pass_is_recorded_and_shown_to_the_table(records):
     lab.new_button.click()
     assert len(lab.passes) == n and f"Player {second}: the table was opened" in lab.pass_log.value
     # the pass log is outside the game area: visible on the pass screen too
-    assert lab.pass_log in lab.body.children and lab.pass_log not in lab.game_area.children
+    assert lab.pass_log in lab.side_column.children and lab.pass_log not in lab.game_area.children

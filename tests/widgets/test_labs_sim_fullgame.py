@@ -85,8 +85,8 @@ def test_simulation_tournament_tab(sim):
     assert res.config["game"] == "witness" and res.config["games"] == 10
     assert list(res.config["bots"]) == ["greedy", "memory:0.5"]
     assert sim.progress.bar.value == 10 and sim.progress.bar.max == 10
-    again = sim.run_tournament()
-    assert again.games["seed"].tolist() == res.games["seed"].tolist()
+    again = sim.run_tournament()  # a new press: fresh games (test_simulation_tournament_runs.py: reproducible ones)
+    assert sim.tournament_run == 2 and again.games["seed"].tolist() != res.games["seed"].tolist()
     sim.run_tournament(game="knockout", bots="greedy,random,highcard", games=20)
     assert sim.tournament_result.config["players"] == 3
     assert sim.errors == []
@@ -333,13 +333,13 @@ def test_fullgame_save_and_load(tmp_path, monkeypatch):
 def test_fullgame_options_from_the_widgets():
     lab = FullGameLab(seed=1)
     lab.players_box.value = 4
-    lab.humans_box.value = "0,2"
+    lab.learner_seats = (0, 2)
     lab.bots_box.value = "random"
     lab.advanced_box.value = True
     lab.new_button.click()
     assert lab.state.players == 4 and lab.humans == (0, 2) and lab.game.options.advanced
     assert set(lab.bot_specs) == {1, 3}
-    lab.humans_box.value = "9"
+    lab.learner_seats = (9,)
     lab.new_button.click()
     assert lab.errors and "between 0 and 3" in lab.errors[-1]
 

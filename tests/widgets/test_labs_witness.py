@@ -95,8 +95,19 @@ def test_identification_round_trip_records_guess_exact_and_outcome():
     expected = PW.p_match(kn, kn.unresolved[0], place, "color").value
     click_place(lab, place)
     assert lab.picked_place == place
-    assert f"data-types='color' data-place='{place}'" in lab.prob.value
-    assert "safari-picked" in lab.prob.value
+    assert f"data-types='color' data-place='{place}'" in lab.all_chances.value
+    assert "safari-picked" in lab.all_chances.value
+    # the chance of each place, for the picked clue type, is drawn under the place (count first)
+    kn_now = Knowledge.from_observation(lab.state.observation(0), game=lab.game)
+    for q in lab.state.available_places():
+        e = PW.p_match(kn_now, kn_now.unresolved[0], q, "color")
+        note = lab.table.notes[f"place:{q}"]
+        if e.value.denominator == 1:
+            assert note.startswith(f"P = {e.value.numerator}"), note
+        else:
+            m, n = (int(x) for x in e.formula.split("/")) if "/" in e.formula else (None, None)
+            assert note.startswith(f"{m}/{n}" if m is not None else f"{e.value.numerator}/"), (note, e.formula)
+            assert f"{float(e.value):.2f}" in note
     lab.guess_box.value = "1/5"
     lab.reveal_button.click()
     assert lab.errors == []
@@ -178,7 +189,7 @@ def test_advanced_alex_offers_pairs():
     lab.identify_button.click()
     values = [v for _, v in lab.type_buttons.options]
     assert ("animal", "color") in values and len(values) == 10
-    assert "data-types='animal+color'" in lab.prob.value
+    assert "data-types='animal+color'" in lab.all_chances.value
     labels = [label for label, _ in lab.type_buttons.options]
     assert "Animal + Color" in labels
 
@@ -186,7 +197,8 @@ def test_advanced_alex_offers_pairs():
 def test_hidden_exact_chances_until_the_guess():
     lab = IdentificationLab(seed=1)
     lab.show_exact.value = False
-    assert "safari-prob-cell" not in lab.prob.value and "hidden" in lab.prob.value
+    assert "safari-prob-cell" not in lab.all_chances.value and "hidden" in lab.prob.value
+    assert lab.table.notes == {}
 
 
 def test_stable_hooks_for_a_browser_test():

@@ -6,7 +6,7 @@ The classes are imported lazily: a notebook pays only for the lab it uses.
 """
 from importlib import import_module
 
-from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded
+from safari_kit.widgets.labs.base import Lab, Progress, count_html, count_lines, fraction_html, guarded
 
 _LABS = {
     "IdentificationLab": "safari_kit.widgets.labs.identification",
@@ -17,7 +17,7 @@ _LABS = {
     "RulesTutorial": "safari_kit.widgets.labs.tutorial",
 }
 
-__all__ = ["Lab", "Progress", "fraction_html", "guarded", *_LABS]
+__all__ = ["Lab", "Progress", "count_html", "count_lines", "fraction_html", "guarded", *_LABS]
 
 
 def __getattr__(name: str):

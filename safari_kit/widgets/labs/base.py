@@ -82,12 +82,33 @@ class Lab:
             self.deal_note.value = (f"<span style='color:#555'>Class seed {int(self.seed_box.value)}: everyone "
                                     "using this seed has the same deal.</span>")
         self.status = W.HTML()
-        self.header = W.HTML(f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>")
+        self.status.add_class("safari-status")
+        self.header = W.HTML(f"<h3 style='margin:2px 12px 2px 0'>{html.escape(self.title)}</h3>")
+        self.top_row = W.HBox([self.header, self.seed_box, self.reset_button, self.deal_note])
+        self.top_row.add_class("safari-top")
         self.body = W.VBox()
-        self.layout = W.VBox([self.header, W.HBox([self.seed_box, self.reset_button, self.deal_note]),
-                              self.body, self.status],
-                             layout=W.Layout(border="1px solid #ddd", padding="8px"))
+        self.layout = W.VBox([self.top_row, self.body, self.status],
+                             layout=W.Layout(border="1px solid #ddd", padding="4px 8px"))
         self.layout.add_class("safari-lab")
+
+    def arrange(self, main, side, below=()) -> None:
+        """Lay the lab out for a classroom laptop: the table with the controls of the step beside it.
+
+        ``main`` (the card table) and ``side`` (the buttons, the status line and
+        the numbers a learner needs for this step) share one row, so a whole
+        turn is played without scrolling at 1366x768; on a narrow screen the
+        side column wraps under the table. ``below`` holds what is read after
+        the turn (full tables, tallies, logs). The status line moves to the top
+        of the side column.
+        """
+        self.main_column = W.VBox(list(main))
+        self.main_column.add_class("safari-main")
+        self.side_column = W.VBox([self.status, *side])
+        self.side_column.add_class("safari-side")
+        self.play_row = W.HBox([self.main_column, self.side_column])
+        self.play_row.add_class("safari-play")
+        self.body.children = [self.play_row, *below]
+        self.layout.children = [self.top_row, self.body]
 
     @property
     def seed(self) -> int:
@@ -142,6 +163,45 @@ class Progress:
         self.bar.max = max(1, int(total))
         self.bar.value = int(done)
         self.label.value = f"{done:,} / {total:,}"
+
+
+def _count_of(p):
+    """The unreduced count behind an exact chance (favourable, total), when it is one, else None."""
+    import re
+    from fractions import Fraction
+
+    count = getattr(p, "count", None)
+    if count:
+        return tuple(count)
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", getattr(p, "formula", "") or "")
+    if m and int(m[2]) and Fraction(int(m[1]), int(m[2])) == getattr(p, "value", None):
+        return int(m[1]), int(m[2])
+    return None
+
+
+def count_html(p, digits: int = 3) -> str:
+    """An exact chance in the lesson's form, count first: ``14/74 (= 7/37) ≈ 0.189``, never broken across lines.
+
+    ``p``: an :class:`~safari_kit.probability.distributions.Exact` (its count is used when it has one) or a
+    Fraction. The words come from :func:`safari_kit.presentation.numbers.count_first`.
+    """
+    import html as _html
+
+    from safari_kit.presentation.numbers import count_first
+
+    value = getattr(p, "value", p)
+    return f"<span class='safari-nowrap'>{_html.escape(count_first(value, _count_of(p), digits))}</span>"
+
+
+def count_lines(p, digits: int = 2) -> str:
+    """An exact chance as two short lines for under a card: ``14/74`` then ``≈ 0.19`` (plain text)."""
+    from fractions import Fraction
+
+    value = Fraction(getattr(p, "value", p))
+    count = _count_of(p) or (value.numerator, value.denominator)
+    if value.denominator == 1:
+        return f"P = {value.numerator}" + (" (sure)" if value == 1 else "")
+    return f"{count[0]}/{count[1]}\n≈ {float(value):.{digits}f}"
 
 
 def fraction_html(p, digits: int = 3) -> str:

@@ -7,15 +7,15 @@ How a browser test drives it (JupyterLab, the lab displayed as a cell's output)
   its options are :data:`~safari_kit.simulation.challenge_positions.POSITIONS`,
   each reached by real play (seed, bots, number of turns) and explained in one
   sentence in ``.safari-why``.
-* The decision box (``.safari-decide``, above the table) says what to decide now:
+* The decision box (``.safari-decide``, beside the table) says what to decide now:
   on your turn the choice ``table.safari-choice`` (one ``tr`` per choice with
   ``data-choice="identify"|"challenge"`` and the expected number of cards archived,
   exact, like ``14/37 ≈ 0.378``); in a challenge the stop-or-continue numbers
   (``.safari-ev``; the rule "continue while P(next safe) > n/(n+1)", n = cards
   archived if you stop now, in ``.safari-rule``; at the moment both are allowed
   the box also has class ``safari-decision-now``).
-* The probability panel (``.safari-prob``, below the table): P(next safe) in
-  ``.safari-p-safe``, P(safe) by place in ``table.safari-places``, P(k more in a
+* The probability panel (``.safari-prob``, beside the table): P(next safe) in
+  ``.safari-p-safe``, P(safe) under each face-down place on the table (``.st-under``), P(k more in a
   row) in ``table.safari-streak``; what you remember in ``table.safari-memory``.
 * The table (``.safari-table``): in a challenge each face-down place is clickable
   as ``.st-selectable[data-key^='place:']``; a click reveals it at once.
@@ -57,7 +57,7 @@ from safari_kit.presentation.narration import card_label, describe_event, types_
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.simulation import challenge_positions as CP
-from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
+from safari_kit.widgets.labs.base import Lab, count_html, count_lines, fraction_html, guarded  # noqa: F401
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import actions as A
 
@@ -158,10 +158,15 @@ class ChallengeLab(Lab):
         self.summary.add_class("safari-summary")
         self.log_html = W.HTML()
         self.log_html.add_class("safari-log")
+        for b, w in ((self.identify_button, "84px"), (self.challenge_button, "96px"), (self.reveal_button, "132px"),
+                     (self.stop_button, "70px"), (self.next_button, "96px")):
+            b.layout.width = w
+        self.position_box.layout.width = "100%"
+        self.position_box.style.description_width = "72px"
         self.buttons = W.HBox([self.identify_button, self.challenge_button, self.reveal_button, self.stop_button,
                                self.next_button])
-        self.body.children = [W.VBox([self.position_box, self.why]), self.decide, self.buttons, self.table,
-                              self.prob, self.summary, self.log_html]
+        self.arrange(main=[self.table], side=[self.position_box, self.buttons, self.decide, self.prob, self.why],
+                     below=[self.summary, self.log_html])
         self.reset(None if fair else self.seed)
 
     # ------------------------------------------------------------------ set-up
@@ -233,7 +238,7 @@ class ChallengeLab(Lab):
         if self.first_facts is None:
             self.first_facts = CP.facts(state, self.learner, self.memory)
         self.show_status("Your turn: Identify or Challenge? The expected number of cards each archives is "
-                         "shown above the table.")
+                         "shown beside the table.")
 
     def _collect_log(self) -> None:
         obs = self.state.observation(self.learner)
@@ -419,7 +424,7 @@ class ChallengeLab(Lab):
             message = (f"Click a face-down place to reveal it ({state.safe} safe so far"
                        + (f"; Stop archives {1 + state.safe} cards)." if state.is_legal(A.StopChallenge()) else ")."))
         elif choosing:
-            message = "Your turn: Identify or Challenge? (the buttons above the table)"
+            message = "Your turn: Identify or Challenge? (the buttons beside the table)"
         elif state.is_terminal():
             message = None
         elif state.phase == "face_up":
@@ -429,6 +434,7 @@ class ChallengeLab(Lab):
         else:
             message = "Your turn is over: press Next turn."
         self.table.show(state, self.learner, selectable=selectable, message=message)
+        self.table.set_notes(self._safe_notes() if live else {})
         self.why.value = self._why_html()
         try:
             self.decide.value = self._decide_html()
@@ -439,6 +445,26 @@ class ChallengeLab(Lab):
         self.summary.value = self._summary_html() if (self.history and not live and not choosing) else ""
         self.log_html.value = ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
                                + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")
+
+    def _safe_notes(self) -> dict:
+        """P(safe) under each face-down place, count first (the lesson's form)."""
+        try:
+            pos = self.position()
+        except Exception:  # noqa: BLE001 - the panel reports errors; the notes just stay empty
+            return {}
+        a, n = pos["pos"]["a"], pos["pos"]["n"]
+        notes = {}
+        for q, v in pos["per_place"].items():
+            v = Fraction(v)
+            if v == 1:
+                notes[("place", q)] = "safe\nfor sure"
+            elif v == 0:
+                notes[("place", q)] = "not safe"
+            elif n and v == Fraction(a, n):  # an unknown place: S safe among the N unknown cards
+                notes[("place", q)] = f"{a}/{n}\n≈ {float(v):.2f}"
+            else:
+                notes[("place", q)] = count_lines(v)
+        return notes
 
     def _why_html(self) -> str:
         pos = self.start_position
@@ -483,7 +509,8 @@ class ChallengeLab(Lab):
         better = self._better()
         mark = {k: (" <b style='color:#1b7f3b'>&larr; more</b>" if better == k else "") for k in v}
         ident = (f"declare {types_label(best[1]).lower()} at place {best[0]}: "
-                 f"P(match) = {fraction_html(best[2].value)}; a match archives 2 cards (your clue + that card)")
+                 f"P(match) = {count_html(PW.p_match(kn, clue.id, best[0], best[1]))}; "
+                 "a match archives 2 cards (your clue + that card)")
         safe_known = len(cpos["safe_places"])
         chal = (f"P(the first 4 reveals are all safe) = {fraction_html(p4)}"
                 + (f"; you remember {safe_known} safe place{'s' if safe_known != 1 else ''}, revealed first"
@@ -492,13 +519,14 @@ class ChallengeLab(Lab):
                 f"<b>{html.escape(card_label(self.game, clue.id))}</b>. "
                 "Which choice archives more cards, on average?</p>"
                 "<table class='safari-choice' style='border-collapse:collapse'>"
-                "<tr><th style='text-align:left;padding-right:12px'>Choice</th>"
-                "<th style='text-align:left;padding-right:12px'>Expected cards archived</th>"
-                "<th style='text-align:left'>How</th></tr>"
+                "<tr><th style='text-align:left;padding-right:10px'>Choice</th>"
+                "<th style='text-align:left'>Expected cards archived</th></tr>"
                 f"<tr data-choice='identify'><td><b>Identify</b></td><td class='safari-ev-identify'>"
-                f"{fraction_html(v['identify'])}{mark['identify']}</td><td>{ident}</td></tr>"
+                f"{count_html(v['identify'])}{mark['identify']}</td></tr>"
+                f"<tr class='safari-how'><td colspan='2'><small>{ident}</small></td></tr>"
                 f"<tr data-choice='challenge'><td><b>Challenge</b></td><td class='safari-ev-challenge'>"
-                f"{fraction_html(v['challenge'])}{mark['challenge']}</td><td>{chal}</td></tr></table>")
+                f"{count_html(v['challenge'])}{mark['challenge']}</td></tr>"
+                f"<tr class='safari-how'><td colspan='2'><small>{chal}</small></td></tr></table>")
 
     def _stop_or_go_html(self) -> str:
         pos = self.position()
@@ -536,8 +564,8 @@ class ChallengeLab(Lab):
                 continue
             c = kn.known[place]
             safe = not (unsafe >> c) & 1
-            verdict = ("<span style='color:#1b7f3b'>safe for a challenge</span>" if safe
-                       else "<span style='color:#a33'>shares something with your clue: not safe</span>")
+            verdict = ("<span style='color:#1b7f3b'>safe</span>" if safe
+                       else "<span style='color:#a33' title='it shares something with your clue'>not safe</span>")
             rows.append(f"<tr><td>Place {place}</td><td>{html.escape(card_label(self.game, self.game.cards[c].id))}"
                         f"</td><td>{verdict}</td></tr>")
         return ("<table class='safari-memory' style='border-collapse:collapse'><tr><th colspan='3' "
@@ -554,8 +582,7 @@ class ChallengeLab(Lab):
                f"<p>Unknown cards: {p['n']}, of which {p['a']} are safe"
                + (f"; you remember {len(p['safe_places'])} safe place(s)" if p["safe_places"] else "") + ".</p>",
                f"<p class='safari-p-safe'>P(next reveal safe) = <b>{fraction_html(pos['p_next'])}</b></p>"]
-        cells = "".join(f"<td>Place {q}: {fraction_html(v)}</td>" for q, v in pos["per_place"].items())
-        out.append(f"<table class='safari-places'><tr><th>P(safe) by place</th>{cells}</tr></table>")
+        out.append("<p class='safari-places-note'>Under each face-down place on the table: P(it is safe).</p>")
         if pos["streak"]:
             head = "".join(f"<th>{k}</th>" for k in pos["streak"])
             vals = "".join(f"<td>{fraction_html(v)}</td>" for v in pos["streak"].values())

@@ -60,6 +60,16 @@ _MAX_BOT_ACTIONS = 5000  # a safety net: a bot loop never runs away
 
 
 
+#: the bots a teacher can pick for the other seats (spec, words)
+BOT_CHOICES = (
+    ("greedy", "greedy: plays the best identification"),
+    ("memory:0.5", "memory:0.5: remembers half of what it sees"),
+    ("lastk:3", "lastk:3: remembers the last 3 face-up cards"),
+    ("random", "random: picks any legal move"),
+    ("greedy,random", "greedy and random, seat by seat"),
+)
+
+
 class FullGameLab(Lab):
     """A whole Witness game with any options; ``humans`` are the seats played by learners.
 
@@ -86,17 +96,27 @@ class FullGameLab(Lab):
                                    layout=W.Layout(width="130px"))
         self.advanced_box = W.Checkbox(value=bool(advanced), description="Advanced Mode", indent=False,
                                        layout=W.Layout(width="140px"))
-        self.humans_box = W.Text(value=",".join(str(h) for h in humans), description="Learners",
-                                 placeholder="seats, e.g. 0 or 0,1,2", layout=W.Layout(width="220px"))
-        self.bots_box = W.Text(value=bots if isinstance(bots, str) else ",".join(bots), description="Bots",
-                               placeholder="greedy, random, memory:0.5", layout=W.Layout(width="260px"))
-        self.humans_box.add_class("safari-learners")
+        # Learners: one toggle per seat (pressed = a learner plays it; the others are bots). Bots: a picker of
+        # the registered bots; a spec given in Python (e.g. "greedy,random") is added as an option.
+        self.learner_picker = W.HBox()
+        self.learner_picker.add_class("safari-learners")
+        self._learner_seats = tuple(humans)
+        bot_text = bots if isinstance(bots, str) else ",".join(bots)
+        choices = [(words, spec) for spec, words in BOT_CHOICES]
+        if bot_text not in [spec for _, spec in choices]:
+            choices.append((bot_text, bot_text))
+        self.bots_box = W.Dropdown(options=choices, value=bot_text, description="Bots",
+                                   style={"description_width": "40px"}, layout=W.Layout(width="330px"))
         self.bots_box.add_class("safari-bots")
         self.layout.add_class("safari-fullgame-lab")
-        self.new_button = W.Button(description="New game", tooltip="Start a new game with these options")
+        self.new_button = W.Button(description="New game", tooltip="Start a new game with these options",
+                                   layout=W.Layout(width="110px"))
         self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
+        self.players_box.observe(lambda _c: self._on_players(), names="value")
+        self._draw_learner_picker()
         options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
-                          W.HBox([self.humans_box, self.bots_box, self.new_button])])
+                          W.HBox([W.HTML("<b style='margin:0 6px 0 4px'>Learners:</b>"), self.learner_picker]),
+                          W.HBox([self.bots_box, self.new_button])])
         self.kris_box = W.Dropdown(options=list(KRIS_ELEMENTS), description="KRIS element",
                                    style={"description_width": "90px"}, layout=W.Layout(width="260px"))
         self.picked = W.HTML()
@@ -131,7 +151,9 @@ class FullGameLab(Lab):
         self.records = W.VBox([W.HBox([self.save_button, self.load_button, self.path_box]), self.record_note,
                                self.record_box])
         self.game_area = W.VBox()
-        self.body.children = [options, self.game_area, self.pass_log, self.records]
+        self.path_box.layout.width = "250px"
+        self.players_box.layout.width = "230px"
+        self.arrange(main=[self.game_area], side=[options, self.records, self.pass_log])
 
         self.table = None
         self.viewer: int | None = None
@@ -156,10 +178,45 @@ class FullGameLab(Lab):
     def _reset(self) -> None:
         from safari_kit.witness import WitnessGame
 
-        humans = self._parse_humans(self.humans_box.value, int(self.players_box.value))
+        humans = self._parse_humans(self.learner_seats, int(self.players_box.value))
         game = WitnessGame(players=int(self.players_box.value), case_module=self.case_box.value,
                            advanced=self.advanced_box.value, first_player=self._first_player)
         self._start(game, game.new_initial_state(seed=self.seed), humans)
+
+    # ------------------------------------------------------------------ the learners' seats
+    @property
+    def learner_seats(self) -> tuple[int, ...]:
+        """The seats learners play (the pressed toggles); every other seat is a bot."""
+        return tuple(sorted(self._learner_seats))
+
+    @learner_seats.setter
+    def learner_seats(self, seats) -> None:
+        seats = tuple(sorted({int(x) for x in (str(seats).replace(" ", "").split(",") if isinstance(seats, str)
+                                                  else seats) if str(x) != ""}))
+        self._learner_seats = seats
+        self._draw_learner_picker()
+
+    def _draw_learner_picker(self) -> None:
+        players = int(self.players_box.value)
+        toggles = []
+        for seat in range(players):
+            t = W.ToggleButton(value=seat in self._learner_seats, description=f"Player {seat}",
+                               tooltip=f"Pressed: a learner plays seat {seat}; not pressed: a bot does",
+                               layout=W.Layout(width="86px"))
+            t.add_class("safari-learner-seat")
+            t.observe(lambda c, seat=seat: self._on_learner_toggle(seat, c["new"]), names="value")
+            toggles.append(t)
+        self.learner_picker.children = toggles
+
+    def _on_players(self) -> None:
+        players = int(self.players_box.value)
+        self._learner_seats = tuple(x for x in self._learner_seats if x < players)
+        self._draw_learner_picker()
+
+    def _on_learner_toggle(self, seat: int, on: bool) -> None:
+        seats = set(self._learner_seats)
+        (seats.add if on else seats.discard)(seat)
+        self._learner_seats = tuple(sorted(seats))
 
     @staticmethod
     def _parse_humans(text, players: int) -> tuple[int, ...]:
@@ -733,6 +790,6 @@ class FullGameLab(Lab):
         o = game.options
         self.players_box.value, self.case_box.value, self.advanced_box.value = o.players, o.case_module, o.advanced
         humans = tuple(h for h in self.humans if h < o.players) or (0,)
-        self.humans_box.value = ",".join(str(h) for h in humans)
+        self.learner_seats = humans
         self._start(game, state, humans)
         self.show_status(f"Loaded a game at turn {state.turn} ({len(state.history)} actions).", kind="good")

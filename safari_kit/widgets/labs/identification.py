@@ -51,7 +51,7 @@ import ipywidgets as W
 
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
-from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
+from safari_kit.widgets.labs.base import Lab, count_html, count_lines, guarded
 from safari_kit.presentation.narration import card_label, describe_event, types_label, who
 from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
@@ -124,6 +124,7 @@ class IdentificationLab(Lab):
         self.guess_box.add_class("safari-guess")
         self.reveal_button = W.Button(description="Reveal", button_style="primary",
                                       tooltip="Declare the clue type at the picked place and turn it over")
+        self.reveal_button.layout.width = "90px"
         self.reveal_button.add_class("safari-reveal")
         self.reveal_button.on_click(lambda _b: self._reveal())
         self.next_button = W.Button(description="Next turn", tooltip="The other players play until your turn")
@@ -137,13 +138,20 @@ class IdentificationLab(Lab):
         self.tally.add_class("safari-tally")
         self.log_html = W.HTML()
         self.log_html.add_class("safari-log")
-        self.body.children = [
-            self.table,
-            W.HBox([self.identify_button, self.another_button, self.next_button, self.show_exact]),
-            self.type_buttons,
-            W.HBox([self.guess_box, self.reveal_button]),
-            self.prob, self.tally, self.log_html,
-        ]
+        for b, w in ((self.identify_button, "90px"), (self.another_button, "128px"), (self.next_button, "100px")):
+            b.layout.width = w
+        self.all_chances = W.HTML()
+        self.all_chances.add_class("safari-prob-all")
+        self.type_buttons.description = ""
+        self.type_label = W.HTML("<b>Clue type</b>")
+        self.guess_box.layout.width = "210px"
+        self.arrange(
+            main=[self.table],
+            side=[W.HBox([self.identify_button, self.another_button, self.next_button]),
+                  self.type_label, self.type_buttons,
+                  W.HBox([self.guess_box, self.reveal_button]),
+                  self.prob, self.show_exact],
+            below=[self.all_chances, self.tally, self.log_html])
         self.reset(seed)
 
     # ------------------------------------------------------------------ set-up
@@ -379,12 +387,17 @@ class IdentificationLab(Lab):
 
     def _refresh_panel(self) -> None:
         try:
-            self.prob.value = self._panel_html()
+            side, everything, notes = self._panel_html()
         except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
             self.errors.append(f"{type(exc).__name__}: {exc}")
-            self.prob.value = f"<div style='color:#a00'>Could not compute the chances: {html.escape(str(exc))}</div>"
+            side, everything, notes = (f"<div style='color:#a00'>Could not compute the chances: "
+                                       f"{html.escape(str(exc))}</div>"), "", {}
+        self.prob.value = side
+        self.all_chances.value = everything
+        self.table.set_notes(notes)
 
-    def _panel_html(self) -> str:
+    def _panel_html(self) -> tuple[str, str, dict]:
+        """(the side panel, the table of every chance, the chances drawn under the places)."""
         state = self.state
         parts = ["<div class='safari-prob-panel'>"]
         if self.last_result:
@@ -392,31 +405,53 @@ class IdentificationLab(Lab):
         if state.phase == "face_up":
             parts.append("<p><b>Remember the face-up cards</b> (framed in orange on the table), "
                          "then press <b>Next turn</b>.</p></div>")
-            return "".join(parts)
+            return "".join(parts), "", {}
         if not self.my_turn or state.phase not in ("choose", "identify"):
             parts.append("<p>The chances appear on your turn.</p></div>")
-            return "".join(parts)
+            return "".join(parts), "", {}
         kn, kn0 = self.knowledge(), self.knowledge(NOTHING)
         clue = self._clue_for_panel(kn)
         if clue is None:
-            return "".join(parts) + "</div>"
+            return "".join(parts) + "</div>", "", {}
         clue_id = self.game.cards[clue].id
-        parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
+        unresolved = list(kn.unresolved) if state.phase == "identify" else []
+        if len(unresolved) > 1:
+            which = "first" if clue == unresolved[0] else "second"
+            parts.append(f"<p><b>Identifying now</b> ({which} of your two clue cards; click the other one on the "
+                         f"table to switch): {html.escape(card_label(self.game, clue_id))}</p>")
+        else:
+            parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
         if not self.show_exact.value:
             parts.append("<p><i>Exact chances hidden: make your guess, reveal, then compare in the tally.</i></p>"
                          "</div>")
-            return "".join(parts)
+            return "".join(parts), "", {}
         places = list(kn.available)
         type_choices = state.type_choices()
         picked_types = self.type_buttons.value if state.phase == "identify" else None
         best = PW.best_declaration(kn, clue, places, type_choices) if places else None
+        notes = {}
+        if picked_types:
+            for p in places:
+                notes[("place", p)] = count_lines(PW.p_match(kn, clue, p, picked_types))
+            parts.append(f"<p>Under each place: P(it matches the clue by <b>{html.escape(types_label(picked_types))}"
+                         f"</b>), with what you remember ({len(kn.pool)} cards you cannot place).</p>")
+            if self.picked_place is not None:
+                v = PW.p_match(kn, clue, self.picked_place, picked_types)
+                v0 = PW.p_match(kn0, clue, self.picked_place, picked_types)
+                parts.append(f"<p>Place {self.picked_place}: P = <b>{count_html(v)}</b> "
+                             f"<small style='color:#555'>(knowing nothing: {count_html(v0)})</small></p>")
+        if best:
+            parts.append(f"<p>Best declaration: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
+                         f"P = {count_html(PW.p_match(kn, clue, best[0], best[1]))}.</p>")
+        parts.append(self._ev_html(kn, kn0, clue))
+        parts.append("</div>")
         head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
         rows = []
         for types in type_choices:
             cells = []
             for p in places:
-                v = PW.p_match(kn, clue, p, types).value
-                v0 = PW.p_match(kn0, clue, p, types).value
+                v = PW.p_match(kn, clue, p, types)
+                v0 = PW.p_match(kn0, clue, p, types)
                 cls = ["safari-prob-cell"]
                 if picked_types == types and p == self.picked_place:
                     cls.append("safari-picked")
@@ -425,20 +460,16 @@ class IdentificationLab(Lab):
                 style = "background:#fff3c4;" if "safari-picked" in cls else ""
                 style += "font-weight:bold;" if "safari-best" in cls else ""
                 cells.append(f"<td class='{' '.join(cls)}' data-types='{'+'.join(types)}' data-place='{p}' "
-                             f"style='{style}padding:2px 6px'>{fraction_html(v)}"
-                             f"<br><small style='color:#777'>knowing nothing: {fraction_html(v0)}</small></td>")
+                             f"style='{style}padding:2px 6px'>{count_html(v)}"
+                             f"<br><small style='color:#777'>knowing nothing: {count_html(v0)}</small></td>")
             rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
-        parts.append("<p>P(the card at a place matches the clue), <b>with what you remember</b> "
-                     f"({len(kn.pool)} cards you cannot place), and <small>knowing nothing</small> "
-                     f"({len(kn0.pool)} cards):</p>")
-        parts.append("<table class='safari-prob-table' style='border-collapse:collapse'>"
-                     f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
-        if best:
-            parts.append(f"<p>Best declaration: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
-                         f"P = {fraction_html(best[2].value)}.</p>")
-        parts.append(self._ev_html(kn, kn0, clue))
-        parts.append("</div>")
-        return "".join(parts)
+        everything = ("<details class='safari-prob-details'><summary><b>Every clue type at every place</b> "
+                      "(with what you remember, and knowing nothing)</summary>"
+                      f"<p>P(the card at a place matches the clue), with what you remember ({len(kn.pool)} cards "
+                      f"you cannot place), and <small>knowing nothing</small> ({len(kn0.pool)} cards):</p>"
+                      "<table class='safari-prob-table' style='border-collapse:collapse'>"
+                      f"<tr><th></th>{head}</tr>{''.join(rows)}</table></details>")
+        return "".join(parts), everything, notes
 
     def _place_words(self, kn, p) -> str:
         if p in kn.known:
@@ -456,13 +487,14 @@ class IdentificationLab(Lab):
             out.append("<p><b>Expected cards archived</b> (E = 2·p for one clue; 4·P(both) for two):</p><ul>")
             for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
                 if key in vals:
-                    out.append(f"<li>{words}: {fraction_html(vals[key].value)} "
-                               f"<small style='color:#777'>(knowing nothing: {fraction_html(vals0[key].value)})"
+                    out.append(f"<li>{words}: {count_html(vals[key].value)} "
+                               f"<small style='color:#777'>(knowing nothing: {count_html(vals0[key].value)})"
                                "</small></li>")
             out.append("</ul>")
             if "reveal_another" in vals:
                 better = vals["reveal_another"].value > vals["identify"].value
-                out.append(f"<p>Reveal another is worth it when p1·p2 &gt; p/2. With what you remember: "
+                out.append(f"<p>Reveal another is worth it when P(both succeed) &gt; p/2 (P(both) is not p1·p2: "
+                           "the two places are drawn from the same cards). With what you remember: "
                            f"<b>{'Reveal another' if better else 'Identify now'}</b> is better on average.</p>")
         elif len(kn.unresolved) >= 2:
             plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
@@ -470,7 +502,7 @@ class IdentificationLab(Lab):
                 (p1, t1), (p2, t2), both = plan
                 out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1} "
                            f"and {html.escape(types_label(t2))} at place {p2}: P(both succeed) = "
-                           f"{fraction_html(both.value)}, so E = 4·P = {fraction_html(4 * both.value)} cards.</p>")
+                           f"{count_html(both.value)}, so E = 4·P = {count_html(4 * both.value)} cards.</p>")
         out.append("</div>")
         return "".join(out)
 
@@ -484,8 +516,8 @@ class IdentificationLab(Lab):
         for k, r in enumerate(preds, 1):
             guess = "—" if r.guess is None else f"{r.guess:.2f}"
             rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
-                        f"<td>{r.place}</td><td>{guess}</td><td>{fraction_html(r.exact)}</td>"
-                        f"<td>{fraction_html(r.nothing)}</td><td>{'✔ match' if r.success else '✘ no'}</td></tr>")
+                        f"<td>{r.place}</td><td>{guess}</td><td>{count_html(r.exact)}</td>"
+                        f"<td>{count_html(r.nothing)}</td><td>{'✔ match' if r.success else '✘ no'}</td></tr>")
         self.tally.value = (
             "<table class='safari-tally-table' style='border-collapse:collapse'>"
             "<tr><th>#</th><th>Turn</th><th>Type</th><th>Place</th><th>Your guess</th><th>Exact P</th>"

@@ -111,10 +111,17 @@ def _fmt(v: float) -> str:
     return f"{v:,.0f}" if v >= 100 else f"{v:g}"
 
 
-def chance_html(p: Fraction) -> str:
+def chance_html(p: Fraction, short: bool = False) -> str:
     """A chance as a learner reads it: a short fraction with its decimal, or just the decimal
-    (the exact fraction in the tooltip) when the fraction is too long to read."""
+    (the exact fraction in the tooltip) when the fraction is too long to read.
+
+    ``short``: for a narrow table cell, the decimal alone (the exact fraction in the tooltip) unless
+    the fraction is 0 or 1.
+    """
     p = Fraction(p)
+    if short and p.denominator > 1:
+        text = "&lt; 0.001" if p < Fraction(1, 1000) else f"{float(p):.3f}"
+        return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
     if p.denominator <= 1000:
         return fraction_html(p)
     text = "&lt; 0.001" if p < Fraction(1, 1000) else f"&asymp; {float(p):.3f}"
@@ -181,8 +188,10 @@ class KnockoutLab(Lab):
         self.log.add_class("safari-ko-log")
         self.tally = W.HTML()
         self.tally.add_class("safari-ko-tally")
-        controls = W.HBox([self.elimination_box, self.end_round_button, self.new_game_button])
-        self.body.children = [controls, self.table, self.prob, self.log, self.tally]
+        self.elimination_box.layout.width = "auto"
+        self.new_game_button.layout.width = "110px"
+        controls = W.HBox([self.end_round_button, self.new_game_button, self.elimination_box])
+        self.arrange(main=[self.table], side=[controls, self.prob], below=[self.log, self.tally])
         self.game: KnockoutGame | None = None
         self.state = None
         self.predictions: list[Prediction] = []
@@ -360,10 +369,12 @@ class KnockoutLab(Lab):
             msg = ("You lead: click a card, then the data item to name." if not s.trick
                    else f"Your turn: click a card. {ITEM_SHORT[s.item]} counts this turn.")
             self.table.show(s, self.learner, message=msg, highlight=marks)
+            self.table.set_notes(self._hand_notes())
             self.prob.value = _CSS + self._prob_html()
         else:
             self._best = None
             self.table.show(s, self.learner, selectable=[])
+            self.table.set_notes({})
             self.prob.value = _CSS + self._idle_html()
         self.log.value = self._log_html()
         self.tally.value = self._tally_html()
@@ -392,7 +403,7 @@ class KnockoutLab(Lab):
         for cid in s.hand(self.learner):
             pal = self.game.by_id[cid]
             cls = " class='safari-picked-row'" if cid == self._picked_card else ""
-            cells = [f"<td class='safari-card-name'>{self._card(cid)}</td>"]
+            cells = [f"<td class='safari-card-name' title='{cid}'>{html.escape(pal.name)}</td>"]
             for it in items:
                 marks = []
                 if cid == bc and (not leading or it == bi):
@@ -405,12 +416,11 @@ class KnockoutLab(Lab):
                 title = (f"{DATA_ITEM_LABELS[it]}: {_fmt(pal.value(it))} {ITEM_UNITS[it]}; "
                          f"P = {formulas[(cid, it)]}")
                 cells.append(f"<td data-item='{it}' class='{' '.join(marks)}' title='{html.escape(title)}'>"
-                             f"<small style='color:#777'>{_fmt(pal.value(it))} {ITEM_UNITS[it]}</small><br>"
-                             f"{chance_html(p[(cid, it)])}{star}</td>")
+                             f"{chance_html(p[(cid, it)], short=True)}{star}</td>")
             body.append(f"<tr data-card='{cid}'{cls}>{''.join(cells)}</tr>")
         if leading:
-            intro = ("<b>You lead.</b> The chance that each card wins the turn if you name each data item "
-                     "(you win unless an opponent holds a strictly higher card; they play their best):")
+            intro = ("<b>You lead.</b> P(your card wins the turn) for each data item you may name "
+                     "(you win unless a player after you holds a strictly higher card):")
         else:
             played = ", ".join(f"{self._name(seat)}: {self._card(c)} "
                                f"({_fmt(self.game.by_id[c].value(s.item))} {ITEM_UNITS[s.item]})"
@@ -424,6 +434,26 @@ class KnockoutLab(Lab):
                  f"'{'lead' if leading else 'follow'}' data-best-card='{bc}' data-best-item='{bi or ''}'>"
                  f"<tr><th>Your card</th>{head}</tr>{''.join(body)}</table>")
         return f"<div>{intro}</div>{table}{note}"
+
+    def _hand_notes(self) -> dict:
+        """Under each card of the hand: its best chance to win this turn (and the item to name, when leading)."""
+        best = self._best
+        notes = {}
+        for cid in self.state.hand(self.learner):
+            opts = [o for o in best.table if o.card == cid]
+            if not opts:
+                continue
+            top = max(opts, key=lambda o: o.p.value)
+            p = Fraction(top.p.value)
+            chance = ("= 0" if p == 0 else "= 1" if p == 1 else
+                      "< 0.001" if p < Fraction(1, 1000) else f"≈ {float(p):.3f}")
+            if p == 0:
+                notes[("card", cid)] = "P = 0 (loses)"
+            elif best.leading:
+                notes[("card", cid)] = f"{ITEM_SHORT[top.item]}: P {chance}"
+            else:
+                notes[("card", cid)] = f"P {chance}"
+        return notes
 
     def _why_html(self, c: WinCount, leading: bool) -> str:
         """The hint under the table: the ★ option's U, H and k (as the probability layer counted them),

@@ -263,11 +263,13 @@ export default {
       const highlight = model.get("highlight") || [];
       const sel = new Map(selectable.map((t) => [key(t.kind, t.id), t]));
       const lit = new Set(highlight.map((t) => key(t.kind, t.id)));
+      const notes = model.get("notes") || {};
+      const live = !!model.get("interactive");  // a table shown as a picture: nothing looks clickable
       const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
 
       // a click target: candidates = [[kind, id], ...]; the first selectable one wins
       function target(node, candidates, label) {
-        const hit = candidates.find(([k, i]) => sel.has(key(k, i)));
+        const hit = live ? candidates.find(([k, i]) => sel.has(key(k, i))) : undefined;
         const [kind, id] = hit || candidates[0];
         const k = key(kind, id);
         node.setAttribute("data-key", k);
@@ -285,7 +287,7 @@ export default {
           node.addEventListener("keydown", (ev) => {
             if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") go(ev);
           });
-        } else {
+        } else if (live) {
           node.classList.add("st-disabled");
           node.setAttribute("aria-disabled", "true");
           node.setAttribute("aria-label", label);
@@ -294,9 +296,17 @@ export default {
             hint("Not clickable right now.");
             send(kind, id); // Python answers in the message line with the reason
           });
+        } else {
+          node.setAttribute("aria-label", label);
         }
         return node;
       }
+
+      // a short computed number under a card (e.g. the chance that a place matches), from `notes`
+      const noteFor = (kind, id) => {
+        const text = notes[key(kind, id)];
+        return text ? h("div", { class: "st-under" }, text) : null;
+      };
 
       const cardBox = (face, candidates, extra) =>
         target(h("div", { class: "st-card" + (extra ? " " + extra : "") }, mugshotSVG(face, prefix)), candidates, face.label);
@@ -306,7 +316,8 @@ export default {
         root.appendChild(h("div", { class: "st-empty" }, "Nothing on the table yet."));
         return;
       }
-      root.classList.toggle("st-my-turn", !!view.my_turn);
+      root.classList.toggle("st-my-turn", !!view.my_turn && live);
+      root.classList.toggle("st-picture", !live);
       const header = h("div", { class: "st-header" },
         h("div", { class: "st-title" }, view.game === "witness" ? "Safari Witness" : "Safari Knockout"),
         h("div", { class: "st-phase" }, view.phase_words || ""));
@@ -326,20 +337,19 @@ export default {
         const cards = v.cards || {};
         const body = h("div", { class: "st-body" });
 
-        // players strip
+        // players strip, with the deck as a chip (its back says nothing: the count is what matters)
         body.appendChild(h("div", { class: "st-seats" }, (v.archives || []).map((a) =>
           h("div", { class: "st-seat" + (a.player === v.current_player ? " st-to-act" : "") + (a.you ? " st-you" : "") },
             h("b", {}, a.you ? `You (player ${a.player})` : `Player ${a.player}`),
             h("span", { class: "st-score" }, `${(v.scores || [])[a.player] ?? a.count} pts`),
             a.player === v.current_player ? h("span", { class: "st-badge" }, "to play") : null,
-            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, "★ winner") : null))));
+            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, "★ winner") : null)),
+          h("div", { class: "st-seat st-deck", title: "The deck: face-down cards not yet on the table" },
+            h("span", { class: "st-deck-icon", "aria-hidden": "true" }, "?"),
+            h("b", {}, "Deck"), `${v.deck_count} card${v.deck_count === 1 ? "" : "s"}`)));
 
-        // deck + clue area
+        // one row: clue area, the Unidentified Area, the cards won this turn
         const row = h("div", { class: "st-row" });
-        row.appendChild(h("div", { class: "st-zone st-deck" },
-          h("div", { class: "st-zone-title" }, "Deck"),
-          h("div", { class: "st-card st-static" }, backSVG(null, prefix + "d")),
-          h("div", { class: "st-count" }, `${v.deck_count} card${v.deck_count === 1 ? "" : "s"}`)));
         const clue = h("div", { class: "st-cards" });
         for (const cid of v.clue_area || []) {
           const face = cards[cid];
@@ -348,23 +358,12 @@ export default {
           const box = cardBox(face, [["clue", cid], ["card", cid]], done ? "st-done" : "");
           clue.appendChild(h("div", { class: "st-slot" },
             box, done ? h("div", { class: "st-tag st-ok" }, "✔ identified") : null,
-            v.challenged === cid ? h("div", { class: "st-tag" }, "⚔ challenged") : null));
+            v.challenged === cid ? h("div", { class: "st-tag" }, "⚔ challenged") : null,
+            noteFor("clue", cid)));
         }
         if (!(v.clue_area || []).length) clue.appendChild(h("div", { class: "st-none" }, "empty"));
-        const clueTitle = v.challenged ? `Clue Area · Challenge: ${v.safe_reveals} safe` : "Clue Area";
+        const clueTitle = v.challenged ? `Clue · ${v.safe_reveals} safe` : "Clue Area";
         row.appendChild(h("div", { class: "st-zone st-clue" }, h("div", { class: "st-zone-title" }, clueTitle), clue));
-        if ((v.won_this_turn || []).length && v.phase === "archive") {
-          const won = h("div", { class: "st-cards" });
-          for (const cid of v.won_this_turn) if (cards[cid]) won.appendChild(h("div", { class: "st-slot" }, cardBox(cards[cid], [["card", cid]])));
-          const zone = h("div", { class: "st-zone st-won" },
-            h("div", { class: "st-zone-title" }, "Won this turn → archive, one at a time (last on top)"), won);
-          if ((v.archive_order || []).length) {
-            zone.appendChild(h("div", { class: "st-note" }, "Already on your archive: " +
-              v.archive_order.map((cid) => (cards[cid] ? cards[cid].label : cid)).join(" → ")));
-          }
-          row.appendChild(zone);
-        }
-        body.appendChild(row);
 
         // Unidentified Area
         const places = h("div", { class: "st-cards" });
@@ -377,7 +376,8 @@ export default {
             box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`)),
               [["place", p.place]], `Face-down card at place ${p.place}`);
           }
-          places.appendChild(h("div", { class: "st-slot" }, h("div", { class: "st-place-id" }, `Place ${p.place}`), box));
+          places.appendChild(h("div", { class: "st-slot" }, h("div", { class: "st-place-id" }, `Place ${p.place}`), box,
+            noteFor("place", p.place)));
         }
         const area = h("div", { class: "st-zone st-unidentified" + (v.remember ? " st-remembering" : "") },
           h("div", { class: "st-zone-title" }, "Unidentified Area"));
@@ -391,7 +391,19 @@ export default {
               `${n === 1 ? "it" : "them"} now; ${n === 1 ? "it is" : "they are"} turned face down when the next turn begins.`)));
         }
         area.appendChild(places);
-        body.appendChild(area);
+        row.appendChild(area);
+        if ((v.won_this_turn || []).length && v.phase === "archive") {
+          const won = h("div", { class: "st-cards" });
+          for (const cid of v.won_this_turn) if (cards[cid]) won.appendChild(h("div", { class: "st-slot" }, cardBox(cards[cid], [["card", cid]])));
+          const zone = h("div", { class: "st-zone st-won" },
+            h("div", { class: "st-zone-title" }, "Won → archive, one at a time (last on top)"), won);
+          if ((v.archive_order || []).length) {
+            zone.appendChild(h("div", { class: "st-note" }, "Already on your archive: " +
+              v.archive_order.map((cid) => (cards[cid] ? cards[cid].label : cid)).join(" → ")));
+          }
+          row.appendChild(zone);
+        }
+        body.appendChild(row);
 
         // buttons
         body.appendChild(buttons(v));
@@ -403,25 +415,27 @@ export default {
           }
         }
 
-        // archives
+        // archives: the top card of each (the one that counts for ALEX and abilities), the rest on request
         const arch = h("div", { class: "st-archives" });
         for (const a of v.archives || []) {
           const top = a.cards.length ? a.cards[a.cards.length - 1] : null;
           const topIdx = a.cards.length - 1;
           const panel = h("div", { class: "st-zone st-archive" + (a.you ? " st-you" : "") },
             h("div", { class: "st-zone-title" }, `${a.you ? "Your" : "Player " + a.player + "'s"} Archive · ${a.count}`));
+          const inner = h("div", { class: "st-archive-inner" });
           if (top && cards[top]) {
-            panel.appendChild(h("div", { class: "st-slot" },
+            inner.appendChild(h("div", { class: "st-slot" },
               cardBox(cards[top], [["archive", `A${a.player}.${topIdx}`], ["card", top]], "st-small"),
               h("div", { class: "st-tag" }, "top")));
-          } else panel.appendChild(h("div", { class: "st-none" }, "empty"));
+          } else inner.appendChild(h("div", { class: "st-none" }, "empty"));
           if (a.cards.length > 1) {
             const all = h("div", { class: "st-cards st-archive-all" });
             a.cards.forEach((cid, i) => {
               if (cards[cid]) all.appendChild(cardBox(cards[cid], [["archive", `A${a.player}.${i}`], ["card", cid]], "st-tiny"));
             });
-            panel.appendChild(h("details", {}, h("summary", {}, `All ${a.count} (bottom → top)`), all));
+            inner.appendChild(h("details", {}, h("summary", {}, `all ${a.count}`), all));
           }
+          panel.appendChild(inner);
           arch.appendChild(panel);
         }
         body.appendChild(arch);
@@ -443,6 +457,7 @@ export default {
 
       function buttons(v) {
         const bar = h("div", { class: "st-buttons" });
+        if (!live) return bar;  // a picture of a table has no buttons
         const groups = { type: [], use: [], main: [] };
         for (const t of selectable) {
           if (t.kind !== "button") continue;
@@ -461,12 +476,12 @@ export default {
       function knockout(v) {
         const cards = v.cards || {};
         const body = h("div", { class: "st-body" });
-        body.appendChild(h("div", { class: "st-info" },
-          h("span", {}, `Round ${v.round} of ${v.rounds}`),
-          h("span", {}, `${v.cards_per_player} cards each`),
-          v.item_label ? h("span", { class: "st-badge st-item-now" }, `Named: ${v.item_label}`) : null,
-          v.elimination ? h("span", {}, "Elimination rule on") : null));
-        body.appendChild(h("div", { class: "st-seats" }, (v.seats || []).map((p) =>
+        body.appendChild(h("div", { class: "st-seats" },
+          h("div", { class: "st-info" },
+            h("span", {}, `Round ${v.round} of ${v.rounds}`),
+            v.item_label ? h("span", { class: "st-badge st-item-now" }, `Named: ${v.item_label}`) : null,
+            v.elimination ? h("span", {}, "Elimination rule on") : null),
+          (v.seats || []).map((p) =>
           h("div", { class: "st-seat" + (p.to_play ? " st-to-act" : "") + (p.you ? " st-you" : "") + (p.out ? " st-out" : "") },
             h("b", {}, p.you ? `You (player ${p.player})` : `Player ${p.player}`),
             h("span", { class: "st-score" }, `${p.score} pts`),
@@ -488,7 +503,7 @@ export default {
         if (!(v.trick || []).length) trick.appendChild(h("div", { class: "st-none" }, "No card played yet this turn."));
         body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Played this turn"), trick));
 
-        const items = selectable.filter((t) => t.kind === "item");
+        const items = live ? selectable.filter((t) => t.kind === "item") : [];
         if (items.length) {
           body.appendChild(h("div", { class: "st-buttons" }, h("div", { class: "st-button-group" },
             h("span", {}, "Name a data item:"),
@@ -499,10 +514,11 @@ export default {
         const hand = h("div", { class: "st-cards st-hand" });
         for (const cid of v.hand || []) {
           const face = cards[cid];
-          if (face) hand.appendChild(target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", cid]], face.label));
+          if (face) hand.appendChild(h("div", { class: "st-slot" },
+            target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", cid]], face.label), noteFor("card", cid)));
         }
         if (!(v.hand || []).length) hand.appendChild(h("div", { class: "st-none" }, v.you_are_out ? "You are out." : "No cards in hand."));
-        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, "Your hand"), hand));
+        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, "Your hand · weight bars on a log scale"), hand));
 
         if ((v.turns_this_round || []).length) {
           body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Turns this round"),
@@ -552,7 +568,8 @@ export default {
     }
 
     safeDraw();
-    const events = ["change:view", "change:selectable", "change:message", "change:highlight"];
+    const events = ["change:view", "change:selectable", "change:message", "change:highlight", "change:notes",
+      "change:interactive"];
     for (const ev of events) model.on(ev, safeDraw);
     return () => {
       for (const ev of events) model.off(ev, safeDraw);
