@@ -18,10 +18,18 @@ numbers in the learner's hands).
 
 Tab 2, **Tournament**: bots from :mod:`safari_kit.simulation.registry` play
 :func:`safari_kit.simulation.tournament.tournament` (in this process, with a
-progress bar); a bar plot shows the win rates with their 95% intervals.
+progress bar); a bar plot shows the win rates with their 95% intervals. Each
+press of **Run tournament** plays fresh games, reproducibly: run k of a line-up
+(game, players, bots, games) uses the tournament seed :func:`tournament_seed`
+(seed, k) (run 1: the lab's seed itself, so it is ``tournament(..., seed=seed)``
+in Python), and the lab says which run it shows.
 
 The pictures are small SVG charts (:mod:`safari_kit.simulation.charts`), drawn
-in milliseconds; while anything runs the lab's buttons are disabled.
+in milliseconds; while anything runs the lab's buttons are disabled, and what
+takes longer (a tournament of hundreds of games: up to ~20 s on 2 cores; Reset,
+which replays one) moves a progress bar: Reset's shows above the tabs, so it is
+seen from either tab. A tournament already played at this seed (Reset at the
+same seed replays run 1) is shown again at once.
 Everything is drawn from one seeded ``numpy`` generator per run, so the same
 seed and the same presses give the same pictures on every screen. The lab never decides whether a
 trial succeeded: the Monte Carlo functions of the probability layer do, in
@@ -53,7 +61,7 @@ from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded
 
 __all__ = ["SimulationLab", "Question", "questions", "running_estimate", "coverage_run", "exact_coverage",
-           "count_at_most", "typical_range", "TRIAL_CHOICES", "COVERAGE_SIZES", "BOT_CHOICES"]
+           "count_at_most", "typical_range", "tournament_seed", "TRIAL_CHOICES", "COVERAGE_SIZES", "BOT_CHOICES"]
 
 TRIAL_CHOICES = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 COVERAGE_SIZES = (20, 50, 100, 200, 500, 1_000)
@@ -63,6 +71,25 @@ BOT_CHOICES = {
     "knockout": ("random", "greedy", "highcard", "highcard:best"),
 }
 TOURNAMENT_CHUNK = 10  # games per chunk: a progress step every 10 games (results depend on it, never on workers)
+TOURNAMENTS_KEPT = 8  # tournaments kept per lab, so Reset at the same seed shows run 1 again without replaying it
+
+
+def tournament_seed(seed: int, run: int) -> int:
+    """The tournament seed of run ``run`` (1, 2, ...) of the lab's tournaments at ``seed``.
+
+    Run 1 is the lab's seed itself (``tournament(game, ..., seed=seed)`` in Python
+    plays the same games); run k > 1 draws from the generator keyed by
+    (seed, "tournament", k). It does not depend on the line-up, so run k of two
+    line-ups deals the same games (a paired comparison of bots).
+
+    >>> tournament_seed(1, 1), tournament_seed(1, 2) == tournament_seed(1, 2) != tournament_seed(2, 2)
+    (1, True)
+    """
+    if isinstance(run, bool) or not isinstance(run, int) or run < 1:
+        raise ValueError(f"run must be a whole number >= 1, got {run!r}")
+    if run == 1:
+        return Chance(seed).seed
+    return int(Chance(seed).generator("simulation-lab", "tournament", run).integers(0, 2**62))
 
 
 # ----------------------------------------------------------------------------- questions
@@ -280,6 +307,9 @@ class SimulationLab(Lab):
         self.results: dict = {}
         self.coverage: dict = {}
         self.tournament_result = None
+        self.tournament_run = 0  # which run of its line-up the shown tournament is
+        self._tournaments: dict[tuple, object] = {}  # (tournament seed, line-up) -> result, the last few
+        self._resetting = False
         self.figures: dict[str, str] = {}
         self.history: dict[str, list[dict]] = {}  # question -> its runs since the last reset
         self._presses: dict[tuple, int] = {}       # (what, question, N...) -> presses so far
@@ -334,7 +364,8 @@ class SimulationLab(Lab):
                                               value=100 if tournament_game == "knockout" else 30,
                                               description="Games", continuous_update=False)
         self.seat_boxes = W.HBox()
-        self.tour_button = W.Button(description="Run tournament", button_style="primary")
+        self.tour_button = W.Button(description="Run tournament", button_style="primary",
+                                    tooltip="Play fresh games (run 1, 2, 3, ...: the same games in every classroom)")
         self.tour_button.on_click(lambda _b: self.run_tournament())
         self.progress = Progress("Games")
         self.tour_summary = W.HTML()
@@ -349,7 +380,12 @@ class SimulationLab(Lab):
         self.tabs = W.Tab(children=[convergence, tournament_tab])
         self.tabs.set_title(0, "Convergence")
         self.tabs.set_title(1, "Tournament")
-        self.body.children = [self.tabs]
+        # Reset's progress, above the tabs (seen from either tab); hidden while nothing long runs
+        self.reset_progress = Progress("Reset")
+        self.reset_progress.bar.bar_style = "info"
+        self.reset_progress.widget.layout.display = "none"
+        self.reset_progress.widget.add_class("safari-sim-reset-progress")
+        self.body.children = [self.reset_progress.widget, self.tabs]
         self._question_default = question
         self._run_tournament_on_reset = run_tournament
         self._build_seats()
@@ -358,21 +394,45 @@ class SimulationLab(Lab):
     # ------------------------------------------------------------------ reset
     @guarded
     def _reset(self) -> None:
+        """New questions, run 1, round 1 and the tournament's run 1 at the seed; buttons off, a bar above the tabs."""
         with self._busy(f"Working: seed {self.seed}, new questions, runs and tournament..."):
-            self._questions = questions(self.seed)
-            current = self.question_box.value or self._question_default
-            self._quiet = True
+            self._resetting = True
+            bar = self.reset_progress
+            bar.widget.layout.display = None
+            bar.bar.value = 0  # before the new max: a smaller max would first clamp the old value
+            bar.update(0, 3 + (int(self.games_slider.value) if self._run_tournament_on_reset else 0))
+            bar.label.value = "questions..."
             try:
-                self.question_box.options = [(q.label, k) for k, q in self._questions.items()]
-                self.question_box.value = current if current in self._questions else "identify-animal"
+                self._questions = questions(self.seed)
+                current = self.question_box.value or self._question_default
+                self._quiet = True
+                try:
+                    self.question_box.options = [(q.label, k) for k, q in self._questions.items()]
+                    self.question_box.value = current if current in self._questions else "identify-animal"
+                finally:
+                    self._quiet = False
+                self.history, self._presses, self._rounds = {}, {}, {}
+                self._reset_step(1, "a run of Simulate...")
+                self.run()
+                self._reset_step(2, "a round of intervals...")
+                self.run_coverage()
+                self._reset_step(3, "the tournament...")
+                if self._run_tournament_on_reset:
+                    self.run_tournament()
             finally:
-                self._quiet = False
-            self.history, self._presses, self._rounds = {}, {}, {}
-            self.run()
-            self.run_coverage()
-            if self._run_tournament_on_reset:
-                self.run_tournament()
+                self._resetting = False
+                bar.widget.layout.display = "none"
         self.show_status(f"Seed {self.seed}: run k of every button is the same draw on every screen with this seed.")
+
+    def _reset_step(self, done: int, what: str) -> None:
+        self.reset_progress.bar.value = done
+        self.reset_progress.label.value = what
+
+    def _tournament_progress(self, done: int, total: int) -> None:
+        self.progress.update(done, total)
+        if self._resetting:  # Reset's bar: its 3 first steps, then the games
+            self.reset_progress.bar.value = 3 + int(done)
+            self.reset_progress.label.value = f"the tournament: {done:,} / {total:,} games"
 
     @property
     def question(self) -> Question:
@@ -607,13 +667,28 @@ class SimulationLab(Lab):
             if games not in TOURNAMENT_GAMES:
                 self.games_slider.options = tuple(sorted(set(TOURNAMENT_GAMES) | {int(games)}))
             self.games_slider.value = int(games)
-        with self._busy(f"Playing {int(self.games_slider.value)} games (the bar below the button counts them)..."):
-            self.progress.update(0, int(self.games_slider.value))
-            res = tournament(self.game_box.value, players=int(self.players_slider.value), bots=self.bots,
-                             games=int(self.games_slider.value), seed=self.seed, workers=1,
-                             progress=self.progress.update, chunk_size=TOURNAMENT_CHUNK)
-            self.tournament_result = res
-            self.tour_summary.value = res._repr_html_()
+        game, players, games = self.game_box.value, int(self.players_slider.value), int(self.games_slider.value)
+        lineup = (game, players, tuple(self.bots), games)
+        k = self._press("tournament", *lineup)
+        seed = tournament_seed(self.seed, k)
+        key = (seed, *lineup, TOURNAMENT_CHUNK)
+        with self._busy(f"Playing {games} games, run {k} of this line-up (the bar counts them)..."):
+            res = self._tournaments.pop(key, None)
+            if res is None:
+                self._tournament_progress(0, games)
+                res = tournament(game, players=players, bots=list(lineup[2]), games=games, seed=seed, workers=1,
+                                 progress=self._tournament_progress, chunk_size=TOURNAMENT_CHUNK)
+            else:
+                self._tournament_progress(games, games)  # played before at this seed: the same games, at once
+            self._tournaments[key] = res
+            while len(self._tournaments) > TOURNAMENTS_KEPT:
+                self._tournaments.pop(next(iter(self._tournaments)))
+            self.tournament_result, self.tournament_run = res, k
+            source = "the lab's seed" if k == 1 else f"new games, tournament seed {seed}"
+            self.tour_summary.value = (
+                f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
+                f"{games:,} games ({source}). Run {k} is the same on every screen with seed {self.seed}; "
+                f"press again for {games:,} new games.</p>" + res._repr_html_())
             self._draw_tournament()
         return res
 
@@ -623,7 +698,7 @@ class SimulationLab(Lab):
         rates = s["win_rate"].to_numpy()
         svg = bars_svg([str(x) for x in s.index], rates, s["win_ci_low"].to_numpy(), s["win_ci_high"].to_numpy(),
                        reference=1 / players, reference_label=f"fair share 1/{players}",
-                       title=f"{self.tournament_result.config['game'].title()}: "
+                       title=f"{self.tournament_result.config['game'].title()}, run {self.tournament_run}: "
                              f"{self.tournament_result.config['games']} games",
                        ylabel="win rate (95% interval)")
         self.figures["tournament"] = svg
