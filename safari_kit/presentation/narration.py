@@ -37,7 +37,8 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
         return f"{name}: clue card {face(event['card'])} revealed."
     if kind == Event.IDENTIFY:
         ok = "match" if event["success"] else "no match"
-        return (f"{name} declared {types_label(event['types'])} at place {event['place']}: "
+        clue = f" of clue card {face(event['clue'])}" if event.get("clue") else ""
+        return (f"{name} declared {types_label(event['types'])}{clue} at place {event['place']}: "
                 f"{face(event['card'])} — {ok}.")
     if kind == Event.CHALLENGE:
         return f"{name} challenged with {face(event['card'])}."

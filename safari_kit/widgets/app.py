@@ -58,10 +58,16 @@ LABS = (
              "A whole game against bots, or hot-seat with friends."),
     LabEntry("Safari Witness", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
              "A scripted game, every rule explained as it happens.", (("game", "witness"),)),
+    LabEntry("Safari Witness", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
+             "Watch a simulation converge on the exact answer; run tournaments of Witness bots.",
+             (("tournament_game", "witness"),)),
     LabEntry("Safari Knockout", "Knockout", "safari_kit.widgets.labs.knockout", "KnockoutLab",
              "Play one seat against bots, with the chance of winning each turn."),
     LabEntry("Safari Knockout", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
              "A scripted game, every rule explained as it happens.", (("game", "knockout"),)),
+    LabEntry("Safari Knockout", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
+             "Watch a simulation converge on the exact answer; run tournaments of Knockout bots.",
+             (("tournament_game", "knockout"),)),
     LabEntry("Both games", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
              "Watch a simulation converge on the exact answer; run tournaments of bots."),
 )
@@ -115,11 +121,23 @@ class LabChooser:
                 intro = (f"Your teacher has set the class seed {setting}: everyone gets the same deal "
                          "in each lab.")
             self._on_shared(None)
-        self.header = W.HTML("<h2 style='margin:4px 0'>Safari Kit</h2>"
-                             f"<p>Choose a game and a lab. {html.escape(intro)}</p>")
-        self.widget = W.VBox([self.header, self.game,
-                              W.HBox([self.lab, self.open_button, self.shared, self.seed]),
-                              self.blurb, self.stage])
+        # compact (two rows): on a 1366x768 laptop the opened lab must fit under the chooser
+        self.header = W.HTML("<b style='font-size:20px;margin-right:12px'>Safari Kit</b>")
+        self.intro = W.HTML(f"<small style='color:#444'>Choose a game and a lab. {html.escape(intro)}</small>")
+        self.game.description = ""
+        self.game.style.button_width = "130px"
+        self.lab.description = ""
+        self.lab.layout.width = "170px"
+        self.open_button.layout.width = "100px"
+        top = W.HBox([self.header, self.game, self.intro])
+        top.add_class("safari-app-top")
+        top.layout.flex_flow = "row wrap"
+        top.layout.align_items = "center"
+        row = W.HBox([W.HTML("<b style='margin:0 6px 0 2px'>Lab</b>"), self.lab, self.open_button, self.shared,
+                      self.seed, self.blurb])
+        row.layout.flex_flow = "row wrap"
+        row.layout.align_items = "center"
+        self.widget = W.VBox([top, row, self.stage])
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})
 

@@ -90,13 +90,19 @@ class CardTable(anywidget.AnyWidget):
         return self._viewer
 
     def show(self, state, viewer: int | None = None, selectable=None, message: str | None = None,
-             highlight=None) -> None:
-        """Redraw for ``state`` as ``viewer`` (default: the same viewer as before) sees it."""
+             highlight=None, phase_words: str | None = None) -> None:
+        """Redraw for ``state`` as ``viewer`` (default: the same viewer as before) sees it.
+
+        ``phase_words``: the header's words for this moment, when a lab offers fewer choices than the rules
+        (the Identification lab has no Challenge button, so its header must not offer one).
+        """
         if viewer is None:
             viewer = self._viewer
         if viewer is None:
             raise ValueError("show() needs a viewer (a seat number) the first time")
         view = V.view_for(state, viewer)
+        if phase_words is not None:
+            view = dict(view, phase_words=str(phase_words))
         if selectable is None:
             selectable = V.selectable_from_legal(state) if view.get("my_turn") else []
         targets = V.check_public(view, selectable)

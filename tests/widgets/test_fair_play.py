@@ -113,6 +113,8 @@ def test_shared_class_seed_is_visible_and_fixed(name, make):
     a, b = make(seed=42, fair=True), make(seed=42, fair=True)
     assert a.seed == b.seed == 42 and deal(a) == deal(b)
     assert a.seed_box.disabled and "Class seed 42" in a.deal_note.value
+    # one Seed box on the page: the chooser's; the lab says its class seed in the note
+    assert a.seed_box.layout.display == "none"
     a.seed_box.value = 7  # disabled on the page; a value sent anyway (devtools) changes nothing
     a.reset_button.click()
     assert a.seed == 42 and deal(a) == deal(b)
@@ -165,7 +167,7 @@ def test_class_seed_setting_on_the_server(monkeypatch):
     assert chooser.open("Safari Knockout", "Knockout").seed == 42
     chooser.shared.value, chooser.seed.value = False, 5  # locked: values from the page change nothing
     assert chooser.open().seed == 42
-    assert "class seed 42" in chooser.header.value
+    assert "class seed 42" in chooser.intro.value
     monkeypatch.setenv("SAFARI_KIT_CLASS_SEED", "banana")
     with pytest.raises(ValueError, match="SAFARI_KIT_CLASS_SEED"):
         LabChooser()

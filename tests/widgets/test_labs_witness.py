@@ -549,3 +549,37 @@ def test_w4_identification_lab_pauses_on_each_bot_failure():
                 lab.next_button.click()
         assert lab.errors == []
     assert paused >= 3  # random bots fail often: the lab stopped to show it
+
+
+def test_headers_offer_only_the_labs_own_choices():
+    from safari_kit.widgets.labs import ChallengeLab
+
+    ident = IdentificationLab(seed=1, players=3)
+    assert ident.my_turn and ident.state.phase == "choose"
+    words = ident.table.view["phase_words"]
+    assert "Challenge lab" in words and "or Challenge" not in words and "Identify" in words
+    chal = ChallengeLab()
+    assert chal.choosing
+    words = chal.table.view["phase_words"]
+    assert "Identify or Challenge" in words and "reveal another clue," not in words
+
+
+def test_a_table_shown_as_a_picture_is_not_interactive():
+    from safari_kit.widgets import CardTable
+
+    state = IdentificationLab(seed=1).state
+    picture = CardTable.for_witness(state, viewer=state.current_player)
+    assert picture.interactive is False  # nothing listens: the page draws no live-looking buttons
+    picture.on_click(lambda _t: None)
+    assert picture.interactive is True
+
+
+def test_the_log_names_the_clue_card_of_each_declaration():
+    from safari_kit.presentation.narration import card_label, describe_event
+
+    lab = IdentificationLab(seed=3, players=2)
+    clue = lab.state.card_id(lab.state.clue[0])
+    event = {"kind": "identify", "player": 1, "clue": clue, "types": ["animal"], "place": 2,
+             "card": clue, "success": False}
+    line = describe_event(event, lab.game, 0)
+    assert f"of clue card {card_label(lab.game, clue)} at place 2" in line

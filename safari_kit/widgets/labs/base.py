@@ -76,8 +76,9 @@ class Lab:
             self.reset_button.tooltip = "Start again with a new deal"
             self.deal_note.value = ("<span style='color:#555'>Fair deal: the cards are shuffled in secret on the "
                                     "server, and every Reset deals new ones.</span>")
-        elif self.fair:
+        elif self.fair:  # the class seed is shown in the note (the chooser has the one Seed box)
             self.seed_box.disabled = True
+            self.seed_box.layout.display = "none"
             self.reset_button.tooltip = "Start the class deal again"
             self.deal_note.value = (f"<span style='color:#555'>Class seed {int(self.seed_box.value)}: everyone "
                                     "using this seed has the same deal.</span>")

@@ -159,7 +159,7 @@ class ChallengeLab(Lab):
         self.log_html = W.HTML()
         self.log_html.add_class("safari-log")
         for b, w in ((self.identify_button, "84px"), (self.challenge_button, "96px"), (self.reveal_button, "132px"),
-                     (self.stop_button, "70px"), (self.next_button, "96px")):
+                     (self.stop_button, "132px"), (self.next_button, "96px")):
             b.layout.width = w
         self.position_box.layout.width = "100%"
         self.position_box.style.description_width = "72px"
@@ -258,11 +258,13 @@ class ChallengeLab(Lab):
         decision = PW.challenge_decision(kn)
         per_place = {p: PW.p_safe_place(kn, p, pos["card"]) for p in kn.face_down}
         left = len(pos["safe_places"]) + len(pos["unknown_places"])
-        streak = {k: PW.p_streak(kn, k).value for k in range(1, left + 1)}
+        streak_exact = {k: PW.p_streak(kn, k) for k in range(1, left + 1)}  # with their counts, for the page
+        streak = {k: e.value for k, e in streak_exact.items()}
+        p_next = PW.p_safe_next(kn)
         return {"kn": kn, "pos": pos, "s": s, "stop": None if stop is None else stop.value,
                 "continue": None if cont is None else cont.value,
-                "p_next": PW.p_safe_next(kn).value, "threshold": Fraction(1 + s, 2 + s),
-                "decision": decision, "per_place": per_place, "streak": streak,
+                "p_next": p_next.value, "p_next_exact": p_next, "threshold": Fraction(1 + s, 2 + s),
+                "decision": decision, "per_place": per_place, "streak": streak, "streak_exact": streak_exact,
                 "value": PW.challenge_value(kn).value}
 
     def _record(self, action: str, place: int | None) -> Step:
@@ -433,7 +435,8 @@ class ChallengeLab(Lab):
                        + ": remember the face-up cards, then press Next turn.")
         else:
             message = "Your turn is over: press Next turn."
-        self.table.show(state, self.learner, selectable=selectable, message=message)
+        words = "Your turn: Identify or Challenge (this lab has no Reveal another)." if choosing else None
+        self.table.show(state, self.learner, selectable=selectable, message=message, phase_words=words)
         self.table.set_notes(self._safe_notes() if live else {})
         self.why.value = self._why_html()
         try:
@@ -581,13 +584,14 @@ class ChallengeLab(Lab):
         out = ["<div class='safari-prob-panel'>",
                f"<p>Unknown cards: {p['n']}, of which {p['a']} are safe"
                + (f"; you remember {len(p['safe_places'])} safe place(s)" if p["safe_places"] else "") + ".</p>",
-               f"<p class='safari-p-safe'>P(next reveal safe) = <b>{fraction_html(pos['p_next'])}</b></p>"]
+               f"<p class='safari-p-safe'>P(next reveal safe) = <b>{count_html(pos['p_next_exact'])}</b></p>"]
         out.append("<p class='safari-places-note'>Under each face-down place on the table: P(it is safe).</p>")
         if pos["streak"]:
-            head = "".join(f"<th>{k}</th>" for k in pos["streak"])
-            vals = "".join(f"<td>{fraction_html(v)}</td>" for v in pos["streak"].values())
+            rows = "".join(f"<tr><td style='padding:0 10px 0 0'>{k} more</td><td>{count_html(v)}</td></tr>"
+                           for k, v in pos["streak_exact"].items())
             out.append("<table class='safari-streak' style='border-collapse:collapse'>"
-                       f"<tr><th>k more in a row</th>{head}</tr><tr><th>P(all k safe)</th>{vals}</tr></table>")
+                       "<tr><th style='text-align:left;padding-right:10px'>Reveal k more</th>"
+                       f"<th style='text-align:left'>P(all k safe)</th></tr>{rows}</table>")
         out.append(self._memory_html(kn, p["card"]))
         out.append("</div>")
         return "".join(out)

@@ -483,10 +483,14 @@ class FullGameLab(Lab):
 
     def _picked_html(self) -> str:
         if self.state.phase == "identify" and self.state.current_player == self.viewer and self._ability is None:
-            clue = self._pick.get("clue") or "?"
-            types = "+".join(self._pick.get("types") or ()) or "?"
-            return (f"<div style='color:#345'>Declaring: clue <b>{html.escape(clue)}</b>, "
-                    f"type <b>{html.escape(types)}</b>, place <b>?</b></div>")
+            from safari_kit.presentation.narration import card_label, types_label
+
+            clue = self._pick.get("clue")
+            clue_words = card_label(self.game, clue) if clue else "(click a clue card)"
+            types = self._pick.get("types")
+            type_words = types_label(tuple(types)) if types else "(pick a clue type)"
+            return (f"<div style='color:#345'>Declaring: clue card <b>{html.escape(clue_words)}</b>, "
+                    f"clue type <b>{html.escape(type_words)}</b>, then click a face-down place</div>")
         if self._ability is not None:
             spots = ", ".join(str(i) for _, i in self._spots) or "none yet"
             return f"<div style='color:#345'>{self._ability}: picked {html.escape(spots)}</div>"

@@ -379,7 +379,12 @@ class IdentificationLab(Lab):
             message = None
         else:
             message = f"Player {state.current_player} plays next: press Next turn."
-        self.table.show(state, self.learner, selectable=selectable, message=message, highlight=highlight)
+        words = None
+        if mine and phase == "choose":  # this lab has no Challenge button: its header must not offer one
+            words = ("Your turn: Identify with this clue card, or reveal another clue card "
+                     "(Challenge is the Challenge lab's subject).")
+        self.table.show(state, self.learner, selectable=selectable, message=message, highlight=highlight,
+                        phase_words=words)
         self._refresh_panel()
         self._refresh_tally()
         self.log_html.value = ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"

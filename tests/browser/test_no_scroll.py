@@ -1,0 +1,239 @@
+"""Every lab's turn is played without scrolling on a classroom laptop (1366x768).
+
+Each test opens a small notebook with one lab in JupyterLab (left sidebar
+collapsed, as :func:`open_notebook` does), scrolls the lab's top to the top of
+the notebook once (what a teacher does when the class reaches the lab), and
+then plays one whole turn by clicking. Before every click the control must lie
+wholly inside the visible part of the notebook, and after the turn the
+notebook must not have scrolled: the controls of each step sit beside the
+cards. The numbers the step needs (the chances under the cards, the side
+panel) are checked to be visible too. The same is done in the classroom app
+(Voilà), where the page itself scrolls. Screenshots:
+``test-artifacts/noscroll-<lab>-<moment>.png``.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.helpers import open_and_run, screenshot, write_notebook
+
+pytestmark = pytest.mark.browser
+
+WIDTH, HEIGHT = 1366, 768
+
+
+def _cell(cls: str, args: str = "") -> str:
+    return f"from safari_kit.widgets.labs import {cls}\nlab = {cls}({args})\nlab"
+
+
+LABS = {
+    "identification": (_cell("IdentificationLab", "seed=3"), ".safari-identification-lab"),
+    "challenge": (_cell("ChallengeLab"), ".safari-challenge-lab"),
+    "knockout": (_cell("KnockoutLab", "seed=1"), ".safari-knockout-lab"),
+    "fullgame": (_cell("FullGameLab", "seed=1"), ".safari-fullgame-lab"),
+}
+
+
+@pytest.fixture
+def laptop(browser, js_errors):
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
+    yield pg
+    context.close()
+
+
+# ----------------------------------------------------------------------------- no scrolling
+_SCROLLER = """(el) => {
+    let p = el.parentElement;
+    while (p && p !== document.body) {
+        const s = getComputedStyle(p);
+        if (/(auto|scroll)/.test(s.overflowY) && p.scrollHeight > p.clientHeight) return p;
+        p = p.parentElement;
+    }
+    return document.scrollingElement;
+}"""
+
+
+class Screen:
+    """The visible part of the page around one lab, and every scroll position above it."""
+
+    def __init__(self, page, lab: str):
+        self.page, self.lab = page, lab
+        page.locator(lab).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        self.start = self.positions()
+        self.clicks = 0
+
+    def positions(self) -> list[int]:
+        """scrollTop of every scrollable ancestor of the lab, and of the page."""
+        return self.page.locator(self.lab).first.evaluate(
+            """(el) => { const out = []; let p = el.parentElement;
+                while (p) {
+                    if (p.scrollHeight > p.clientHeight) out.push(Math.round(p.scrollTop));
+                    p = p.parentElement;
+                }
+                out.push(Math.round(window.scrollY)); return out; }""")
+
+    def visible_box(self) -> dict:
+        """The part of the viewport where the lab can be seen (inside its scrolling container)."""
+        return self.page.locator(self.lab).first.evaluate(
+            f"""(el) => {{ const sc = ({_SCROLLER})(el);
+                const r = sc === document.scrollingElement ? {{top: 0, bottom: innerHeight, left: 0, right: innerWidth}}
+                        : sc.getBoundingClientRect();
+                return {{top: Math.max(0, r.top), bottom: Math.min(innerHeight, r.bottom),
+                         left: Math.max(0, r.left), right: Math.min(innerWidth, r.right)}}; }}""")
+
+    def assert_visible(self, locator, what: str) -> None:
+        locator.wait_for(state="visible", timeout=60_000)
+        box, view = locator.bounding_box(), self.visible_box()
+        assert box is not None, f"{what}: not drawn"
+        inside = (box["y"] >= view["top"] - 1 and box["y"] + box["height"] <= view["bottom"] + 1
+                  and box["x"] >= view["left"] - 1 and box["x"] + box["width"] <= view["right"] + 1)
+        assert inside, f"{what} is outside the visible area without scrolling: {box} not in {view}"
+
+    def click(self, locator, what: str) -> None:
+        self.assert_visible(locator, what)
+        locator.click()
+        self.clicks += 1
+        self.page.wait_for_timeout(150)
+
+    def assert_not_scrolled(self) -> None:
+        assert self.positions() == self.start, f"the page scrolled during the turn: {self.start} -> {self.positions()}"
+
+
+def widget_button(scope, text: str):
+    return scope.get_by_role("button", name=text, exact=True).first
+
+
+def wait_enabled(page, locator, timeout: float = 60_000) -> None:
+    locator.wait_for(timeout=timeout)
+    for _ in range(int(timeout / 100)):
+        if locator.is_enabled():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the button never became enabled")
+
+
+def open_lab(page, server, name: str):
+    code, sel = LABS[name]
+    write_notebook(server.root / f"noscroll-{name}.ipynb", [code])
+    run = open_and_run(page, server, f"noscroll-{name}.ipynb", name=f"noscroll-{name}-run")
+    assert run.ok, run.errors
+    return page.locator(sel).first, sel
+
+
+# ----------------------------------------------------------------------------- the labs
+def play_identification(page, scope, screen: Screen, name: str) -> None:
+    identify = widget_button(scope, "Identify")
+    nxt = widget_button(scope, "Next turn")
+    for _ in range(12):  # the deal opens on a bot's failure (its cards face up): Next turn until it is ours
+        if identify.is_enabled():
+            break
+        screen.click(nxt, "Next turn")
+        page.wait_for_timeout(400)
+    screenshot(page, f"{name}-start")
+    screen.click(identify, "Identify")
+    color = scope.locator(".safari-types button", has_text="Color")
+    screen.click(color, "the clue type Color")
+    place = scope.locator(".safari-table .st-selectable[data-key^='place:']").first
+    screen.click(place, "a face-down place")
+    scope.locator(".safari-table .st-under").first.wait_for()
+    screen.assert_visible(scope.locator(".safari-table .st-under").first, "the chance under a place")
+    screen.assert_visible(scope.locator(".safari-prob").first, "the side panel of chances")
+    guess = scope.locator(".safari-guess input")
+    screen.assert_visible(guess, "the guess box")
+    guess.fill("0.2")
+    screenshot(page, f"{name}-picked")
+    reveal = widget_button(scope, "Reveal")
+    wait_enabled(page, reveal, 10_000)
+    screen.click(reveal, "Reveal")
+    scope.locator(".safari-prob", has_text="Last reveal").wait_for()
+    screen.assert_visible(scope.locator(".safari-status").first, "the status line")
+    if scope.locator(".safari-types button:not([disabled])").count():  # a match: identify the other clue card
+        pass
+    wait_enabled(page, nxt, 20_000)
+    screenshot(page, f"{name}-revealed")
+    screen.click(nxt, "Next turn")
+
+
+def play_challenge(page, scope, screen: Screen, name: str) -> None:
+    screenshot(page, f"{name}-start")
+    screen.click(widget_button(scope, "Challenge"), "Challenge")
+    reveal = widget_button(scope, "Reveal one more")
+    stop = scope.locator("button.safari-stop")
+    nxt = widget_button(scope, "Next turn")
+    for step in range(12):
+        page.wait_for_timeout(300)
+        if nxt.is_enabled():
+            break
+        if step == 0:
+            screen.assert_visible(scope.locator(".safari-table .st-under").first, "P(safe) under a place")
+        if scope.locator(".safari-decision-now").count():
+            screenshot(page, f"{name}-decision")
+            screen.assert_visible(scope.locator(".safari-decide").first, "the stop-or-go box")
+            screen.click(stop, "Stop")
+            continue
+        screen.click(reveal, "Reveal one more")
+    wait_enabled(page, nxt, 20_000)
+    screenshot(page, f"{name}-end")
+    screen.click(nxt, "Next turn")
+
+
+def play_knockout(page, scope, screen: Screen, name: str) -> None:
+    screenshot(page, f"{name}-start")
+    card = scope.locator(".safari-table .st-hand .st-selectable[data-key^='card:']").first
+    screen.assert_visible(scope.locator(".safari-table .st-hand .st-under").first, "the chance under a card")
+    screen.assert_visible(scope.locator(".safari-prob .safari-prob-table").first, "the table of chances")
+    before = scope.locator(".safari-prob-table").first.get_attribute("data-step")
+    screen.click(card, "a card of the hand")
+    item = scope.locator(".safari-table .st-selectable[data-key^='item:']").first
+    screen.click(item, "a data item")
+    page.wait_for_function(
+        "([sel, before]) => { const t = document.querySelector(sel + ' .safari-prob-table');"
+        " return t && t.dataset.step !== before && Number(t.dataset.step) > Number(before) + 1; }",
+        arg=[LABS["knockout"][1], before])
+    screenshot(page, f"{name}-played")
+
+
+def play_fullgame(page, scope, screen: Screen, name: str) -> None:
+    screenshot(page, f"{name}-start")
+    table = scope.locator(".safari-table")
+    clicked = []
+    for _ in range(25):
+        page.wait_for_timeout(300)
+        targets = table.locator(".st-selectable")
+        if not targets.count():
+            break
+        keys = [k for k in targets.evaluate_all("(ns) => ns.map((n) => n.dataset.key)")]
+        # the turn: Identify, a clue type, a place, then archive / end the turn; a pause goes on
+        order = ['button:"identify"', 'button:"type:animal"', "place:", 'button:"end_turn"', "card:", "button:"]
+        fresh = [k for k in keys if k not in clicked or k.startswith(("card:", 'button:"end_turn"'))]
+        pick = next((k for want in order for k in fresh if k.startswith(want)), (fresh or keys)[0])
+        if clicked and pick.startswith("button:") and "go_on" in pick and len(clicked) > 2:
+            break  # a bot's failure after our turn: our turn is over
+        clicked.append(pick)
+        if len(clicked) == 3:
+            screenshot(page, f"{name}-mid")
+        screen.click(table.locator(f".st-selectable[data-key='{pick}']").first, f"the table's {pick}")
+        if "Player 0" not in (scope.locator(".safari-status").first.inner_text() or "") and len(clicked) > 3:
+            break
+    assert any(k.startswith("place:") for k in clicked), clicked
+    screenshot(page, f"{name}-end")
+
+
+PLAY = {"identification": play_identification, "challenge": play_challenge, "knockout": play_knockout,
+        "fullgame": play_fullgame}
+
+
+@pytest.mark.parametrize("name", list(LABS))
+def test_a_whole_turn_without_scrolling(laptop, js_errors, lab_server, name):
+    scope, sel = open_lab(laptop, lab_server, name)
+    screen = Screen(laptop, sel)
+    PLAY[name](laptop, scope, screen, f"noscroll-{name}")
+    screen.assert_not_scrolled()
+    assert screen.clicks >= 2
+    errors = laptop.evaluate("() => Array.from(document.querySelectorAll('.safari-status')).map(n => n.innerText)")
+    assert not any("Something went wrong" in e for e in errors), errors
+    assert not js_errors, js_errors
