@@ -14,7 +14,7 @@ from safari_kit.teaching import facts as F
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("0[0-7]-*.md"))
-COMPLETE = ("00", "01", "02", "03")  # lessons whose every prose number is tied (the others: their listed facts)
+COMPLETE = ("00", "01", "02", "03", "04")  # lessons whose every prose number is tied (the others: their listed facts)
 
 
 def _check(path: Path, text: str) -> list[str]:
