@@ -13,7 +13,13 @@ from fractions import Fraction
 
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
-__all__ = ["p_animal", "se_at", "trials_for_se"]
+__all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL"]
+
+# the exercises' numbers, as the lesson states them (safari_kit/teaching/facts.py ties the text to these)
+RATIO_FACTOR = 4        # 05.se-ratio: "You run 4 times as many trials"
+TARGET_SE = 0.01        # 05.trials-for-se: "the standard error is at most 0.01"
+INTERVALS = 100         # 05.misses: "You make 100 independent 95% intervals" (a round of the lab)
+LEVEL = Fraction(95, 100)
 
 
 def p_animal() -> Fraction:
@@ -47,7 +53,7 @@ def trials_for_se(p, target: float) -> int:
 
 
 register(Exercise(
-    "05.se-ratio", lambda: round(se_at(p_animal(), 1000) / se_at(p_animal(), 4000), 6),
+    "05.se-ratio", lambda: round(se_at(p_animal(), 1000) / se_at(p_animal(), RATIO_FACTOR * 1000), 6),
     hints=[Hint(lambda a: a == 4, "Four times the trials does not make the error four times smaller: "
                                   "look at the slope of the log-log plot."),
            Hint(lambda a: a == 16, "That would be the square. The error shrinks like 1/√n, not 1/n²."),
@@ -56,7 +62,7 @@ register(Exercise(
     general_hint="SE is proportional to 1/√n. What is √4?"))
 
 register(Exercise(
-    "05.trials-for-se", lambda: trials_for_se(p_animal(), 0.01),
+    "05.trials-for-se", lambda: trials_for_se(p_animal(), TARGET_SE),
     hints=[Hint(lambda a: abs(float(a) - 100) < 1, "n = 1/0.01 forgets p(1 − p): SE = √(p(1 − p)/n)."),
            Hint(lambda a: abs(float(a) - 10000) < 1,
                 "n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here."),
@@ -65,7 +71,7 @@ register(Exercise(
     general_hint="Solve √(p(1 − p)/n) ≤ 0.01 for n with p = 7/37."))
 
 register(Exercise(
-    "05.misses", lambda: Fraction(100) * (1 - Fraction(95, 100)),
+    "05.misses", lambda: INTERVALS * (1 - LEVEL),
     hints=[Hint(lambda a: a == 95, "95 is how many you expect to cover it. How many miss?"),
            Hint(lambda a: a == 0, "A 95% interval is allowed to miss: 1 time in 20 on average.")],
     tolerance=0.5,
