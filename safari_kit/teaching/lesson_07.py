@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
+QUIZ_ROUND = 3  # 07.round3-cards: "how many cards does each player get in round 3?"
+
+
 def _scripts():
     """The rules tutorial's scripts (plain engine code, no widgets: a plain ``pip install .`` is enough)."""
     from safari_kit.teaching import tutorials
@@ -17,7 +20,7 @@ def _scripts():
 def _round3_cards() -> int:
     from safari_kit.knockout.rules import cards_per_player
 
-    return cards_per_player(3)
+    return cards_per_player(QUIZ_ROUND)
 
 
 def _tie_winner() -> int:
