@@ -117,6 +117,17 @@ class CardTable(anywidget.AnyWidget):
             self.highlight = marks
             self.message = V.default_message(view, targets) if message is None else str(message)
 
+    def mark(self, highlight=None, message: str | None = None) -> None:
+        """Change only the highlighted targets and the message (the page updates them without a redraw)."""
+        view = self.view
+        marks = []
+        for h in highlight or []:
+            marks.extend(V.check_public(view, [h]) if isinstance(h, dict) else [])
+        with self.hold_sync():
+            self.highlight = marks
+            if message is not None:
+                self.message = str(message)
+
     # ------------------------------------------------------------------ clicks
     def on_click(self, callback, remove: bool = False) -> None:
         """Call ``callback(target)`` for every accepted click (``remove=True`` to stop)."""

@@ -71,6 +71,26 @@ def set_text(page, selector: str, value: str) -> None:
     page.wait_for_timeout(250)  # the kernel has the value before the next click
 
 
+def set_learners(page, lab: str, seats: set[int]) -> None:
+    """Press exactly the Learners toggles of ``seats`` (one toggle per seat; the others are bots)."""
+    toggles = page.locator(f".safari-app {lab} .safari-learners button")
+    for i in range(toggles.count()):
+        t = toggles.nth(i)
+        seat = int(t.inner_text().split()[-1])
+        if ("mod-active" in (t.get_attribute("class") or "")) != (seat in seats):
+            t.click()
+            page.wait_for_timeout(150)
+    page.wait_for_timeout(250)  # the kernel has the value before the next click
+
+
+def pick_bots(page, lab: str, spec: str) -> None:
+    """Choose the bots by their spec in the Bots picker (its options read "random: picks any legal move")."""
+    options = page.locator(f".safari-app {lab} .safari-bots option").all_inner_texts()
+    page.locator(f".safari-app {lab} .safari-bots select").select_option(
+        label=next(t for t in options if t.strip().startswith(spec + ":")))
+    page.wait_for_timeout(250)
+
+
 def test_two_tabs_get_different_deals_and_reset_deals_afresh(page, js_errors, voila_app):
     open_app(page, voila_app)
     assert "no two tabs" in page.locator(".safari-app").inner_text()
@@ -130,8 +150,8 @@ def test_full_game_records_refused_and_contained(page, js_errors, voila_app):
     screenshot(page, "fair-fullgame-start")
 
     # a game the bots play to the end at once
-    set_text(page, f".safari-app {lab} .safari-learners", "")
-    set_text(page, f".safari-app {lab} .safari-bots", "random")
+    set_learners(page, lab, set())
+    pick_bots(page, lab, "random")
     button(scope, "New game").click()
     scope.locator("h3", has_text="Game over").wait_for(timeout=60_000)
     page.wait_for_function("(sel) => !document.querySelector(sel).disabled",
@@ -165,7 +185,7 @@ def test_full_game_records_refused_and_contained(page, js_errors, voila_app):
     assert files_under(root) - before == {"notebooks/records", f"notebooks/records/{name}.json"}
 
     # Load mid-game is refused: a new game, one move by the learner, then Load
-    set_text(page, f".safari-app {lab} .safari-learners", "0")
+    set_learners(page, lab, {0})
     button(scope, "New game").click()
     choice = scope.locator(".safari-table .st-selectable[data-key='button:\"challenge\"']")
     any_button = scope.locator(".safari-table .st-selectable[data-key^='button:']")
@@ -191,7 +211,7 @@ def test_full_game_records_refused_and_contained(page, js_errors, voila_app):
     assert_app_clean(page, js_errors)
 
     # hot-seat: every "I am player N" press is written where the whole table sees it
-    set_text(page, f".safari-app {lab} .safari-learners", "0,1")
+    set_learners(page, lab, {0, 1})
     button(scope, "New game").click()
     passes = scope.locator(".safari-passes")
     passes.filter(has_text="none yet").wait_for(timeout=60_000)

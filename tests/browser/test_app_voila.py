@@ -137,8 +137,9 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
         page.wait_for_timeout(200)
     assert "Identify now" in page.locator(prob).inner_text()
     click_and_wait_change(page, button(page.locator(lab), "Identify"), prob)
-    best = page.locator(f"{prob} td.safari-best").first
-    best.wait_for()
+    every = f"{lab} .safari-prob-all"  # every clue type at every place (a closed <details> under the lab)
+    best = page.locator(f"{every} td.safari-best").first
+    best.wait_for(state="attached")
     types, place = best.get_attribute("data-types"), best.get_attribute("data-place")
     words = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
     type_button = button(page.locator(f"{lab} .safari-types"), " + ".join(words[t] for t in types.split("+")))
@@ -146,10 +147,12 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
         type_button.click()
         page.wait_for_timeout(200)
     click_and_wait_change(page, page.locator(f"{lab} .safari-table .st-selectable[data-key='place:{place}']"), prob)
-    picked = page.locator(f"{prob} td.safari-picked[data-place='{place}']")
-    picked.wait_for()
+    picked = page.locator(f"{every} td.safari-picked[data-place='{place}']")
+    picked.wait_for(state="attached")
     assert picked.get_attribute("data-types") == types
-    exact = picked.inner_text().splitlines()[0].strip()
+    exact = picked.text_content().split("knowing nothing")[0].strip()
+    under = page.locator(f"{lab} .safari-table .st-slot:has([data-key='place:{place}']) .st-under").inner_text()
+    assert exact.split(" ")[0] in under.replace("\n", " "), (exact, under)  # the chance under the place
     shot(page, "app-identification-picked", lab)
     click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
     page.locator(f"{lab} .safari-tally table.safari-tally-table tr").nth(1).wait_for()

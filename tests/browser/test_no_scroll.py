@@ -237,3 +237,29 @@ def test_a_whole_turn_without_scrolling(laptop, js_errors, lab_server, name):
     errors = laptop.evaluate("() => Array.from(document.querySelectorAll('.safari-status')).map(n => n.innerText)")
     assert not any("Something went wrong" in e for e in errors), errors
     assert not js_errors, js_errors
+
+
+# ----------------------------------------------------------------------------- the classroom app (Voilà)
+APP_LABS = {
+    "identification": ("Safari Witness", "Identification", ".safari-identification-lab"),
+    "challenge": ("Safari Witness", "Challenge", ".safari-challenge-lab"),
+    "knockout": ("Safari Knockout", "Knockout", ".safari-knockout-lab"),
+    "fullgame": ("Safari Witness", "Full\u00a0game", ".safari-fullgame-lab"),  # the dropdown shows no-break spaces
+}
+
+
+@pytest.mark.parametrize("name", list(APP_LABS))
+def test_a_whole_turn_in_the_app_without_scrolling(laptop, js_errors, voila_app, name):
+    from tests.browser.test_app_voila import open_lab as open_app_lab
+
+    game, title, root = APP_LABS[name]
+    laptop.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+    laptop.locator(".safari-app .widget-dropdown select").wait_for(timeout=90_000)
+    open_app_lab(laptop, game, title, root)
+    sel = f".safari-app {root}"
+    screen = Screen(laptop, sel)
+    PLAY[name](laptop, laptop.locator(sel).first, screen, f"noscroll-app-{name}")
+    screen.assert_not_scrolled()
+    assert screen.clicks >= 2
+    assert "Something went wrong" not in laptop.locator(sel).first.inner_text()
+    assert not js_errors, js_errors

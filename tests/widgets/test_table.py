@@ -369,7 +369,7 @@ def test_js_has_keyboard_and_aria_and_no_imports():
     js = (STATIC / "table.js").read_text(encoding="utf-8")
     assert not re.search(r"^\s*import\s", js, re.M) and "http" not in js.replace("http://www.w3.org/2000/svg", "")
     for needle in ('"tabindex", "0"', '"role", "button"', 'ev.key === "Enter"', 'ev.key === " "',
-                   "aria-label", "save_changes", "change:view", "change:selectable", "change:message"):
+                   "aria-label", "save_changes", "change:${n}", '"view", "selectable", "message", "highlight"'):
         assert needle in js, needle
 
 

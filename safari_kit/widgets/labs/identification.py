@@ -53,6 +53,7 @@ from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, count_html, count_lines, guarded
 from safari_kit.presentation.narration import card_label, describe_event, types_label, who
+from safari_kit.presentation.numbers import count_first
 from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
@@ -118,7 +119,7 @@ class IdentificationLab(Lab):
         self.another_button.on_click(lambda _b: self._choose(A.RevealAnother()))
         self.type_buttons = W.ToggleButtons(options=[], description="Clue type", style={"button_width": "auto"})
         self.type_buttons.add_class("safari-types")
-        self.type_buttons.observe(lambda _c: self._refresh_panel(), names="value")
+        self.type_buttons.observe(lambda _c: self._refresh_panel(), names="value")  # chances and notes only
         self.guess_box = W.Text(value="", placeholder="e.g. 0.2 or 14/74", description="Your guess",
                                 layout=W.Layout(width="260px"))
         self.guess_box.add_class("safari-guess")
@@ -160,6 +161,7 @@ class IdentificationLab(Lab):
         self.state = self.game.new_initial_state(seed=self.seed, deck_order=self.deck_order)
         self.seats = BotSeats(self.game, self.learner, self.bot_spec, self.seed)
         self.predictions: list[Prediction] = []
+        self._pm: dict = {}
         self.lines: list[str] = []
         self.picked_place: int | None = None
         self.picked_clue: str | None = None
@@ -178,6 +180,29 @@ class IdentificationLab(Lab):
         """The learner's knowledge now (``memory`` default: the lab's memory)."""
         return Knowledge.from_observation(self.state.observation(self.learner), memory or self.memory,
                                           game=self.game)
+
+    def _now(self) -> tuple:
+        """A key of the position: a click on a place or a clue type changes nothing the learner knows."""
+        return (id(self.state), len(self.state.history))
+
+    def _knowledge_now(self, memory: Memory | None = None) -> Knowledge:
+        """:meth:`knowledge`, computed once per position (every click of a turn reuses it)."""
+        memory = memory or self.memory
+        now = self._now()
+        if getattr(self, "_kn_now", None) != now:
+            self._kn_now, self._kn_cache, self._pm = now, {}, {}
+        kn = self._kn_cache.get(memory)
+        if kn is None:
+            kn = self._kn_cache[memory] = self.knowledge(memory)
+        return kn
+
+    def _p_match(self, kn, clue, place: int, types):
+        """PW.p_match, remembered for this position (the panel asks for every type at every place)."""
+        key = (id(kn), clue, place, tuple(types) if not isinstance(types, str) else (types,))
+        hit = self._pm.get(key)
+        if hit is None:
+            hit = self._pm[key] = PW.p_match(kn, clue, place, types)
+        return hit
 
     def _clue_for_panel(self, kn) -> int | None:
         if self.state.phase == "identify":
@@ -222,7 +247,27 @@ class IdentificationLab(Lab):
         elif target["kind"] == "clue":
             self.picked_clue = str(target["id"])
             self.show_status(f"Clue card picked: {card_label(self.game, self.picked_clue)}.")
-        self._refresh()
+        self._refresh_pick()
+
+    def _refresh_pick(self) -> None:
+        """After a pick (nothing the learner knows has changed): the chances first, then the marks on the table.
+
+        A click must answer fast (issue 12: median <= 30 ms click -> updated chances), so the table is
+        not rebuilt: only its highlight and message change.
+        """
+        if not (self.my_turn and self.state.phase == "identify"):
+            self._refresh()
+            return
+        self._refresh_panel()
+        self.reveal_button.disabled = self.picked_place is None
+        highlight = []
+        if self.picked_place is not None:
+            highlight.append({"kind": "place", "id": self.picked_place})
+        if self.picked_clue is not None:
+            highlight.append({"kind": "clue", "id": self.picked_clue})
+        message = ("Pick a clue type, then click a face-down place." if self.picked_place is None else
+                   f"Place {self.picked_place} picked: type your guess, then press Reveal.")
+        self.table.mark(highlight, message)
 
     def _parse_guess(self):
         from safari_kit.presentation.numbers import as_number
@@ -259,7 +304,8 @@ class IdentificationLab(Lab):
         if not state.is_legal(action):
             self.show_status(state.why_illegal(action), kind="bad")
             return
-        exact = PW.p_match(kn, clue, self.picked_place, types).value
+        exact_shown = PW.p_match(kn, clue, self.picked_place, types)
+        exact = exact_shown.value
         nothing = PW.p_match(kn0, clue, self.picked_place, types).value
         turn = state.turn
         n_log = len(state.log)
@@ -276,7 +322,7 @@ class IdentificationLab(Lab):
             text = f"Match! Place {event['place']} held {seen}."
         else:
             text = f"No match: place {event['place']} held {seen}."
-        text += f" The exact chance was {_plain(exact)}."
+        text += f" The exact chance was {count_first(exact_shown)}."
         self.last_result = text
         self._refresh()
         if self.my_turn and self.state.phase == "identify":
@@ -414,7 +460,7 @@ class IdentificationLab(Lab):
         if not self.my_turn or state.phase not in ("choose", "identify"):
             parts.append("<p>The chances appear on your turn.</p></div>")
             return "".join(parts), "", {}
-        kn, kn0 = self.knowledge(), self.knowledge(NOTHING)
+        kn, kn0 = self._knowledge_now(), self._knowledge_now(NOTHING)
         clue = self._clue_for_panel(kn)
         if clue is None:
             return "".join(parts) + "</div>", "", {}
@@ -437,17 +483,17 @@ class IdentificationLab(Lab):
         notes = {}
         if picked_types:
             for p in places:
-                notes[("place", p)] = count_lines(PW.p_match(kn, clue, p, picked_types))
+                notes[("place", p)] = count_lines(self._p_match(kn, clue, p, picked_types))
             parts.append(f"<p>Under each place: P(it matches the clue by <b>{html.escape(types_label(picked_types))}"
                          f"</b>), with what you remember ({len(kn.pool)} cards you cannot place).</p>")
             if self.picked_place is not None:
-                v = PW.p_match(kn, clue, self.picked_place, picked_types)
-                v0 = PW.p_match(kn0, clue, self.picked_place, picked_types)
+                v = self._p_match(kn, clue, self.picked_place, picked_types)
+                v0 = self._p_match(kn0, clue, self.picked_place, picked_types)
                 parts.append(f"<p>Place {self.picked_place}: P = <b>{count_html(v)}</b> "
                              f"<small style='color:#555'>(knowing nothing: {count_html(v0)})</small></p>")
         if best:
             parts.append(f"<p>Best declaration: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
-                         f"P = {count_html(PW.p_match(kn, clue, best[0], best[1]))}.</p>")
+                         f"P = {count_html(self._p_match(kn, clue, best[0], best[1]))}.</p>")
         parts.append(self._ev_html(kn, kn0, clue))
         parts.append("</div>")
         head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
@@ -455,8 +501,8 @@ class IdentificationLab(Lab):
         for types in type_choices:
             cells = []
             for p in places:
-                v = PW.p_match(kn, clue, p, types)
-                v0 = PW.p_match(kn0, clue, p, types)
+                v = self._p_match(kn, clue, p, types)
+                v0 = self._p_match(kn0, clue, p, types)
                 cls = ["safari-prob-cell"]
                 if picked_types == types and p == self.picked_place:
                     cls.append("safari-picked")
@@ -556,7 +602,3 @@ class IdentificationLab(Lab):
                      f" against {s['success_when_guessed']:.2f} matched. Brier score (lower is better): "
                      f"yours {s['brier_guess']:.3f}, the exact chances {s['brier_exact_same']:.3f}.")
         return text
-
-
-def _plain(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator} ≈ {float(p):.3f}" if p.denominator != 1 else str(p.numerator)

@@ -273,6 +273,7 @@ export default {
         const [kind, id] = hit || candidates[0];
         const k = key(kind, id);
         node.setAttribute("data-key", k);
+        node.setAttribute("data-keys", JSON.stringify(candidates.map(([a, b]) => key(a, b))));
         node.classList.add("st-target");
         if (lit.has(k) || candidates.some(([a, b]) => lit.has(key(a, b)))) node.classList.add("st-highlight");
         if (hit) {
@@ -567,12 +568,44 @@ export default {
       }
     }
 
+    // A pick (a place, a clue card) changes only the highlight and the message: those are applied to the
+    // cards already drawn, so the click answers at once; anything else redraws the table. The change
+    // events of one message are coalesced into one update.
+    function mark() {
+      const lit = new Set((model.get("highlight") || []).map((t) => key(t.kind, t.id)));
+      for (const node of root.querySelectorAll("[data-keys]")) {
+        const keys = JSON.parse(node.getAttribute("data-keys") || "[]");
+        node.classList.toggle("st-highlight", keys.some((k) => lit.has(k)));
+      }
+      const text = root.querySelector(".st-message-text");
+      if (text) text.textContent = model.get("message") || "";
+    }
+
+    let pending = null;
+    function changed(name) {
+      if (pending === null) {
+        pending = new Set();
+        queueMicrotask(() => {
+          const names = pending;
+          pending = null;
+          const light = [...names].every((n) => n === "highlight" || n === "message");
+          try {
+            if (light && root.querySelector(".st-message-text")) mark();
+            else safeDraw();
+          } catch (err) {  // the light path failed: draw the whole table
+            safeDraw();
+          }
+        });
+      }
+      pending.add(name);
+    }
+
     safeDraw();
-    const events = ["change:view", "change:selectable", "change:message", "change:highlight", "change:notes",
-      "change:interactive"];
-    for (const ev of events) model.on(ev, safeDraw);
+    const names = ["view", "selectable", "message", "highlight", "notes", "interactive"];
+    const handlers = names.map((n) => [`change:${n}`, () => changed(n)]);
+    for (const [ev, fn] of handlers) model.on(ev, fn);
     return () => {
-      for (const ev of events) model.off(ev, safeDraw);
+      for (const [ev, fn] of handlers) model.off(ev, fn);
       clearTimeout(hintTimer);
     };
   },
