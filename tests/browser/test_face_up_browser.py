@@ -161,7 +161,7 @@ def test_identification_face_up_moments(page, js_errors, voila_app):
         type_button.click()
         page.wait_for_timeout(200)
     scope.locator(f".safari-table .st-selectable[data-key='place:{plan['place']}']").click()
-    scope.locator(f".safari-prob td.safari-picked[data-place='{plan['place']}']").wait_for()
+    scope.locator(f".safari-prob-all td.safari-picked[data-place='{plan['place']}']").wait_for(state="attached")
     button(scope, "Reveal").click()
 
     # (a) the learner's own failure: the cards lie face up, highlighted, with the banner, before play goes on

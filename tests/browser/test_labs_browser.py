@@ -190,11 +190,11 @@ def play_identification(page) -> dict:
 
     # 1. Identify (an ipywidgets button -> kernel -> new panel for the identify phase)
     texts.append(click_and_wait_change(page, widget_button(page, lab, "Identify"), prob))
-    page.locator(f"{lab} .safari-prob-table").wait_for()
+    page.locator(f"{lab} .safari-prob-table").wait_for(state="attached")  # every chance, in a <details> below
     assert page.locator(places).count() >= 2, "no face-down place is clickable after Identify"
 
     # 2. a clue type (ToggleButtons): the type of the best declaration the panel marks
-    best = page.locator(f"{lab} .safari-prob td.safari-best").first
+    best = page.locator(f"{lab} .safari-prob-all td.safari-best").first
     best_types, place = best.get_attribute("data-types"), int(best.get_attribute("data-place"))
     words = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
     type_name = " + ".join(words[t] for t in best_types.split("+"))
@@ -209,13 +209,15 @@ def play_identification(page) -> dict:
     place_key = f"place:{place}"
     htmls = [html_of(page, prob)]
     click_and_wait_change(page, page.locator(f"{lab} .safari-table .st-selectable[data-key='{place_key}']"), prob)
-    picked = page.locator(f"{lab} .safari-prob td.safari-picked")
-    picked.wait_for(timeout=10_000)
+    picked = page.locator(f"{lab} .safari-prob-all td.safari-picked")
+    picked.wait_for(state="attached", timeout=10_000)
     htmls.append(html_of(page, prob))
     assert picked.get_attribute("data-place") == str(place)
     assert picked.get_attribute("data-types") == best_types
-    exact = picked.inner_text().splitlines()[0].strip()
+    exact = picked.text_content().split("knowing nothing")[0].strip()
     assert "/" in exact or exact in ("0", "1"), exact
+    under = text_of(page, f"{lab} .safari-table .st-slot:has([data-key='{place_key}']) .st-under")
+    assert exact.split(" ")[0] in under or exact in under, (exact, under)  # the same chance under the place
     page.locator(f"{lab} .safari-table .st-highlight[data-key='{place_key}']").wait_for(timeout=10_000)
     assert f"Place {place} picked" in status(page, lab)
 
@@ -225,11 +227,12 @@ def play_identification(page) -> dict:
     other.focus()
     page.keyboard.press("Enter")
     other_place = other_key.split(":")[1]
-    page.locator(f"{lab} .safari-prob td.safari-picked[data-place='{other_place}']").wait_for(timeout=10_000)
+    picked_cell = f"{lab} .safari-prob-all td.safari-picked[data-place='{{}}']"
+    page.locator(picked_cell.format(other_place)).wait_for(state="attached", timeout=10_000)
     htmls.append(html_of(page, prob))
     # back to the best place, by mouse
     page.locator(f"{lab} .safari-table [data-key='{place_key}']").click()
-    page.locator(f"{lab} .safari-prob td.safari-picked[data-place='{place}']").wait_for(timeout=10_000)
+    page.locator(picked_cell.format(place)).wait_for(state="attached", timeout=10_000)
     assert len(set(htmls)) == len(htmls), "the probability panel did not change after a place click"
 
     # 4. a guess, then Reveal: the tally gets its first row, the panel shows the last reveal
@@ -245,14 +248,23 @@ def play_identification(page) -> dict:
 
 
 def safest_place(page) -> tuple[int, Fraction]:
-    """The place with the highest P(safe) in the panel's "P(safe) by place" row (first on ties)."""
-    cells = page.locator(f"{CH_LAB} .safari-prob table.safari-places td").all_inner_texts()
+    """The place with the highest P(safe), read under the face-down places on the table (first on ties)."""
     found = []
-    for cell in cells:
-        m = re.match(r"\s*Place (\d+):\s*(\d+)(?:/(\d+))?", cell)
-        assert m, f"cannot read {cell!r}"
-        found.append((int(m[1]), Fraction(int(m[2]), int(m[3] or 1))))
-    assert found, "no P(safe) by place"
+    slots = page.locator(f"{CH_LAB} .safari-table .st-slot:has(.st-under)")
+    for i in range(slots.count()):
+        slot = slots.nth(i)
+        key = slot.locator("[data-key^='place:']").first.get_attribute("data-key")
+        text = slot.locator(".st-under").inner_text()
+        if "for sure" in text:
+            p = Fraction(1)
+        elif "not safe" in text:
+            p = Fraction(0)
+        else:
+            m = re.match(r"\s*(\d+)/(\d+)", text)
+            assert m, f"cannot read {text!r}"
+            p = Fraction(int(m[1]), int(m[2]))
+        found.append((int(key.split(":")[1]), p))
+    assert found, "no P(safe) under the places"
     return max(found, key=lambda x: x[1])
 
 
@@ -367,7 +379,8 @@ def test_identification_and_challenge_by_clicking(page, js_errors, lab_server):
     for i in range(30):
         sel = f"{ID_LAB} .safari-table .st-selectable[data-key='{keys[i % 2]}']"
         samples.append(click_latency_ms(page, sel, f"{ID_LAB} .safari-prob"))
-        page.locator(f"{ID_LAB} .safari-prob td.safari-picked[data-place='{keys[i % 2].split(':')[1]}']").wait_for()
+        page.locator(f"{ID_LAB} .safari-prob-all td.safari-picked[data-place='{keys[i % 2].split(':')[1]}']").wait_for(
+            state="attached")
         page.wait_for_timeout(30)  # the table redraw (a separate message) lands too
     toggles = []
     n_types = page.locator(f"{ID_LAB} .safari-types button").count()

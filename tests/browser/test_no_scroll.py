@@ -67,13 +67,10 @@ class Screen:
         self.clicks = 0
 
     def positions(self) -> list[int]:
-        """scrollTop of every scrollable ancestor of the lab, and of the page."""
+        """scrollTop of every ancestor of the lab (0 for those that cannot scroll), and the page's scrollY."""
         return self.page.locator(self.lab).first.evaluate(
             """(el) => { const out = []; let p = el.parentElement;
-                while (p) {
-                    if (p.scrollHeight > p.clientHeight) out.push(Math.round(p.scrollTop));
-                    p = p.parentElement;
-                }
+                while (p) { out.push(Math.round(p.scrollTop)); p = p.parentElement; }
                 out.push(Math.round(window.scrollY)); return out; }""")
 
     def visible_box(self) -> dict:
@@ -93,10 +90,16 @@ class Screen:
                   and box["x"] >= view["left"] - 1 and box["x"] + box["width"] <= view["right"] + 1)
         assert inside, f"{what} is outside the visible area without scrolling: {box} not in {view}"
 
-    def click(self, locator, what: str) -> None:
+    def click(self, locator, what: str, watch: str | None = None) -> None:
+        """Click a control that must be visible; with ``watch``, wait until the kernel has changed it."""
         self.assert_visible(locator, what)
+        before = self.page.locator(watch).first.inner_html() if watch else None
         locator.click()
         self.clicks += 1
+        if watch:
+            self.page.wait_for_function(
+                "([sel, before]) => { const el = document.querySelector(sel); return el && el.innerHTML !== before; }",
+                arg=[watch, before], timeout=30_000, polling=50)
         self.page.wait_for_timeout(150)
 
     def assert_not_scrolled(self) -> None:
@@ -165,7 +168,10 @@ def play_challenge(page, scope, screen: Screen, name: str) -> None:
     stop = scope.locator("button.safari-stop")
     nxt = widget_button(scope, "Next turn")
     for step in range(12):
-        page.wait_for_timeout(300)
+        for _ in range(100):  # the kernel's answer to the last click: a button to press, or the decision
+            page.wait_for_timeout(100)
+            if nxt.is_enabled() or reveal.is_enabled() or scope.locator(".safari-decision-now").count():
+                break
         if nxt.is_enabled():
             break
         if step == 0:
@@ -175,7 +181,7 @@ def play_challenge(page, scope, screen: Screen, name: str) -> None:
             screen.assert_visible(scope.locator(".safari-decide").first, "the stop-or-go box")
             screen.click(stop, "Stop")
             continue
-        screen.click(reveal, "Reveal one more")
+        screen.click(reveal, "Reveal one more", watch=f"{screen.lab} .safari-table")
     wait_enabled(page, nxt, 20_000)
     screenshot(page, f"{name}-end")
     screen.click(nxt, "Next turn")

@@ -86,6 +86,7 @@ class Prediction:
     nothing: Fraction  # knowing nothing
     success: bool
     card: str
+    exact_count: tuple | None = None  # the count behind ``exact`` (favourable, equally likely), when it is one
 
 
 # ----------------------------------------------------------------------------- the lab
@@ -312,7 +313,7 @@ class IdentificationLab(Lab):
         state.apply(action)
         event = next(e for e, _, _ in state.log[n_log:] if e["kind"] == "identify")
         self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place, guess, exact, nothing,
-                                           bool(event["success"]), event["card"]))
+                                           bool(event["success"]), event["card"], exact_shown.count))
         self.picked_place, self.picked_clue = None, None
         self.guess_box.value = ""
         self._collect_log()
@@ -567,7 +568,7 @@ class IdentificationLab(Lab):
         for k, r in enumerate(preds, 1):
             guess = "—" if r.guess is None else f"{r.guess:.2f}"
             rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
-                        f"<td>{r.place}</td><td>{guess}</td><td>{count_html(r.exact)}</td>"
+                        f"<td>{r.place}</td><td>{guess}</td><td>{count_html(_with_count(r.exact, r.exact_count))}</td>"
                         f"<td>{count_html(r.nothing)}</td><td>{'✔ match' if r.success else '✘ no'}</td></tr>")
         self.tally.value = (
             "<table class='safari-tally-table' style='border-collapse:collapse'>"
@@ -602,3 +603,10 @@ class IdentificationLab(Lab):
                      f" against {s['success_when_guessed']:.2f} matched. Brier score (lower is better): "
                      f"yours {s['brier_guess']:.3f}, the exact chances {s['brier_exact_same']:.3f}.")
         return text
+
+
+def _with_count(value: Fraction, count):
+    """An exact value with its count, for :func:`count_html` (count first in the tally too)."""
+    from safari_kit.probability.distributions import Exact
+
+    return Exact(value, count=tuple(count)) if count else value
