@@ -31,6 +31,7 @@ LABS = {
     "challenge": (_cell("ChallengeLab"), ".safari-challenge-lab"),
     "knockout": (_cell("KnockoutLab", "seed=1"), ".safari-knockout-lab"),
     "fullgame": (_cell("FullGameLab", "seed=1"), ".safari-fullgame-lab"),
+    "tutorial": (_cell("RulesTutorial"), ".safari-tutorial"),
 }
 
 
@@ -138,6 +139,12 @@ def play_identification(page, scope, screen: Screen, name: str) -> None:
         page.wait_for_timeout(400)
     screenshot(page, f"{name}-start")
     screen.click(identify, "Identify")
+    # Reveal before a place is picked is disabled, and looks it (faded, grey), as does Identify now
+    reveal = widget_button(scope, "Reveal")
+    for off in (reveal, identify):
+        page.wait_for_function("(el) => el.disabled", arg=off.element_handle(), timeout=10_000)
+        look = off.evaluate("(el) => { const s = getComputedStyle(el); return [s.opacity, s.filter, s.cursor]; }")
+        assert float(look[0]) <= 0.5 and "grayscale" in look[1] and look[2] == "not-allowed", look
     color = scope.locator(".safari-types button", has_text="Color")
     screen.click(color, "the clue type Color")
     place = scope.locator(".safari-table .st-selectable[data-key^='place:']").first
@@ -149,7 +156,6 @@ def play_identification(page, scope, screen: Screen, name: str) -> None:
     screen.assert_visible(guess, "the guess box")
     guess.fill("0.2")
     screenshot(page, f"{name}-picked")
-    reveal = widget_button(scope, "Reveal")
     wait_enabled(page, reveal, 10_000)
     screen.click(reveal, "Reveal")
     scope.locator(".safari-prob", has_text="Last reveal").wait_for()
@@ -229,8 +235,18 @@ def play_fullgame(page, scope, screen: Screen, name: str) -> None:
     screenshot(page, f"{name}-end")
 
 
+def play_tutorial(page, scope, screen: Screen, name: str) -> None:
+    """A step of the rules tutorial is read and left without scrolling: the words sit beside the table."""
+    nxt = widget_button(scope, "Next")
+    for k in range(6):
+        screen.assert_visible(scope.locator(".safari-table").first, "the table")
+        if k == 3:
+            screenshot(page, f"{name}-step")
+        screen.click(nxt, "Next", watch=f"{screen.lab} .safari-side")
+
+
 PLAY = {"identification": play_identification, "challenge": play_challenge, "knockout": play_knockout,
-        "fullgame": play_fullgame}
+        "fullgame": play_fullgame, "tutorial": play_tutorial}
 
 
 @pytest.mark.parametrize("name", list(LABS))

@@ -355,3 +355,18 @@ def test_w4_w10_fullgame_shows_failures_and_tom_looks_at_once():
             totals[k] += v
         assert replayed(lab) == lab.state
     assert all(v > 0 for v in totals.values()), totals
+
+
+def test_fullgame_learners_and_bots_are_pickers():
+    lab = FullGameLab(seed=1, players=3)
+    toggles = lab.learner_picker.children
+    assert [t.description for t in toggles] == ["Player 0", "Player 1", "Player 2"]
+    assert [t.value for t in toggles] == [True, False, False]
+    toggles[2].value = True  # a second learner, by pressing the seat's toggle
+    assert lab.learner_seats == (0, 2)
+    assert "random" in [v for _, v in lab.bots_box.options]  # the bots are picked from a list, not typed
+    lab.bots_box.value = "random"
+    lab.new_button.click()
+    assert lab.humans == (0, 2) and set(lab.bot_specs.values()) == {"random"}
+    lab.players_box.value = 2  # fewer seats: the toggles follow, seat 2 is no longer a learner
+    assert len(lab.learner_picker.children) == 2 and lab.learner_seats == (0,)

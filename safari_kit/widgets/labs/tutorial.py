@@ -65,12 +65,15 @@ class RulesTutorial(Lab):
         self.explanation = W.HTML(layout=W.Layout(max_width="820px"))
         self.facts = W.HTML()
         self.revealed = W.HTML()
-        controls = W.HBox([self.back_button, self.next_button, self.counter])
-        self.body.children = [self.intro, controls, self.step_title, self.table, self.facts,
-                              self.explanation, self.revealed]
-        # the base lays out [header, (seed, reset), body, status]: put Restart beside Back/Next instead
-        controls.children = [self.back_button, self.next_button, self.reset_button, self.counter]
-        self.layout.children = [self.header, self.body, self.status]
+        for b, w in ((self.back_button, "80px"), (self.next_button, "90px"), (self.reset_button, "90px")):
+            b.layout.width = w
+        # Restart beside Back/Next; the step's words beside the table (a step is read without scrolling)
+        controls = W.HBox([self.back_button, self.next_button, self.reset_button, self.counter])
+        self.arrange(main=[self.table], side=[controls, self.step_title, self.explanation, self.facts, self.revealed],
+                     below=[self.intro])
+        self.explanation.layout.max_width = "100%"
+        self.layout.children = [self.header, self.body]
+        self.layout.add_class("safari-tutorial")
         self.step = 0
         self._states: list = []
         self.reset()
