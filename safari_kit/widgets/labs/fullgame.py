@@ -613,7 +613,7 @@ class FullGameLab(Lab):
                     self._render("Pick a clue card first.")
                     return
                 if self._pick.get("types") is None:
-                    self._render("Pick a clue type first (the buttons under the table).")
+                    self._render("Pick a clue type first (the Clue type buttons on the table).")
                     return
                 self._act(A.Declare(self._pick["clue"], tuple(self._pick["types"]), int(id_)))
             return
