@@ -430,6 +430,9 @@ class IdentificationLab(Lab):
         if mine and phase == "choose":  # this lab has no Challenge button: its header must not offer one
             words = ("Your turn: Identify with this clue card, or reveal another clue card "
                      "(Challenge is the Challenge lab's subject).")
+        elif identifying:
+            words = ("Your turn: pick a clue type, then click a face-down place"
+                     + (" (two clue cards: click the one you identify first)." if len(unresolved) > 1 else "."))
         self.table.show(state, self.learner, selectable=selectable, message=message, highlight=highlight,
                         phase_words=words)
         self._refresh_panel()
