@@ -88,7 +88,7 @@ def open_lab(page, game: str, lab: str, root_class: str) -> None:
     page.wait_for_function(
         "([game]) => [...document.querySelectorAll('.safari-app .widget-toggle-buttons button')]"
         ".some(b => b.innerText.trim() === game && b.classList.contains('mod-active'))", arg=[game])
-    select = app.locator(".widget-dropdown select")
+    select = app.locator(".widget-dropdown select").first  # the chooser's (an open lab may have its own)
     page.wait_for_function(
         "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown select option')]"
         ".some(o => o.textContent.trim() === lab)", arg=[lab])
