@@ -583,3 +583,28 @@ def test_the_log_names_the_clue_card_of_each_declaration():
              "card": clue, "success": False}
     line = describe_event(event, lab.game, 0)
     assert f"of clue card {card_label(lab.game, clue)} at place 2" in line
+
+
+def test_two_clue_cards_the_lab_says_which_is_identified():
+    from safari_kit.witness import actions as A
+
+    for seed in range(1, 40):
+        lab = IdentificationLab(seed=seed, players=3)
+        if lab.my_turn and lab.state.is_legal(A.RevealAnother()):
+            break
+    lab.another_button.click()
+    assert lab.state.phase == "identify" and lab.errors == []
+    panel = lab.prob.value
+    assert "Identifying now" in panel and "first of your two clue cards" in panel, panel
+    second = lab.state.card_id(lab.state.clue[1])
+    lab.table.click = {"kind": "clue", "id": second, "seq": 1}
+    assert "second of your two clue cards" in lab.prob.value
+
+
+def test_ink_is_written_with_a_question_mark_in_the_labs():
+    from safari_kit.presentation.views import mugshot_face
+
+    lab = IdentificationLab(seed=1)
+    inked = next(c for c in lab.game.cards if "?" in c.name)
+    label = mugshot_face(inked)["label"]
+    assert f"named {inked.name} (" in label and "*" not in label, label
