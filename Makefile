@@ -33,7 +33,7 @@ lab: $(STAMP)
 
 # ruff (style, pyflakes), mypy (the engine layers), import-linter (the layers of CONTRIBUTING.md)
 lint: $(STAMP)
-	$(PY) -m ruff check safari_kit tests tools
+	$(PY) -m ruff check safari_kit tests tools site-src
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
@@ -66,8 +66,9 @@ $(SITE_STAMP): site-src/requirements.txt
 	$(SITE_VENV)/bin/python -m pip install --quiet -r site-src/requirements.txt
 	touch $(SITE_STAMP)
 
+SITE_OUT ?= site
 site: $(SITE_STAMP)
-	$(SITE_VENV)/bin/python site-src/build_site.py $(if $(filter 1 yes true,$(OFFLINE)),--offline,)
+	$(SITE_VENV)/bin/python site-src/build_site.py --out $(SITE_OUT) $(if $(filter 1 yes true,$(OFFLINE)),--offline,)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache site .site-build

@@ -81,7 +81,8 @@ def write_wheel(out: Path, name: str, version: str, files: dict[str, bytes]) -> 
     dist = f"{name}-{version}.dist-info"
     files = dict(files)
     files[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
-    files[f"{dist}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: safari_kit site-src\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{dist}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: safari_kit site-src\nRoot-Is-Purelib: true\n"
+                              b"Tag: py3-none-any\n")
     record = io.StringIO()
     writer = csv.writer(record, lineterminator="\n")
     for path, data in files.items():
