@@ -17,10 +17,12 @@ SENTENCE = ("This part of the kit needs {name}, which this offline copy of the s
 
 
 def _friendly_missing_module(shell, etype, value, tb, tb_offset=None):
+    """The sentence in place of the traceback; still an error, so "Run all" stops at this cell."""
     name = (getattr(value, "name", None) or "").split(".")[0]
     if name in ONLINE_ONLY:
-        print(SENTENCE.format(name=name))
-        return None
+        stb = [SENTENCE.format(name=name)]
+        shell._showtraceback(etype, value, stb)
+        return stb
     return shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
 

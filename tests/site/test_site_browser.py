@@ -11,8 +11,9 @@ test. What runs:
   and no traceback;
 * a lesson in JupyterLite: the kernel starts, an ipywidgets slider and an anywidget render, and a click on the
   anywidget reaches Python and comes back;
+  a cell that imports numpy shows the start-up check's one sentence, no traceback;
 * (``needs_stdlib_play``, run with ``-m needs_stdlib_play`` once part 1 has landed) the app page plays one
-  Identification turn and one Knockout trick by clicking, and lesson 02 runs from top to bottom.
+  Identification turn and one Knockout trick by clicking.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import time
 
 import pytest
 
-from tests.browser.helpers import run_all_cells, screenshot
+from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -115,6 +116,17 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
     errors = page.evaluate("""() => window.jupyterapp.shell.currentWidget.model.sharedModel.cells[0]
                               .toJSON().outputs.filter(o => o.output_type === 'error').map(o => o.ename)""")
     assert not errors, errors
+    # a cell that needs numpy: one sentence, no traceback
+    page.evaluate("""() => {
+        const w = window.jupyterapp.shell.currentWidget;
+        w.model.sharedModel.insertCell(0, {cell_type: 'code', source: 'import numpy as np'});
+        w.content.activeCellIndex = 0;
+        return window.jupyterapp.commands.execute('notebook:run-cell');
+    }""")
+    first_output = current_notebook(page).locator(".jp-Cell").first.locator(".jp-OutputArea-output")
+    first_output.first.wait_for(timeout=30_000)
+    text = first_output.first.inner_text()
+    assert FRIENDLY in text and "Traceback" not in text and "File " not in text, text
     assert not page.outside, f"requests to other hosts: {page.outside}"
 
 
@@ -166,11 +178,5 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     page.locator(f"{lab} .safari-ko-log", has_text="Round 1, turn").wait_for(timeout=30_000)
     screenshot(page, "site-app-knockout")
     assert not app_errors(page), app_errors(page)
-    assert not page.outside, f"requests to other hosts: {page.outside}"
-
-    page.goto(f"{offline_site.url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")
-    page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
-    run = run_all_cells(page, timeout=300_000)
-    assert run.ok, run.errors
     assert not page.outside, f"requests to other hosts: {page.outside}"
     assert not js_errors, js_errors
