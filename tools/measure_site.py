@@ -188,8 +188,8 @@ def jupyterlab_clicks(clicks: int, chromium: str) -> dict:
 def row(name: str, samples: list[float]) -> str:
     s = latency_summary(samples)
     if not s["n"]:
-        return f"  {name:44s} (not measured)"
-    return f"  {name:44s} n={s['n']:3d}  median {s['median']:6.1f}  p95 {s['p95']:6.1f}  max {s['max']:6.1f} ms"
+        return f"  {name:52s} (not measured)"
+    return f"  {name:52s} n={s['n']:3d}  median {s['median']:6.1f}  p95 {s['p95']:6.1f}  max {s['max']:6.1f} ms"
 
 
 def main(argv=None) -> int:
