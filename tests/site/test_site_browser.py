@@ -7,13 +7,13 @@ test. What runs:
 * the build itself: a Pyodide lock of local files only (sha256 checked), ``disablePyPIFallback``, no source
   map, no page that names another host;
 * the app page (Voici: the labs without code): its kernel starts from the site's own runtime and the page
-  shows the app, or, while the kit still needs numpy to import (issue 13, part 1), one friendly sentence
-  and no traceback;
+  shows the app (required once part 1 is in), or, while the kit still needs numpy to import (issue 13,
+  part 1), one friendly sentence and no traceback;
 * a lesson in JupyterLite: the kernel starts, an ipywidgets slider and an anywidget render, and a click on the
   anywidget reaches Python and comes back;
   a cell that imports numpy shows the start-up check's one sentence, no traceback;
-* (``needs_stdlib_play``, run with ``-m needs_stdlib_play`` once part 1 has landed) the app page plays one
-  Identification turn and one Knockout trick by clicking.
+* (``needs_stdlib_play``: runs once part 1 is in this tree, or with ``-m needs_stdlib_play``) the app page
+  plays one Identification turn and one Knockout trick by clicking.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab
+from tests.site.conftest import STDLIB_PLAY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -93,6 +94,8 @@ def test_app_page_starts_its_kernel_offline(site_page, js_errors, offline_site):
     print(f"\napp page: kernel ready and {state} shown in {seconds:.1f} s")
     screenshot(page, "site-app")
     assert "Traceback" not in body and "from safari_kit" not in body, body[:2000]
+    if STDLIB_PLAY:  # issue 13 part 1 is in: the app itself, not the sentence
+        assert page.locator(".safari-app").count(), body[:2000]
     assert not page.outside, f"requests to other hosts: {page.outside}"
     assert not js_errors, js_errors
 
