@@ -2,12 +2,13 @@
 #   make lab   - set everything up and open JupyterLab on the notebooks
 #   make test  - set everything up and run every test
 #   make check - the fast loop: ruff, mypy, the import layers, and the tests without browser, Binder or slow ones
+#   make site  - the static site (JupyterLite + Voici) in site/; make site OFFLINE=1: nothing fetched from a CDN
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test check lint venv clean student app binder-check
+.PHONY: lab test check lint venv clean student app binder-check site
 
 venv: $(STAMP)
 
@@ -32,7 +33,7 @@ lab: $(STAMP)
 
 # ruff (style, pyflakes), mypy (the engine layers), import-linter (the layers of CONTRIBUTING.md)
 lint: $(STAMP)
-	$(PY) -m ruff check safari_kit tests tools
+	$(PY) -m ruff check safari_kit tests tools site-src
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
@@ -53,5 +54,21 @@ student: $(STAMP)
 binder-check: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider tests/binder
 
+# The static site: its own build venv (site-src/requirements.txt pins versions that differ from .venv's),
+# downloads cached in .site-build/ (git-ignored). OFFLINE=1: the Pyodide core runtime from npm and only
+# pure-Python wheels; otherwise the kernel's packages come from the standard online Pyodide distribution.
+SITE_VENV := .site-build/venv
+SITE_STAMP := $(SITE_VENV)/.installed
+
+$(SITE_STAMP): site-src/requirements.txt
+	$(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SITE_VENV)/bin/python -m pip install --quiet -r site-src/requirements.txt
+	touch $(SITE_STAMP)
+
+SITE_OUT ?= site
+site: $(SITE_STAMP)
+	$(SITE_VENV)/bin/python site-src/build_site.py --out $(SITE_OUT) $(if $(filter 1 yes true,$(OFFLINE)),--offline,)
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache site .site-build

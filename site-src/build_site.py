@@ -1,0 +1,344 @@
+"""Build the static site (`make site`, `make site OFFLINE=1`): JupyterLite + Voici + the Pyodide kernel.
+
+    .site-build/venv/bin/python site-src/build_site.py [--offline] [--out site]
+
+Run by the Makefile with the build venv (site-src/requirements.txt). What it does:
+
+1. builds the kit's wheel (``pip wheel --no-deps .``), a tiny ``safari_site`` wheel (the kernel's start-up
+   check, site-src/safari_site) and an empty ``sqlite3`` stand-in (offline: Pyodide's sqlite3 is a wasm package
+   found nowhere but the online distribution; IPython runs without its history database);
+2. downloads the pinned pure-Python wheels of site-src/browser-wheels.txt from PyPI, and (offline) the Pyodide
+   core runtime from npm (``npm pack pyodide@0.29.0``) and Font Awesome (both builds: Voici's pages link it);
+   everything is cached in .site-build/ (git-ignored);
+3. stages the contents (notebooks/*.ipynb, data/cards.csv) and runs ``voici build`` with the lab, notebooks,
+   tree and voici apps, without source maps;
+4. writes the site's Pyodide lock, ``static/pyodide/pyodide-lock.json``: offline, only the wheels the site
+   holds (sha256 and file names rewritten, every other entry dropped) next to the npm core runtime; online,
+   the standard distribution's lock with absolute URLs plus the site's own wheels. The kernel loads the kit
+   at start-up (``loadPyodideOptions.packages``): ``import safari_kit`` works with no install step;
+5. makes every page local (Font Awesome copied in, the Mermaid loader dropped), writes the landing page and
+   checks that no page, config or lock names another host (offline: no CDN URL at all outside JS bundles).
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "site-src"
+PYODIDE_VERSION = "0.29.0"
+FONTAWESOME_VERSION = "5.15.4"
+CDN = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
+#: what the kernel loads from the lock at start-up, in one go (the kernel then skips its own piplite installs)
+STARTUP = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
+           "ipywidgets", "anywidget", "safari-site", "safari-kit"]
+#: the kernel's own wheels, shipped by jupyterlite-pyodide-kernel in its piplite index
+KERNEL_WHEELS = {"piplite": [], "ipykernel": [], "pyodide-kernel": []}
+START_UP_LINE = '"import pyodide_kernel"'
+START_UP_PATCH = '"import pyodide_kernel\\ntry:\\n    import safari_site\\nexcept ImportError:\\n    pass"'
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I)
+
+
+def log(msg: str) -> None:
+    print(f"[site] {msg}", flush=True)
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(cmd: list[str], **kw) -> None:
+    log(" ".join(str(c) for c in cmd))
+    subprocess.run(cmd, check=True, **kw)
+
+
+# ----------------------------------------------------------------------------- wheels
+def wheel_from_folder(package: Path, name: str, version: str, out: Path) -> Path:
+    """A py3-none-any wheel of one pure package folder (no build backend needed)."""
+    files = {f"{package.name}/{p.relative_to(package).as_posix()}": p.read_bytes()
+             for p in sorted(package.rglob("*.py"))}
+    return write_wheel(out, name, version, files)
+
+
+def write_wheel(out: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
+    dist = f"{name}-{version}.dist-info"
+    files = dict(files)
+    files[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
+    files[f"{dist}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: safari_kit site-src\nRoot-Is-Purelib: true\n"
+                              b"Tag: py3-none-any\n")
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for path, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        writer.writerow([path, f"sha256={digest}", len(data)])
+    writer.writerow([f"{dist}/RECORD", "", ""])
+    files[f"{dist}/RECORD"] = record.getvalue().encode()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for arc, data in files.items():
+            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))  # reproducible
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return path
+
+
+def wheel_meta(path: Path) -> tuple[str, str, list[str]]:
+    """(name, version, top-level import names) of a wheel."""
+    with zipfile.ZipFile(path) as zf:
+        names = zf.namelist()
+        meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        text = zf.read(meta).decode()
+    name = re.search(r"^Name: (.+)$", text, re.M).group(1).strip()
+    version = re.search(r"^Version: (.+)$", text, re.M).group(1).strip()
+    tops = sorted({n.split("/")[0].removesuffix(".py") for n in names
+                   if not n.split("/")[0].endswith((".dist-info", ".data")) and (n.endswith(".py") or "/" in n)})
+    return name, version, tops
+
+
+def read_wheel_list(offline: bool) -> list[tuple[str, list[str]]]:
+    rows = []
+    for line in (SRC / "browser-wheels.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        req, mode = parts[0], parts[1]
+        deps = [canonical(d) for d in parts[2].split(",")] if len(parts) > 2 else []
+        if mode == "online" or offline:
+            rows.append((req, deps))
+    return rows
+
+
+def download_wheels(rows, cache: Path, py: str) -> dict[str, Path]:
+    cache.mkdir(parents=True, exist_ok=True)
+    reqs = [r for r, _ in rows]
+    have = {canonical(p.name.split("-")[0]) + "==" + p.name.split("-")[1]: p for p in cache.glob("*.whl")}
+    missing = [r for r in reqs if canonical(r.split("==")[0]) + "==" + r.split("==")[1] not in have]
+    if missing:
+        run([py, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:", "--python-version", "3.13",
+             "--implementation", "py", "--abi", "none", "--platform", "any", "-d", str(cache), *missing])
+    found = {}
+    for r in reqs:
+        name, version = r.split("==")
+        matches = [p for p in cache.glob("*.whl")
+                   if canonical(p.name.split("-")[0]) == canonical(name) and p.name.split("-")[1] == version]
+        if not matches or not matches[0].name.endswith("-none-any.whl"):
+            sys.exit(f"no pure-Python wheel for {r} in {cache}")
+        found[canonical(name)] = matches[0]
+    return found
+
+
+def npm_package(spec: str, cache: Path) -> Path:
+    """``npm pack`` once into the cache; returns the unpacked folder."""
+    cache.mkdir(parents=True, exist_ok=True)
+    folder = cache / re.sub(r"[^A-Za-z0-9.]+", "-", spec)
+    if not (folder / "package" / "package.json").exists():
+        run(["npm", "pack", "--silent", "--pack-destination", str(cache), spec], cwd=cache, stdout=subprocess.PIPE)
+        stem = spec.lstrip("@").replace("/", "-").replace("@", "-")
+        tgz = cache / f"{stem}.tgz"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        with tarfile.open(tgz) as tar:
+            tar.extractall(folder, filter="data")
+    return folder / "package"
+
+
+# ----------------------------------------------------------------------------- the build
+def stage(lite: Path) -> Path:
+    shutil.rmtree(lite, ignore_errors=True)
+    contents = lite / "contents"
+    (contents / "notebooks").mkdir(parents=True)
+    (contents / "data").mkdir()
+    for nb in sorted((REPO / "notebooks").glob("*.ipynb")):
+        shutil.copy(nb, contents / "notebooks" / nb.name)
+    shutil.copy(REPO / "data" / "cards.csv", contents / "data" / "cards.csv")
+    return contents
+
+
+def lock_entry(name: str, path: Path, depends: list[str], file_name: str | None = None) -> dict:
+    dist, version, tops = wheel_meta(path)
+    return {"name": canonical(name), "version": version, "file_name": file_name or path.name,
+            "install_dir": "site", "sha256": sha256(path), "package_type": "package",
+            "imports": tops, "depends": depends, "unvendored_tests": False}
+
+
+def write_runtime(out: Path, offline: bool, cache: Path, py: str, lite_ext: Path) -> None:
+    pyodide = npm_package(f"pyodide@{PYODIDE_VERSION}", cache / "npm")
+    npm_lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+    target = out / "static" / "pyodide"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    wheels: dict[str, tuple[Path, list[str]]] = {}
+
+    rows = read_wheel_list(offline)
+    for (req, deps), (name, path) in zip(rows, download_wheels(rows, cache / "wheels", py).items()):
+        wheels[name] = (path, deps)
+    pypi_dir = lite_ext / "static" / "pypi"
+    for name, deps in KERNEL_WHEELS.items():
+        match = [p for p in pypi_dir.glob("*.whl") if canonical(p.name.split("-")[0]) == name]
+        wheels[name] = (match[0], deps)
+    gen = cache / "generated"
+    shutil.rmtree(gen, ignore_errors=True)
+    wheels["safari-site"] = (wheel_from_folder(SRC / "safari_site", "safari_site", "1.0", gen), [])
+    if offline:
+        wheels["sqlite3"] = (write_wheel(gen, "sqlite3", "0.0.0", {}), [])
+    kit_dir = cache / "kit"
+    shutil.rmtree(kit_dir, ignore_errors=True)
+    run([py, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(kit_dir), str(REPO)])
+    # the kit imports numpy and pandas until its play path needs only the standard library (issue 13, part 1):
+    # online they come from the standard distribution; offline the start-up check explains their absence
+    wheels["safari-kit"] = (next(kit_dir.glob("safari_kit-*.whl")), [] if offline else ["numpy", "pandas"])
+
+    packages = {} if offline else {
+        name: {**entry, "file_name": CDN + entry["file_name"]} for name, entry in npm_lock["packages"].items()}
+    for name, (path, deps) in wheels.items():
+        shutil.copy(path, target / path.name)
+        packages[name] = lock_entry(name, path, deps)
+    if offline:
+        for name in CORE_FILES:
+            shutil.copy(pyodide / name, target / name)
+        missing = {d for e in packages.values() for d in e["depends"] if d not in packages}
+        if missing:
+            sys.exit(f"offline lock: dependencies without a local wheel: {sorted(missing)}")
+    lock = {"info": npm_lock["info"], "packages": dict(sorted(packages.items()))}
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
+    log(f"lock: {len(wheels)} local wheels, {len(packages)} entries ({'offline' if offline else 'online'})")
+
+
+
+def runtime_settings(offline: bool) -> dict:
+    """The kernel's settings: Voici writes them into every page it renders, so they go in before the build."""
+    options: dict = {"packages": STARTUP, "lockFileURL": "./static/pyodide/pyodide-lock.json"}
+    settings: dict = {"loadPyodideOptions": options}
+    if offline:
+        settings.update(pyodideUrl="./static/pyodide/pyodide.js", disablePyPIFallback=True)
+    return settings
+
+
+def patch_config(out: Path, settings: dict) -> None:
+    path = out / "jupyter-lite.json"
+    config = json.loads(path.read_text())
+    data = config["jupyter-config-data"]
+    plugin = data.setdefault("litePluginSettings", {}).setdefault(KERNEL_PLUGIN, {})
+    plugin.update(settings)
+    data["appName"] = "safari_kit"
+    path.write_text(json.dumps(config, indent=2))
+
+
+def patch_kernel_startup(out: Path) -> None:
+    patched = 0
+    for js in (out / "extensions").rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        if START_UP_LINE in text:
+            js.write_text(text.replace(START_UP_LINE, START_UP_PATCH), errors="surrogateescape")
+            patched += 1
+    if not patched:
+        sys.exit(f"the kernel's start-up line {START_UP_LINE} was not found: jupyterlite-pyodide-kernel changed?")
+    log(f"kernel start-up: `import safari_site` added in {patched} files")
+
+
+def localize_pages(out: Path, cache: Path) -> None:
+    fa = npm_package(f"@fortawesome/fontawesome-free@{FONTAWESOME_VERSION}", cache / "npm")
+    dest = out / "static" / "fontawesome"
+    shutil.rmtree(dest, ignore_errors=True)
+    (dest / "css").mkdir(parents=True)
+    for name in ("all.min.css", "v4-shims.min.css"):
+        shutil.copy(fa / "css" / name, dest / "css" / name)
+    shutil.copytree(fa / "webfonts", dest / "webfonts", ignore=shutil.ignore_patterns("*.eot", "*.svg", "*.ttf"))
+    script = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*?</script>", re.S)
+    for html in out.rglob("*.html"):
+        text = html.read_text()
+        depth = len(html.relative_to(out).parts) - 1
+        up = "../" * depth
+        new = re.sub(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@[^/]+/css/",
+                     f"{up}static/fontawesome/css/", text)
+        new = re.sub(r"<link[^>]*font-awesome@4[^>]*>",  # the tree page's Font Awesome 4: version 5 and its shims
+                     f'<link rel="stylesheet" href="{up}static/fontawesome/css/all.min.css">'
+                     f'<link rel="stylesheet" href="{up}static/fontawesome/css/v4-shims.min.css">', new)
+        new = script.sub(lambda m: "" if "cdnjs.cloudflare.com" in m.group(0) else m.group(0), new)
+        if new != text:
+            html.write_text(new)
+
+
+def landing_page(out: Path) -> None:
+    tmpl = (SRC / "index.html").read_text()
+    lessons = "\n".join(
+        f'      <li><a href="./lab/index.html?path=notebooks/{nb.name}">{nb.stem}</a></li>'
+        for nb in sorted((REPO / "notebooks").glob("[0-9]*.ipynb")))
+    (out / "index.html").write_text(tmpl.replace("{{ lessons }}", lessons))
+
+
+def check_local(out: Path, offline: bool) -> None:
+    """No page, config or lock may name another host (offline: neither may the lock)."""
+    bad = []
+    for html in out.rglob("*.html"):
+        for m in EXTERNAL.finditer(html.read_text()):
+            bad.append(f"{html.relative_to(out)}: {m.group(0)}")
+    config = (out / "jupyter-lite.json").read_text()
+    if "://" in config:
+        bad.append("jupyter-lite.json names a URL")
+    lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_text()
+    if offline and "://" in lock:
+        bad.append("pyodide-lock.json names a URL")
+    maps = list(out.rglob("*.map"))
+    if offline and maps:
+        bad.append(f"{len(maps)} source maps left, e.g. {maps[0]}")
+    if bad:
+        sys.exit("external references left in the site:\n  " + "\n  ".join(bad[:20]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--offline", action="store_true", help="the npm core runtime and local wheels only")
+    ap.add_argument("--out", default=str(REPO / "site"))
+    ap.add_argument("--cache", default=str(REPO / ".site-build"))
+    args = ap.parse_args(argv)
+    out, cache = Path(args.out).resolve(), Path(args.cache).resolve()
+    py = sys.executable
+    bindir = Path(py).parent
+    lite = cache / "lite"
+    stage(lite)
+    settings = runtime_settings(args.offline)
+    config = json.loads((SRC / "jupyter-lite.json").read_text())
+    config["jupyter-config-data"].setdefault("litePluginSettings", {})[KERNEL_PLUGIN] = settings
+    (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
+    shutil.rmtree(out, ignore_errors=True)
+    run([str(bindir / "voici"), "build", "--lite-dir", str(lite), "--contents", "contents", "--output-dir", str(out),
+         "--no-sourcemaps", "--apps", "lab", "--apps", "notebooks", "--apps", "tree", "--apps", "voici"],
+        cwd=lite, stdout=subprocess.DEVNULL)
+    lite_ext = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
+    write_runtime(out, args.offline, cache, py, lite_ext)
+    patch_config(out, settings)
+    patch_kernel_startup(out)
+    localize_pages(out, cache)
+    landing_page(out)
+    for m in out.rglob("*.map"):
+        m.unlink()
+    (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "pyodide": PYODIDE_VERSION}, indent=1))
+    check_local(out, args.offline)
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    log(f"{out} ready ({'offline' if args.offline else 'online runtime'}): {size / 1e6:.1f} MB; "
+        f"serve it with `python3 -m http.server -d {out.name}`")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

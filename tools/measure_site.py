@@ -1,0 +1,252 @@
+"""Measure the static site (`make site`): bytes and seconds to a playable lab, click latency in the browser kernel.
+
+    make site OFFLINE=1 && .venv/bin/python tools/measure_site.py             # site/, 30 clicks, JupyterLab too
+    .venv/bin/python tools/measure_site.py --site .site-build/test-site --clicks 60 --no-jupyterlab
+
+A benchmark, not a test: it prints figures and asserts nothing. It serves the built site from a small
+counting web server on 127.0.0.1 (every byte the server sends is counted: pages, the Pyodide runtime, the
+wheels, and whatever the kernel's web worker fetches) and drives Debian's headless chromium with a cold cache:
+
+1. **the app page** (Voici, ``voici/render/notebooks/app.html``): seconds and bytes from opening the page until
+   a lab is playable: the chooser shown, Identification opened, its cards on the table (kernel idle). While the
+   kit still needs numpy to import (issue 13, part 1), the offline site stops at the start-up check's sentence:
+   then the figures are "kernel ready", and the line says so;
+2. **a lesson** in JupyterLite (lesson 02): seconds and bytes until its kernel is idle;
+3. **click -> updated chances** in the browser kernel: the Identification lab of tools/bench_click_latency.py
+   (``IdentificationLab(seed=1)`` at the Identify step, a click on a face-down place until ``.safari-prob``
+   changes) and the bare anywidget echo beside it, both inserted into the lesson; the lab needs part 1 in
+   the offline site, the echo runs now;
+4. the same two clicks in **JupyterLab** from this venv (tools/bench_click_latency.py, Nagle off: the kit's
+   default), unless ``--no-jupyterlab``.
+
+Other hosts: every request the browser context makes to another host is listed (there should be none offline).
+"""
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import shutil
+import socketserver
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
+
+import bench_click_latency as bench  # noqa: E402
+from tests.browser.helpers import click_latency_ms, latency_summary, write_notebook  # noqa: E402
+
+APP = "voici/render/notebooks/app.html"
+LESSON = "notebooks/02-identification.ipynb"
+FRIENDLY = "which this offline copy of the site does not include"
+KERNEL_IDLE = """(path) => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
+    const k = w.sessionContext.session && w.sessionContext.session.kernel;
+    return !!(w.context.isReady && k && k.status === 'idle' && k.connectionStatus === 'connected');
+}"""
+
+
+# ----------------------------------------------------------------------------- a counting static server
+class Counter:
+    def __init__(self):
+        self.bytes = 0
+        self.requests = 0
+        self.lock = threading.Lock()
+
+    def reset(self):
+        with self.lock:
+            self.bytes, self.requests = 0, 0
+
+    def add(self, n: int):
+        with self.lock:
+            self.bytes += n
+            self.requests += 1
+
+
+def serve(root: Path, counter: Counter):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(root), **kw)
+
+        def copyfile(self, source, outputfile):
+            start = source.tell()
+            super().copyfile(source, outputfile)
+            counter.add(source.tell() - start)
+
+        def log_message(self, *args):
+            pass
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+# ----------------------------------------------------------------------------- the browser
+def new_page(browser, outside: list[str]):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})  # a cold cache each time
+    context.on("request", lambda r: outside.append(r.url)
+               if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:")) else None)
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    return context, page
+
+
+def app_to_playable(browser, url: str, counter: Counter, outside: list[str]) -> dict:
+    from tests.browser.test_app_voila import open_lab
+
+    context, page = new_page(browser, outside)
+    counter.reset()
+    t0 = time.perf_counter()
+    page.goto(url + APP, wait_until="domcontentloaded")
+    page.wait_for_function(
+        f"() => document.querySelector('.safari-app .widget-dropdown select') || "
+        f"document.body.innerText.includes({json.dumps(FRIENDLY)})", timeout=180_000, polling=100)
+    ready = time.perf_counter() - t0
+    if page.locator(".safari-app").count():
+        open_lab(page, "Safari Witness", "Identification", ".safari-identification-lab")
+        what = "Identification lab playable (cards on the table)"
+    else:
+        what = "kernel ready, start-up check's sentence shown (the lab needs part 1: the kit imports numpy)"
+    result = {"what": what, "seconds": time.perf_counter() - t0, "chooser_seconds": ready,
+              "bytes": counter.bytes, "requests": counter.requests}
+    context.close()
+    return result
+
+
+def lesson_and_clicks(browser, url: str, counter: Counter, outside: list[str], clicks: int) -> dict:
+    context, page = new_page(browser, outside)
+    counter.reset()
+    t0 = time.perf_counter()
+    page.goto(f"{url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")
+    page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=180_000, polling=100)
+    result: dict = {"seconds": time.perf_counter() - t0, "bytes": counter.bytes, "requests": counter.requests}
+
+    def run_first_cell(code: str) -> list[str]:
+        page.evaluate("""(code) => {
+            const w = window.jupyterapp.shell.currentWidget;
+            w.model.sharedModel.insertCell(0, {cell_type: 'code', source: code});
+            w.content.activeCellIndex = 0;
+            window.__siteRun = null;
+            window.jupyterapp.commands.execute('notebook:run-cell').then(() => { window.__siteRun = true; });
+        }""", code)
+        page.wait_for_function("""() => window.__siteRun && window.jupyterapp.shell.currentWidget
+                                  .sessionContext.session.kernel.status === 'idle'""", timeout=180_000)
+        return page.evaluate("""() => window.jupyterapp.shell.currentWidget.model.sharedModel.cells[0].toJSON()
+            .outputs.map(o => o.output_type === 'error' ? 'error: ' + o.ename + ': ' + o.evalue
+                         : (o.text || (o.data && o.data['text/plain']) || ''))""")
+
+    echo_out = run_first_cell(bench.ECHO)
+    page.locator(".bare-btn").first.wait_for(timeout=60_000)
+    lab_out = run_first_cell(bench.SETUP)
+    has_lab = page.locator(bench.PLACES).count() > 0
+    result["lab_note"] = "" if has_lab else f"lab not available: {' '.join(lab_out)[:200]}"
+    page.wait_for_timeout(500)
+    lab_ms, bare_ms = [], []
+    keys = []
+    if has_lab:
+        places = page.locator(bench.PLACES)
+        keys = [places.nth(i).get_attribute("data-key") for i in range(min(2, places.count()))]
+    warm = 5
+    for i in range(clicks + warm):
+        if keys:
+            sel = f"{bench.LAB} .safari-table .st-selectable[data-key='{keys[i % len(keys)]}']"
+            ms = click_latency_ms(page, sel, f"{bench.LAB} .safari-prob", timeout_ms=10_000)
+            page.wait_for_timeout(60)
+            if i >= warm:
+                lab_ms.append(ms)
+        bms = click_latency_ms(page, ".bare-btn", ".bare-echo", timeout_ms=10_000)
+        page.wait_for_timeout(60)
+        if i >= warm:
+            bare_ms.append(bms)
+    result.update(lab=lab_ms, bare=bare_ms, echo_out=echo_out)
+    context.close()
+    return result
+
+
+def jupyterlab_clicks(clicks: int, chromium: str) -> dict:
+    home = Path(tempfile.mkdtemp(prefix="measure-site-lab-"))
+    root = home / "root"
+    write_notebook(root / "bench.ipynb", [bench.SETUP, bench.ECHO])
+    proc, url, _log = bench.start_lab(root, home, nagle=False)
+    try:
+        return bench.measure(url, clicks, chromium)
+    finally:
+        bench.stop(proc)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def row(name: str, samples: list[float]) -> str:
+    s = latency_summary(samples)
+    if not s["n"]:
+        return f"  {name:52s} (not measured)"
+    return f"  {name:52s} n={s['n']:3d}  median {s['median']:6.1f}  p95 {s['p95']:6.1f}  max {s['max']:6.1f} ms"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--site", default=str(REPO / "site"), help="a built site (make site [OFFLINE=1])")
+    ap.add_argument("--clicks", type=int, default=30, help="timed clicks of each kind (after 5 warm-up)")
+    ap.add_argument("--no-jupyterlab", dest="jupyterlab", action="store_false")
+    args = ap.parse_args(argv)
+    site = Path(args.site)
+    if not (site / "jupyter-lite.json").is_file():
+        print(f"no site in {site}: run `make site OFFLINE=1` (or `make site`) first")
+        return 1
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        print("Debian's chromium is needed (apt-get install chromium)")
+        return 1
+    build = json.loads((site / "BUILD.json").read_text()) if (site / "BUILD.json").is_file() else {}
+    total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+    runtime = sum(p.stat().st_size for p in (site / "static" / "pyodide").glob("*") if p.is_file())
+
+    from playwright.sync_api import sync_playwright
+
+    counter, outside = Counter(), []
+    server, url = serve(site, counter)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=bench.CHROMIUM_ARGS)
+            app = app_to_playable(browser, url, counter, outside)
+            lesson = lesson_and_clicks(browser, url, counter, outside, args.clicks)
+            browser.close()
+    finally:
+        server.shutdown()
+    lab = jupyterlab_clicks(args.clicks, chromium) if args.jupyterlab else {"lab": [], "bare": []}
+
+    mode = "offline" if build.get("offline") else "online runtime"
+    print(f"\nThe static site {site} ({mode}, Pyodide {build.get('pyodide', '?')}): {total / 1e6:.1f} MB on disk, "
+          f"of which static/pyodide/ {runtime / 1e6:.1f} MB")
+    print("\nFirst visit, cold cache, headless chromium on this machine:")
+    print(f"  app page -> {app['what']}:")
+    print(f"    {app['seconds']:.1f} s, {app['bytes'] / 1e6:.1f} MB downloaded in {app['requests']} requests "
+          f"(chooser or sentence after {app['chooser_seconds']:.1f} s)")
+    print(f"  lesson 02 in JupyterLite -> kernel idle: {lesson['seconds']:.1f} s, {lesson['bytes'] / 1e6:.1f} MB "
+          f"in {lesson['requests']} requests")
+    print(f"\nClick -> kernel -> DOM round trips ({args.clicks} clicks each):")
+    print(row("browser kernel: lab place click -> chances", lesson["lab"]))
+    if lesson["lab_note"]:
+        print(f"    ({lesson['lab_note']})")
+    print(row("browser kernel: bare anywidget echo", lesson["bare"]))
+    if args.jupyterlab:
+        print(row("JupyterLab (Nagle off): lab place click -> chances", lab["lab"]))
+        print(row("JupyterLab (Nagle off): bare anywidget echo", lab["bare"]))
+        if lesson["lab"] and lab["lab"]:
+            print(f"  browser kernel - JupyterLab (lab medians): "
+                  f"{statistics.median(lesson['lab']) - statistics.median(lab['lab']):+.1f} ms")
+    print(f"\nrequests to other hosts: {len(outside)}" + (f": {sorted(set(outside))[:10]}" if outside else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
