@@ -208,7 +208,7 @@ class KnockoutGame:
         if deals is None:
             gen = chance.generator("deals")
             n = len(self.cards)
-            orders = tuple(tuple(gen.permutation(n).tolist()) for _ in range(ROUNDS))
+            orders = tuple(tuple(gen.permutation(n)) for _ in range(ROUNDS))
             given = None
         else:
             orders = self._check_deals(deals)
