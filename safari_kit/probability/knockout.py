@@ -662,9 +662,9 @@ def lead_keys(game) -> list[list[int]]:
 def follow_keys(game) -> list[list[int]]:
     """``keys[k][c]``: a follower's "best card on item k" order; higher value first, ties by deck order."""
     t = _table(game)
-    C, K = len(t.ids), len(t.items)
+    C = len(t.ids)
     keys = []
-    for k, item in enumerate(t.items):
+    for item in t.items:
         vals = t.values[item]
         keys.append([sum(1 for w in vals if w < vals[c]) * C + (C - 1 - c) for c in range(C)])
     return keys
