@@ -12,6 +12,7 @@ table clicks (``lab.table.click = {...}``), never the engine directly.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import sys
@@ -253,11 +254,15 @@ def app(report: dict) -> None:
         assert chooser.errors == [] and lab.errors == [], (entry, chooser.errors, lab.errors)
         opened.append(f"{entry.game}: {entry.title}")
     report["app"] = opened
+    if importlib.util.find_spec("numpy") is None:  # the Simulation lab says in one sentence what it needs
+        chooser = LabChooser(seed=4)
+        assert chooser.open("Safari Witness", "Simulation") is None and chooser.errors == [], chooser.errors
+        said = chooser.stage.children[0].value
+        assert "needs numpy" in said and "every other lab works" in said, said
+        report["simulation_without_numpy"] = said
 
 
 def main() -> dict:
-    import importlib.util
-
     for name in HEAVY:
         if importlib.util.find_spec(name) is not None and "--allow-heavy" not in sys.argv:
             raise AssertionError(f"{name} is importable here: this script proves the play path runs without it "

@@ -8,7 +8,8 @@
   Identification, Challenge, Knockout and Full game labs, both rules
   tutorials, every lab of the app's chooser but the Simulation lab), computing
   every exact chance those labs show, and checks that the three are neither
-  importable nor imported. pip runs as in ``tests/binder`` (the same pip
+  importable nor imported (the chooser's Simulation lab says in one sentence
+  that it needs numpy). pip runs as in ``tests/binder`` (the same pip
   configuration and cache, nothing of the development venv).
   The environment is kept in ``.test-venvs/`` (git-ignored), keyed by the
   Python, the repository's path and ``pyproject.toml``: the first run installs
@@ -111,6 +112,7 @@ def test_every_lab_plays_in_a_venv_without_numpy_pandas_matplotlib():
     labs = {key.split("-")[0] for key in report}
     assert {"identification", "challenge", "knockout", "fullgame", "tutorial", "app"} <= labs, report
     assert len(report["app"]) == 6, report["app"]  # every lab of the chooser but the Simulation lab
+    assert "needs numpy" in report["simulation_without_numpy"]  # which says so in one sentence, no traceback
     print("\nplay path without numpy/pandas/matplotlib:", json.dumps(report))
 
 
