@@ -28,7 +28,7 @@ import hashlib
 import json
 import random
 import secrets
-from typing import MutableSequence, Sequence, TypeVar
+from typing import Sequence, TypeVar
 
 __all__ = ["Chance", "Generator", "fresh_seed"]
 
@@ -47,13 +47,18 @@ class Generator(random.Random):
 
     Every draw is made from :meth:`random` (53 random bits a call): ``k`` bits
     (``k`` ≤ 32) are the top ``k`` bits of one draw, and :meth:`below` rejects
-    out-of-range values, so each draw is exactly uniform.
+    out-of-range values, so each integer drawn is exactly uniform. What the kit
+    calls: ``permutation`` (the Witness deck, the Case Cards), ``deal`` (the
+    Knockout deals), ``integers`` (first player, SAM's coin, seeds for
+    tournaments and memory bots) and ``randoms`` (the random bots' blocks).
 
     >>> g = Generator(5)
     >>> sorted(g.permutation(6)) == list(range(6))
     True
     >>> all(0 <= g.integers(3) < 3 for _ in range(100))
     True
+    >>> len(set(g.deal(57, 28)))
+    28
     """
 
     def bits(self, k: int) -> int:
@@ -87,24 +92,40 @@ class Generator(random.Random):
         return [low + self.below(span) for _ in range(size)]
 
     def permutation(self, n: int | Sequence[T]) -> list:
-        """A shuffled list of ``range(n)`` (or of the items of a sequence)."""
-        items = list(range(n)) if isinstance(n, int) else list(n)
-        self.shuffle_list(items)
-        return items
+        """A shuffled list of ``range(n)`` (or of the items of a sequence).
 
-    def shuffle_list(self, items: MutableSequence) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates, every draw from :meth:`below`)."""
+        The order of ``n`` draws of :meth:`random`: every order is equally likely
+        (two equal draws, chance below n²/2⁵⁴, keep their index order). Sorting
+        the draws runs in C, about twice as fast as a Fisher-Yates loop in Python.
+        """
         rand = self.random
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            if n > 4294967296:  # pragma: no cover - no list is that long
-                j = self.below(n)
-            else:
-                scale = 1 << n.bit_length()  # below(n), inlined for speed
+        if isinstance(n, int):
+            keys = [rand() for _ in range(n)]
+            return sorted(range(n), key=keys.__getitem__)
+        items = list(n)
+        keys = [rand() for _ in items]
+        return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+
+    def deal(self, n: int, k: int) -> list[int]:
+        """The first ``k`` of a shuffled ``range(n)``: every ordered choice of k of the n equally likely.
+
+        Only the k dealt positions are drawn (a partial Fisher-Yates shuffle, each
+        swap chosen by :meth:`below`'s exact rejection), which is what a deal needs.
+        """
+        if not 0 <= k <= n:
+            raise ValueError(f"deal: need 0 <= k <= n, got k={k}, n={n}")
+        items = list(range(n))
+        rand = self.random
+        for i in range(k):
+            m = n - i
+            scale = 1 << m.bit_length()
+            j = int(rand() * scale)
+            while j >= m:
                 j = int(rand() * scale)
-                while j >= n:
-                    j = int(rand() * scale)
+            j += i
             items[i], items[j] = items[j], items[i]
+        del items[k:]
+        return items
 
     def randoms(self, size: int) -> list[float]:
         """``size`` floats in ``[0, 1)``, e.g. a bot's block of decisions."""

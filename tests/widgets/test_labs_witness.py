@@ -360,8 +360,10 @@ def test_default_position_itself_reaches_the_decision_and_the_rule_says_stop_at_
     f = lab.first_facts  # the last reveal draws from the unknown cards alone: P = safe unknown / unknown
     p_next = Fraction(f["safe_unknown"], f["unknown_cards"])
     assert h["steps"][-1].p_next == p_next and h["steps"][-1].threshold == Fraction(6, 7)
-    said = f"{f['safe_unknown']}/{f['unknown_cards']} = {p_next.numerator}/{p_next.denominator}"
-    assert said in lab.start_position.why
+    said = f"{f['safe_unknown']}/{f['unknown_cards']}"  # the sentence states it (count first, then reduced)
+    if p_next.denominator != f["unknown_cards"]:
+        said += f" = {p_next.numerator}/{p_next.denominator}"
+    assert f"{said} ≈ {float(p_next):.2f}" in lab.start_position.why
 
 
 def test_decision_share_counts_challenges():
