@@ -169,10 +169,19 @@ def play_identification(page, scope, screen: Screen, name: str) -> None:
 
 def play_challenge(page, scope, screen: Screen, name: str) -> None:
     screenshot(page, f"{name}-start")
-    screen.click(widget_button(scope, "Challenge"), "Challenge")
+    challenge = widget_button(scope, "Challenge")
+    nxt = widget_button(scope, "Next turn")
+    # the app deals a secret seed of the position's recipe: a bot's failed turn may lie face up first
+    # (W4/W5, about half the deals); Next turn goes on to the learner's choice
+    for _ in range(200):
+        if challenge.is_enabled():
+            break
+        if nxt.is_enabled():
+            screen.click(nxt, "Next turn", watch=f"{screen.lab} .safari-table")  # the kernel has moved on
+        page.wait_for_timeout(100)
+    screen.click(challenge, "Challenge")
     reveal = widget_button(scope, "Reveal one more")
     stop = scope.locator("button.safari-stop")
-    nxt = widget_button(scope, "Next turn")
     for step in range(12):
         for _ in range(100):  # the kernel's answer to the last click: a button to press, or the decision
             page.wait_for_timeout(100)
