@@ -3,7 +3,8 @@
 Each candidate is a recipe (seed, turns played by bots, the other seats' bots);
 :func:`safari_kit.simulation.challenge_positions.reach` replays it and
 ``facts`` describes the learner's choice there. The first seed meeting a
-position's wish is printed; the chosen recipes are then written by hand into
+position's wish is printed (the lab must open on the learner's choice, with no bot's failure
+shown first); the chosen recipes are then written by hand into
 ``POSITIONS`` (tests replay them and check each sentence's claim).
 
     .venv/bin/python tools/find_challenge_positions.py
@@ -12,21 +13,32 @@ from __future__ import annotations
 
 from safari_kit.simulation.challenge_positions import Position, facts, reach, to_decision
 from safari_kit.teaching import deck
+from safari_kit.witness import actions as A
+from safari_kit.witness.rules import Phase
 
 WISHES = {
+    # what each POSITIONS sentence claims (tests check the claims; the numbers in the sentences come from ``facts``)
+    "stop-or-go": (dict(turns=(2, 3, 4, 5, 6), bot="random"),
+                   lambda f, clue: f["face_down"] == 7 and f["remembered"] == 5 and f["remembered_safe"] == 5
+                   and f["challenge"] > f["identify"] and f["identify"] < 1),
     # a fresh table, the learner first, the lesson's TAM Elephant as the clue
     "fresh": (dict(turns=(0,), first_player=0, bot="random"),
               lambda f, clue: f["face_down"] == 4 and f["remembered"] == 0 and clue == deck.first_named("TAM")),
-    "remember-3": (dict(turns=(2, 3, 4, 5, 6), bot="random"),
-                   lambda f, clue: f["face_down"] == 8 and f["remembered"] == 3 and f["remembered_safe"] == 3
-                   and f["challenge"] > f["identify"]),
-    "stop-or-go": (dict(turns=(2, 3, 4, 5, 6), bot="random"),
-                   lambda f, clue: f["remembered_safe"] >= 5 and f["unknown_places"] >= 2
-                   and f["challenge"] > f["identify"] and f["identify"] < 1),
+    "close-call": (dict(turns=(2, 3, 4, 5, 6), bot="random"),
+                   lambda f, clue: f["face_down"] == 8 and f["remembered"] == 5 and f["remembered_safe"] == 3
+                   and f["remembered_match"] == 2 and f["identify"] == 2 and f["challenge"] > f["identify"]),
     "identify-sure": (dict(turns=(2, 3, 4, 5, 6), bot="random"),
-                      lambda f, clue: f["remembered"] >= 3 and f["remembered_match"] >= 1 and f["identify"] == 2
-                      and f["challenge"] < 1 and f["face_down"] >= 6),
+                      lambda f, clue: f["face_down"] == 7 and f["remembered"] == 5 and f["remembered_safe"] == 2
+                      and f["remembered_match"] >= 1 and f["identify"] == 2 and f["challenge"] < 1),
 }
+
+
+def opens_on_choice(state, seats, learner: int) -> bool:
+    """Play on as the lab does (pausing on a bot's failure): the lab must open on the learner's choice."""
+    if state.phase == Phase.FACE_UP and state.current_player == learner:
+        state.apply(A.TurnFaceDown())
+    seats.play_until_learner(state, show_failures=True)
+    return not state.is_terminal() and state.current_player == learner and state.phase == Phase.CHOOSE
 
 
 def search(key: str, seeds=range(0, 600)):
@@ -36,6 +48,8 @@ def search(key: str, seeds=range(0, 600)):
             pos = Position(key, key, "", seed=seed, turns=turns, bot=spec["bot"],
                            first_player=spec.get("first_player"))
             game, state, seats = reach(pos)
+            if not opens_on_choice(state, seats, pos.learner):
+                continue
             to_decision(state, seats, pos.learner)
             if state.is_terminal():
                 continue

@@ -1,4 +1,8 @@
-"""Loading the card CSV: validation, then immutable card objects and pandas frames.
+"""Loading the card CSV: validation, then immutable card objects (and pandas frames on request).
+
+The card objects come from the validated rows alone (the standard library's
+``csv``), so playing a game never imports pandas; the frames a learner explores
+(``witness_frame``, ``knockout_frame``) are built with pandas on first use.
 
 >>> cards = load_cards()
 >>> len(cards.witness)
@@ -16,8 +20,7 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from safari_kit.cards.model import Mugshot, SafariPal
 from safari_kit.cards.schema import (
@@ -25,6 +28,9 @@ from safari_kit.cards.schema import (
 )
 from safari_kit.cards.validate import Problem, ValidatedRows, validate_bytes
 from safari_kit.core.errors import CardDataError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = ["Cards", "load_cards", "default_cards_path"]
 
@@ -47,26 +53,33 @@ class Cards:
     """Both decks as loaded from one CSV.
 
     ``witness`` and ``knockout`` are tuples of frozen card objects in file
-    order. ``witness_frame`` and ``knockout_frame`` return a fresh *copy* of
-    the frame on each access, so changing one never changes the deck.
+    order. ``witness_frame`` and ``knockout_frame`` (pandas, built on first
+    use) return a fresh *copy* of the frame on each access, so changing one
+    never changes the deck.
     """
 
     path: Path
     witness: tuple[Mugshot, ...]
     knockout: tuple[SafariPal, ...]
-    _witness_frame: pd.DataFrame = field(repr=False)
-    _knockout_frame: pd.DataFrame = field(repr=False)
+    _rows: ValidatedRows = field(repr=False)
     _by_id: dict = field(repr=False)
+    _frames: dict = field(repr=False, default_factory=dict)  # "witness"/"knockout" -> DataFrame, once built
+
+    def _frame(self, deck: str) -> "pd.DataFrame":
+        if not self._frames:
+            self._frames["witness"], self._frames["knockout"] = _frames(self._rows, self.path.name or str(self.path),
+                                                                        self.path)
+        return self._frames[deck].copy()
 
     @property
-    def witness_frame(self) -> pd.DataFrame:
+    def witness_frame(self) -> "pd.DataFrame":
         """The Mugshots: id, name (str), animal, texture, color (categoricals), ink (bool)."""
-        return self._witness_frame.copy()
+        return self._frame("witness")
 
     @property
-    def knockout_frame(self) -> pd.DataFrame:
+    def knockout_frame(self) -> "pd.DataFrame":
         """The Safari Pals: id, name (str) and the four data items (float)."""
-        return self._knockout_frame.copy()
+        return self._frame("knockout")
 
     def mugshot(self, card_id: str) -> Mugshot:
         """The Mugshot with this id; ``KeyError`` when there is none."""
@@ -93,7 +106,9 @@ class Cards:
                 f"{len(self.knockout)} knockout)")
 
 
-def _frames(rows: ValidatedRows, file: str, path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _frames(rows: ValidatedRows, file: str, path: Path) -> tuple["pd.DataFrame", "pd.DataFrame"]:
+    import pandas as pd  # only here: the frames are for exploring the data, the games never need them
+
     try:
         df = pd.read_csv(io.StringIO(rows.text), dtype=str, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as exc:  # pragma: no cover - the validator read it
@@ -133,14 +148,13 @@ def _read(path: Path) -> bytes:
 def _build(path: Path, data: bytes, strict: bool) -> Cards:
     file = path.name or str(path)
     rows = validate_bytes(data, file, strict=strict, path=path)
-    w, k = _frames(rows, file, path)
-    witness = tuple(Mugshot(r.id, r.animal, r.texture, r.color, r.name)
-                    for r in w.itertuples(index=False))
-    knockout = tuple(SafariPal(r.id, r.name, float(r.weight_kg), float(r.size_cm),
-                               float(r.top_speed_kmh), float(r.lifespan_years))
-                     for r in k.itertuples(index=False))
+    cells = [r.cells for r in rows.rows]
+    witness = tuple(Mugshot(c["id"], c["animal"], c["texture"], c["color"], c["name"])
+                    for c in cells if c["deck"].strip() == WITNESS)
+    knockout = tuple(SafariPal(c["id"], c["name"], *(float(c[col].strip()) for col in STAT_COLUMNS))
+                     for c in cells if c["deck"].strip() == KNOCKOUT)
     by_id = {c.id: c for c in witness + knockout}
-    return Cards(path, witness, knockout, w, k, by_id)
+    return Cards(path, witness, knockout, rows, by_id)
 
 
 def load_cards(path: str | os.PathLike | None = None, *, strict: bool = True) -> Cards:

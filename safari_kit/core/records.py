@@ -3,20 +3,24 @@
 A record is enough to replay a game to the identical state, because every
 chance event is derived from the seed (see :mod:`safari_kit.core.chance`).
 
-Document shape (version 2)::
+Document shape (version 3)::
 
-    {"format": "safari-kit-game-record", "version": 2,
+    {"format": "safari-kit-game-record", "version": 3,
      "game": "witness" | "knockout",
      "options": {...game options...},
      "seed": 12345,
      "setup": {...e.g. a given deck order, or null...},
      "actions": [{"type": "...", ...}, ...]}
 
-Version 2 (safari_kit 0.2) added two Safari Witness actions: ``TurnFaceDown``
-after a failed turn and ``ArchiveCard`` (the full archive order, W4) in place
-of version 1's ``ArchiveTop``. Version 1 records still replay: the Witness
-replay inserts the face-down step and spells ``ArchiveTop`` out card by card.
-Knockout records are the same in both versions.
+Version 3 (issue 13) changed the dealer, not the actions: every chance event
+now comes from the standard library's generator (:mod:`safari_kit.core.chance`),
+so the same seed deals other cards than before. Records of versions 1 and 2
+were dealt by numpy's generator; replaying one here would silently give a
+different game, so :func:`read_record` refuses them with a message naming the
+version (replay them with the safari_kit that wrote them). Version 2 had added
+two Safari Witness actions: ``TurnFaceDown`` after a failed turn and
+``ArchiveCard`` (the full archive order, W4) in place of version 1's
+``ArchiveTop``; version 3 keeps version 2's actions for both games.
 
 What a record reveals: the seed and every action, so whoever holds a record can
 rebuild every card of the game, hidden ones included. A record of an unfinished
@@ -32,8 +36,9 @@ from typing import Any
 from safari_kit.core.errors import RecordError
 
 RECORD_FORMAT = "safari-kit-game-record"
-RECORD_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+RECORD_VERSION = 3
+READABLE_VERSIONS = (3,)
+NUMPY_DEALT_VERSIONS = (1, 2)  # dealt by numpy's generator: refused (see the module docstring)
 _KEYS = {"format", "version", "game", "options", "seed", "setup", "actions"}
 
 
@@ -95,6 +100,11 @@ def read_record(source: str | Path | dict, game: str | None = None) -> dict:
         raise RecordError(f"{origin}: expected a JSON object, got {type(doc).__name__}")
     if doc.get("format") != RECORD_FORMAT:
         raise RecordError(f"{origin}: 'format' is {doc.get('format')!r}, expected {RECORD_FORMAT!r}")
+    if doc.get("version") in NUMPY_DEALT_VERSIONS and not isinstance(doc.get("version"), bool):
+        raise RecordError(f"{origin}: this record is version {doc['version']}, written by a safari_kit from before "
+                          f"issue 13 whose dealer was numpy's generator; this safari_kit deals with the standard "
+                          f"library's generator (the same seed deals other cards) and replays version "
+                          f"{RECORD_VERSION} only. Replay it with the safari_kit that wrote it.")
     if doc.get("version") not in READABLE_VERSIONS or isinstance(doc.get("version"), bool):
         readable = " and ".join(str(v) for v in READABLE_VERSIONS)
         raise RecordError(f"{origin}: 'version' is {doc.get('version')!r}; this safari_kit reads versions {readable}")

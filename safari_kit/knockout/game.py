@@ -199,7 +199,8 @@ class KnockoutGame:
 
         ``seed`` (non-negative int; fresh when None, and recorded) fixes the 7
         full-deck shuffles (one per round, K2), all drawn now from one
-        generator ``Chance(seed).generator("deals")``. ``deals`` instead gives
+        generator ``Chance(seed).generator("deals")`` (of each shuffle, the
+        cards a round deals: its top (8 − r) × players). ``deals`` instead gives
         the 7 deck orders as lists of card ids (round r deals from its list's
         start, one card at a time; each list needs at least (8 − r) × players
         distinct ids).
@@ -208,7 +209,8 @@ class KnockoutGame:
         if deals is None:
             gen = chance.generator("deals")
             n = len(self.cards)
-            orders = tuple(tuple(gen.permutation(n).tolist()) for _ in range(ROUNDS))
+            # round r deals the top (8 − r) × players cards of its shuffled deck: only those are drawn
+            orders = tuple(tuple(gen.deal(n, cards_per_player(r) * self.players)) for r in range(1, ROUNDS + 1))
             given = None
         else:
             orders = self._check_deals(deals)

@@ -23,8 +23,6 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 
-import numpy as np
-
 from safari_kit.cards.model import ANIMALS, COLORS, TEXTURES, Mugshot
 from safari_kit.cards.names import NAMES, is_ink
 from safari_kit.probability.distributions import Estimate, Exact
@@ -37,7 +35,7 @@ ELEMENTS_OF = {"animal": ANIMALS, "texture": TEXTURES, "color": COLORS}
 
 
 def _cards(game, cards):
-    return [game.cards[c] if isinstance(c, (int, np.integer)) else
+    return [game.cards[c] if hasattr(c, "__index__") else
             (game.cards[game.index[c]] if isinstance(c, str) else c) for c in cards]
 
 
@@ -153,6 +151,8 @@ def case_goal_probability(kn, case: str, m: int) -> Exact | None:
 # ------------------------------------------------------------------ Monte Carlo
 def mc_complete_set(kind, archive, pool, m, sets=1, n=20000, rng=None, game=None) -> Estimate:
     """Estimate :func:`p_complete_set` by drawing m of the pool n times."""
+    import numpy as np  # the Monte Carlo twins only (the Simulation lab); the exact answers need none
+
     game = _game(game)
     rng = np.random.default_rng(rng)
     archive, pool = _cards(game, archive), _cards(game, pool)
@@ -170,6 +170,8 @@ def mc_complete_set(kind, archive, pool, m, sets=1, n=20000, rng=None, game=None
 
 
 def mc_names(archive, pool, m, target=5, n=4000, rng=None, game=None) -> Estimate:
+    import numpy as np
+
     game = _game(game)
     rng = np.random.default_rng(rng)
     archive, pool = _cards(game, archive), _cards(game, pool)

@@ -28,8 +28,6 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
-import numpy as np
-
 __all__ = ["Exact", "Estimate", "Comparison", "compare", "exact_value"]
 
 
@@ -45,7 +43,7 @@ def exact_value(x: Any) -> Fraction:
         return x.value
     if isinstance(x, Fraction):
         return x
-    if isinstance(x, (int, np.integer)):
+    if hasattr(x, "__index__"):  # int, or an array library's integer scalar
         return Fraction(int(x))
     return Fraction(float(x))
 
@@ -167,6 +165,8 @@ class Estimate:
     @classmethod
     def from_samples(cls, samples, label: str = "") -> "Estimate":
         """From an array of samples: 0/1 (or bool) samples give a proportion, others a mean."""
+        import numpy as np  # the simulators' samples are numpy arrays; the play path never comes here
+
         a = np.asarray(samples)
         if a.size == 0:
             raise ValueError("no samples")

@@ -48,8 +48,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence, cast
 
-import numpy as np
-
 from safari_kit.cards.model import DATA_ITEMS, SafariPal
 from safari_kit.knockout.actions import Play
 from safari_kit.probability.distributions import Estimate, Exact
@@ -144,7 +142,7 @@ class KnockoutView:
             raise ValueError("a view with cards already played this turn needs the named item")
         if not self.trick and self.item is not None:
             raise ValueError("a lead (empty trick) has no named item yet; drop item= or give the trick")
-        if any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0 for k in self.later):
+        if any(isinstance(k, bool) or not hasattr(k, "__index__") or k < 0 for k in self.later):
             raise ValueError(f"later must be hand sizes (non-negative integers), got {self.later!r}")
         seen = self.hand + self.trick + self.played
         if len(set(seen)) != len(seen):
@@ -645,8 +643,8 @@ def card_ranks(game, card: str) -> dict[str, int]:
     return {item: item_ranks(t, item)[card] for item in t.items}
 
 
-def lead_keys(game) -> np.ndarray:
-    """``keys[k, c]``: the order a rank-greedy lead prefers (card c, item k); higher is better, all distinct.
+def lead_keys(game) -> list[list[int]]:
+    """``keys[k][c]``: the order a rank-greedy lead prefers (card c, item k); higher is better, all distinct.
 
     Better = fewer cards of the deck strictly higher on the item (the card's rank);
     ties go to the lower card index (deck order), then the earlier item.
@@ -654,23 +652,21 @@ def lead_keys(game) -> np.ndarray:
     """
     t = _table(game)
     C, K = len(t.ids), len(t.items)
-    keys = np.empty((K, C), dtype=np.int64)
+    keys = []
     for k, item in enumerate(t.items):
-        vals = np.asarray(t.values[item])
-        higher = (vals[None, :] > vals[:, None]).sum(axis=1)
-        keys[k] = -(higher * (C * K) + np.arange(C) * K + k)
+        vals = t.values[item]
+        keys.append([-(sum(1 for w in vals if w > vals[c]) * (C * K) + c * K + k) for c in range(C)])
     return keys
 
 
-def follow_keys(game) -> np.ndarray:
-    """``keys[k, c]``: a follower's "best card on item k" order; higher value first, ties by deck order."""
+def follow_keys(game) -> list[list[int]]:
+    """``keys[k][c]``: a follower's "best card on item k" order; higher value first, ties by deck order."""
     t = _table(game)
-    C, K = len(t.ids), len(t.items)
-    keys = np.empty((K, C), dtype=np.int64)
-    for k, item in enumerate(t.items):
-        vals = np.asarray(t.values[item])
-        lower = (vals[None, :] < vals[:, None]).sum(axis=1)
-        keys[k] = lower * C + (C - 1 - np.arange(C))
+    C = len(t.ids)
+    keys = []
+    for item in t.items:
+        vals = t.values[item]
+        keys.append([sum(1 for w in vals if w < vals[c]) * C + (C - 1 - c) for c in range(C)])
     return keys
 
 
@@ -728,12 +724,17 @@ def pigeonhole_out(players: int, round_no: int) -> int:
 
 
 # ---------------------------------------------------------------------------- Monte Carlo twins
-def _rng(rng) -> np.random.Generator:
+# numpy is imported inside these twins only: the Simulation lab uses them, the play path never does.
+def _rng(rng):
+    import numpy as np
+
     return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
 
-def _pool_perms(n_pool: int, need: int, n: int, rng: np.random.Generator) -> np.ndarray:
+def _pool_perms(n_pool: int, need: int, n: int, rng):
     """(n, need) indices into the pool: the first ``need`` cards of n independent shuffles."""
+    import numpy as np
+
     if need > n_pool:
         raise ValueError(f"{need} unseen cards needed, only {n_pool} unseen")
     return np.argsort(rng.random((n, n_pool)), axis=1)[:, :need]
@@ -746,6 +747,8 @@ def estimate_p_win(game, view, card: str, item: str | None = None, n: int = 10_0
     ``numpy`` Generator ``rng``), lets each play its best card on the item and
     resolves the turn by K3 (earlier card wins ties).
     """
+    import numpy as np
+
     t, v, g = _table(game), _view(view), _rng(rng)
     if item is None:
         item = v.item
@@ -780,6 +783,8 @@ def estimate_expected_turns_won(game, view, plan, n: int = 10_000, rng=None) -> 
     hand into a random playing order, names random items for opponents' leads
     and plays the rest of the round by the rules.
     """
+    import numpy as np
+
     t, v, g = _table(game), _view(view), _rng(rng)
     steps = [(e, None) if isinstance(e, str) else tuple(e) for e in plan]
     h = len(v.hand)

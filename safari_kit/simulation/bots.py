@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence, runtime_checkable
 
-import numpy as np
+from safari_kit.core.chance import Generator
 
 
 @runtime_checkable
@@ -24,7 +24,7 @@ class Bot(Protocol):
     name: str
     needs_observation: bool
 
-    def start(self, game, player: int, rng: np.random.Generator) -> None: ...
+    def start(self, game, player: int, rng: Generator) -> None: ...
 
     def choose(self, observation, legal_actions: Sequence): ...
 
@@ -33,21 +33,21 @@ class RandomBot:
     """Picks a legal action uniformly at random (the baseline of every tournament).
 
     Draws its random numbers in blocks from its seeded generator, because a
-    numpy call per decision would cost more than the rules themselves.
+    generator call per decision would cost more than the rules themselves.
     """
 
     name = "random"
     needs_observation = False
 
     def __init__(self) -> None:
-        self._rng: np.random.Generator | None = None
+        self._rng: Generator | None = None
         self._block: list[float] = []
 
-    def start(self, game, player: int, rng: np.random.Generator) -> None:
+    def start(self, game, player: int, rng: Generator) -> None:
         self._rng = rng
         self._block = []
 
     def choose(self, observation, legal_actions: Sequence):
         if not self._block:
-            self._block = self._rng.random(256).tolist()
+            self._block = self._rng.randoms(256)
         return legal_actions[int(self._block.pop() * len(legal_actions))]

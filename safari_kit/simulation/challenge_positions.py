@@ -25,8 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
-
+from safari_kit.core.chance import Chance
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.simulation.registry import make_bot
@@ -86,7 +85,7 @@ def position(key: str | Position | None) -> Position:
 
 def _learner_bot(pos: Position, game, seed: int):
     bot = make_bot("witness", pos.learner_bot)
-    bot.start(game, pos.learner, np.random.default_rng([int(seed) & 0xFFFFFFFF, pos.learner, 1]))
+    bot.start(game, pos.learner, Chance(seed).generator("learner-bot", pos.learner))
     return bot
 
 
@@ -253,24 +252,28 @@ POSITIONS = (
     Position("stop-or-go", "Mid-game: stop or go on?",
              "7 face-down places and you remember 5 of them, all safe for your clue: the first 5 reveals are "
              "sure, so you will reach the moment to decide whether 6 cards are worth risking on a reveal that "
-             "is safe with P = 24/69 = 8/23 ≈ 0.35.",
-             seed=108, turns=2,
-             claims={"face_down": 7, "remembered": 5, "remembered_safe": 5, "better": "challenge"}),
+             "is safe with P = 26/69 ≈ 0.38.",
+             seed=135, turns=2,
+             claims={"face_down": 7, "remembered": 5, "remembered_safe": 5, "safe_unknown": 26, "unknown_cards": 69,
+                     "better": "challenge"}),
     Position("fresh", "Fresh table (first turn)",
              "4 face-down places and nothing remembered: all 4 must be safe before you may stop, "
              "P = 31465/1150626 ≈ 0.027 for the TAM Elephant, so Identify (14/37 ≈ 0.38 cards) beats "
              "Challenge (≈ 0.14).",
-             seed=31, turns=0, first_player=0,
+             seed=197, turns=0, first_player=0,
              claims={"face_down": 4, "remembered": 0, "better": "identify", "clue_name": "TAM"}),
     Position("close-call", "Mid-game: a close call",
              "8 face-down places and you remember 5 of them: 3 are safe for your clue and 2 match it, so Identify "
-             "is a sure 2 cards while a Challenge (3 sure reveals, then one at 29/69) is worth 145/69 ≈ 2.10.",
-             seed=53, turns=2,
-             claims={"face_down": 8, "remembered": 5, "remembered_safe": 3, "better": "challenge"}),
+             "is a sure 2 cards while a Challenge (3 sure reveals, then one at 28/69) is worth 140/69 ≈ 2.03.",
+             seed=343, turns=2,
+             claims={"face_down": 8, "remembered": 5, "remembered_safe": 3, "remembered_match": 2,
+                     "safe_unknown": 28, "unknown_cards": 69, "identify": 2, "challenge": Fraction(140, 69),
+                     "better": "challenge"}),
     Position("identify-sure", "Mid-game: a sure identification",
              "7 face-down places and you remember 5 of them; 3 share something with your clue, so Identify is a "
              "sure 2 cards, and a Challenge, with only 2 remembered safe places, is worth less than 1.",
-             seed=0, turns=2,
-             claims={"face_down": 7, "remembered": 5, "remembered_safe": 2, "better": "identify"}),
+             seed=21, turns=2,
+             claims={"face_down": 7, "remembered": 5, "remembered_safe": 2, "remembered_match": 3,
+                     "better": "identify"}),
 )
 DEFAULT_POSITION = POSITIONS[0]

@@ -81,7 +81,7 @@ def _tables(game):
     for k in range(values.shape[0]):
         _, inv = np.unique(values[k], return_inverse=True)
         ranks[k] = inv
-    lk = lead_keys(game)                                          # (K, C), distinct
+    lk = np.asarray(lead_keys(game), dtype=np.int64)              # (K, C), distinct
     best_item = lk.argmax(axis=0).astype(np.intp)
     best_key = lk.max(axis=0)
     n = game.players
@@ -90,7 +90,7 @@ def _tables(game):
         for s in range(n):
             nxt[mask, s] = next((s + d) % n for d in range(1, n + 1) if mask >> ((s + d) % n) & 1)
     tie = np.array([[n - 1 - (s - lead) % n for s in range(n)] for lead in range(n)], dtype=np.int16)
-    return ranks, best_key, best_item, follow_keys(game), nxt, tie
+    return ranks, best_key, best_item, np.asarray(follow_keys(game), dtype=np.int64), nxt, tie
 
 
 def _deal(rng, G: int, C: int, n: int, h: int) -> np.ndarray:

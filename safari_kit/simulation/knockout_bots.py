@@ -20,8 +20,7 @@ from __future__ import annotations
 import weakref
 from typing import Sequence
 
-import numpy as np
-
+from safari_kit.core.chance import Generator
 from safari_kit.probability.knockout import best_play, lead_keys, follow_keys
 
 __all__ = ["GreedyKnockoutBot", "HighCardBot"]
@@ -45,7 +44,7 @@ class GreedyKnockoutBot:
     def __init__(self) -> None:
         self._game = None
 
-    def start(self, game, player: int, rng: np.random.Generator) -> None:
+    def start(self, game, player: int, rng: Generator) -> None:
         self._game = game
 
     def choose(self, observation, legal_actions: Sequence):
@@ -74,13 +73,13 @@ class HighCardBot:
         self._rng = None
         self._block: list[float] = []
 
-    def start(self, game, player: int, rng: np.random.Generator) -> None:
+    def start(self, game, player: int, rng: Generator) -> None:
         self._game = game
         self._rng = rng
         self._block = []
         keys = _KEYS.get(game)
         if keys is None:
-            keys = _KEYS[game] = (lead_keys(game).tolist(), follow_keys(game).tolist())
+            keys = _KEYS[game] = (lead_keys(game), follow_keys(game))
         self._lead, self._follow = keys
 
     def choose(self, observation, legal_actions: Sequence):
@@ -97,5 +96,5 @@ class HighCardBot:
             card = max(observation.hand, key=lambda c: keys[index[c]])
             return game.follow_actions[index[card]]
         if not self._block:
-            self._block = self._rng.random(256).tolist()
+            self._block = self._rng.randoms(256)
         return legal_actions[int(self._block.pop() * len(legal_actions))]

@@ -6,8 +6,7 @@ the cards lying face up (W4/W5).
 """
 from __future__ import annotations
 
-import numpy as np
-
+from safari_kit.core.chance import Chance
 from safari_kit.simulation.registry import make_bot
 from safari_kit.witness.rules import Phase
 
@@ -23,7 +22,7 @@ class BotSeats:
         for p in range(game.players):
             if p != learner:
                 bot = make_bot("witness", spec)
-                bot.start(game, p, np.random.default_rng([int(seed) & 0xFFFFFFFF, p]))
+                bot.start(game, p, Chance(seed).generator("seat", p))
                 self.bots[p] = bot
 
     def play_one(self, state) -> None:

@@ -67,7 +67,7 @@ class ChunkTask:
 
 def chunk_seeds(seed: int, chunk: int, count: int) -> list[int]:
     """The game seeds of chunk ``chunk``: ``count`` draws from ``Chance(seed).generator("chunk", chunk)``."""
-    return Chance(seed).generator("chunk", chunk).integers(0, 2**62, size=count).tolist()
+    return Chance(seed).generator("chunk", chunk).integers(0, 2**62, size=count)
 
 
 _GAME_CACHE: dict = {}

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
-
 from safari_kit.cards.names import NAMES, matches
+from safari_kit.core.chance import Generator
 from safari_kit.probability import witness as W
 from safari_kit.probability.knowledge import KnowledgeTracker, Memory
 from safari_kit.witness import actions as A
@@ -41,7 +40,7 @@ class GreedyWitnessBot:
         self.player = None
         self.fallbacks = 0  # decisions where the plan was not legal (should stay 0)
 
-    def start(self, game, player: int, rng: np.random.Generator) -> None:
+    def start(self, game, player: int, rng: Generator) -> None:
         self.game = game
         self.player = player
         self._tracker = KnowledgeTracker(game, player)
@@ -139,7 +138,7 @@ class MemoryWitnessBot(GreedyWitnessBot):
                      f"memory(last {last_k})" if last_k is not None else "memory(perfect)")
         self._params = (remember_prob, last_k)
 
-    def start(self, game, player: int, rng: np.random.Generator) -> None:
+    def start(self, game, player: int, rng: Generator) -> None:
         super().start(game, player, rng)
         remember_prob, last_k = self._params
         self.memory = Memory(remember_prob=remember_prob, last_k=last_k, seed=int(rng.integers(2**62)))

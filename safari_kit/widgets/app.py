@@ -74,6 +74,7 @@ LABS = (
 
 
 CLASS_SEED_ENV = "SAFARI_KIT_CLASS_SEED"
+DATA_PACKAGES = ("numpy", "pandas", "matplotlib")  # off the play path (issue 13): only the Simulation lab needs one
 
 
 class LabChooser:
@@ -206,10 +207,20 @@ class LabChooser:
         return self._open()
 
     @guarded
-    def _open(self) -> Lab:
+    def _open(self) -> Lab | None:
         entry = self.entries()[self.lab.value]
         self.stage.children = [W.HTML(f"<p>Opening {html.escape(entry.title)}…</p>")]
-        self.current = entry.build(self.shared_seed, fair=self.fair)
+        try:
+            self.current = entry.build(self.shared_seed, fair=self.fair)
+        except ModuleNotFoundError as exc:
+            missing = (exc.name or "").split(".")[0]
+            if missing not in DATA_PACKAGES:
+                raise
+            # issue 13: the play path needs neither; the Simulation lab needs numpy. Say so in one sentence.
+            self.current = None
+            self.show_status(f"The {entry.title} lab needs {missing}, which this Python does not have "
+                             f"(e.g. a browser-only site without it); every other lab works here.")
+            return None
         self.stage.children = [self.current.layout]
         return self.current
 

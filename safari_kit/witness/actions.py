@@ -102,17 +102,6 @@ class TurnFaceDown(RecordableAction):
 
 
 @dataclass(frozen=True, slots=True)
-class ArchiveTop(RecordableAction):
-    """Version-1 records only: archive with ``top`` on top, the rest in reveal order.
-
-    Not an action of the engine any more (W4 lets the player order every card:
-    :class:`ArchiveCard`); records of version 1 are translated when replayed.
-    """
-
-    top: str
-
-
-@dataclass(frozen=True, slots=True)
 class UseTam(RecordableAction):
     """W10 TAM: swap the cards at two spots (Unidentified places or archive positions)."""
 
@@ -203,5 +192,4 @@ ACTION_TYPES = {cls.__name__: cls for cls in (
     Identify, RevealAnother, Challenge, Declare, RevealNext, StopChallenge, ArchiveCard, TurnFaceDown,
     UseTam, UseTom, UseSam, UseKim, UseKris, UseAlan, AlanTake, AlanDone, EndTurn,
 )}
-V1_ACTION_TYPES = {**ACTION_TYPES, "ArchiveTop": ArchiveTop}  # what version-1 records may hold
 ABILITY_ACTIONS = {"TAM": UseTam, "TOM": UseTom, "SAM": UseSam, "KIM": UseKim, "KRIS": UseKris, "ALAN": UseAlan}

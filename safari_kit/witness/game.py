@@ -113,7 +113,7 @@ class WitnessGame:
     def replay(cls, record: dict | str | Path, cards: Sequence[Mugshot] | None = None) -> WitnessState:
         """Rebuild a game's state from its record (see :mod:`safari_kit.core.records`).
 
-        Version-1 records (before ``TurnFaceDown`` and ``ArchiveCard``) replay too.
+        Records of versions 1 and 2 (dealt by numpy's generator) are refused.
         Raises :class:`RecordError` naming what is wrong.
         """
         doc = read_record(record, game="witness")
@@ -127,18 +127,12 @@ class WitnessGame:
             raise
         except (ValueError, TypeError) as exc:
             raise RecordError(f"record does not set up a game: {exc}") from None
-        version_1 = doc.get("version") == 1
         for i, item in enumerate(doc["actions"]):
-            action = action_from_dict(item, A.V1_ACTION_TYPES if version_1 else A.ACTION_TYPES, i)
+            action = action_from_dict(item, A.ACTION_TYPES, i)
             try:
-                if version_1:
-                    state.replay_version_1_action(action)
-                else:
-                    state.apply(action)
+                state.apply(action)
             except IllegalActionError as exc:
                 raise RecordError(f"action #{i} {item!r} does not replay: {exc.reason}") from None
-        if version_1 and state.phase == "face_up":
-            state.apply(A.TurnFaceDown())
         return state
 
     def __repr__(self) -> str:

@@ -651,22 +651,6 @@ class WitnessState:
         """Write the game record as JSON (to ``path`` when given) and return the text."""
         return write_record(self.to_record(), path)
 
-    def replay_version_1_action(self, action) -> None:
-        """A version-1 record's action: cards were turned face down at once, ArchiveTop named the top only."""
-        if self.phase == _P_FACE_UP:
-            self.apply(_TURN_FACE_DOWN)
-        if type(action) is not A.ArchiveTop:
-            self.apply(action)
-            return
-        if self.phase != _P_ARCHIVE or action.top not in [self.card_id(c) for c in self.won]:
-            raise IllegalActionError(action, f"{action.top!r} is not among the cards being archived")
-        top = action.top
-        for card in [self.card_id(c) for c in self.won if self.card_id(c) != top]:
-            if self.phase == _P_ARCHIVE and len(self.won) > 1:
-                self.apply(A.ArchiveCard(card))
-        if self.phase == _P_ARCHIVE:
-            self.apply(A.ArchiveCard(top))
-
     def __eq__(self, other) -> bool:
         return isinstance(other, WitnessState) and self.full_view() == other.full_view()
 

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.browser
 
 ID_LAB = ".safari-identification-lab"
 CH_LAB = ".safari-challenge-lab"
-SEED = 3            # Identification: the learner's turn at once, 5 face-down places
+SEED = 4            # Identification: the learner's turn at once (seed 4, 3 players)
 SANITY_MS = 2_000
 
 CELLS = [
@@ -319,7 +319,7 @@ def play_challenge(page) -> dict:
             if shot is None:
                 shot = decision_shot(page)  # 4 safe: the rule says reveal on (a remembered place, P = 1)
             elif verdict == "stop":
-                decision_shot(page, "challenge-decision-stop")  # 5 safe: 24/69 < 6/7
+                decision_shot(page, "challenge-decision-stop")  # 5 safe: 26/69 < 6/7
             decisions.append(verdict)
             n = int(re.search(r"with n = (\d+) cards", rule)[1])
             assert stop.inner_text().strip() == f"Stop: archive {n}"
@@ -337,7 +337,7 @@ def play_challenge(page) -> dict:
         assert_status_ok(page, lab)
         page.wait_for_timeout(150)  # let the table's redraw land before reading the next target
     assert steps, "no place was revealed"
-    assert decisions == ["reveal on", "stop"], decisions  # 4 safe: a sure 5th (P = 1); 5 safe: 24/69 < 6/7
+    assert decisions == ["reveal on", "stop"], decisions  # 4 safe: a sure 5th (P = 1); 5 safe: 26/69 < 6/7
     assert shot, "the stop-or-continue moment never came"
     texts.append(click_and_wait_change(page, stop, decide))
     assert len(set(texts)) == len(texts), "the decision box did not change after every click"

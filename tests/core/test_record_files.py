@@ -12,7 +12,7 @@ from safari_kit.core.record_files import (MAX_RECORD_BYTES, RecordFileError, Rec
                                           load_record_file, read_record_file, record_name, records_folder,
                                           write_record_file)
 
-RECORD = {"format": "safari-kit-game-record", "version": 2, "game": "witness", "options": {}, "seed": 1,
+RECORD = {"format": "safari-kit-game-record", "version": 3, "game": "witness", "options": {}, "seed": 1,
           "setup": None, "actions": []}
 
 BAD_NAMES = [

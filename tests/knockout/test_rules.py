@@ -81,9 +81,12 @@ def test_k2_each_round_deals_from_a_fresh_full_deck():
     game = small_game(players=4)
     state = game.new_initial_state(seed=11)
     assert len(state._deals) == 7
-    for order in state._deals:
-        assert sorted(order) == list(range(len(CARDS)))
+    # of each round's shuffled full deck, the cards it deals: (8 − r) × players distinct cards
+    for r, order in enumerate(state._deals, start=1):
+        assert len(order) == (8 - r) * 4 == len(set(order)) and set(order) <= set(range(len(CARDS)))
     assert len(set(state._deals)) == 7           # 7 different shuffles
+    # a fresh full deck each round: cards dealt in round 1 come back in later rounds
+    assert set(state._deals[0]) & set().union(*state._deals[1:])
     # same seed: same deals; deals do not depend on play
     assert game.new_initial_state(seed=11)._deals == state._deals
 

@@ -128,7 +128,7 @@ def test_win_count_is_the_count_behind_every_chance(seed):
 
 
 def test_lesson_04_worked_step_from_one_card_to_the_whole_hand():
-    """The numbers notebooks/04-knockout.md cites: the lab's first position (seed 2), the Springbok
+    """The numbers notebooks/04-knockout.md cites: the lab's first position (seed 1), the Springbok
     (K12) on top speed, H = 1, k = 21; U = 56 knowing only the card, U = 50 knowing the hand."""
     game = KnockoutGame(players=4)
     assert len(game.cards) == 57
@@ -137,7 +137,7 @@ def test_lesson_04_worked_step_from_one_card_to_the_whole_hand():
     assert only.formula == "C(57 − 1 − 1, 21) / C(57 − 1, 21)"
     assert only.value == Fraction(math.comb(56 - 1, 21), math.comb(56, 21)) == Fraction(35, 56) == Fraction(5, 8)
     assert float(only) == 0.625
-    view = view_of(game.new_initial_state(seed=2).observation(0))
+    view = view_of(game.new_initial_state(seed=1).observation(0))
     assert len(view.hand) == 7 and view.leading and view.later == (7, 7, 7)
     assert best_play(game, view).action == Play("K12", "top_speed_kmh")
     c = win_count(game, view, "K12", "top_speed_kmh")
@@ -146,8 +146,8 @@ def test_lesson_04_worked_step_from_one_card_to_the_whole_hand():
     assert c.value == Fraction(29, 50) and float(c.value) == 0.58
     # with H = 1 the count is (U − k)/U
     assert only.value == Fraction(56 - 21, 56) and c.value == Fraction(50 - 21, 50)
-    # following the Warthog (K36) with the seed-8 hand: U = 57 − 7 − 1 = 49, k = 14
-    hand8 = view_of(game.new_initial_state(seed=8).observation(0)).hand
+    # following the Warthog (K36) with the seed-2 hand: U = 57 − 7 − 1 = 49, k = 14
+    hand8 = view_of(game.new_initial_state(seed=2).observation(0)).hand
     follow = KnockoutView(hand=hand8, later=(7, 7), trick=("K36",), item="top_speed_kmh")
     fc = win_count(game, follow, hand8[0])
     assert (fc.unseen, fc.k) == (49, 14)

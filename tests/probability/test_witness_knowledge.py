@@ -35,7 +35,7 @@ def test_start_knows_nothing(game):
 
 def test_perfect_memory_is_true_and_consistent(game):
     seen_mixed = seen_known = 0
-    for seed in range(12):
+    for seed in range(22, 34):  # 12 random games; seeds 28, 30 and 33 use SAM (mixed places)
         trackers = [KnowledgeTracker(game, p) for p in range(3)]
         for st in _random_play(game, seed):
             for p in range(3):

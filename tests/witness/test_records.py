@@ -62,7 +62,7 @@ def good_record():
     (lambda t: "{not json at all", "not valid JSON"),
     (lambda t: t[: len(t) // 2], "not valid JSON"),
     (lambda t: t.rstrip()[:-1], "truncated"),
-    (lambda t: t.replace('"version": 2', '"version": 99'), "version"),
+    (lambda t: t.replace('"version": 3', '"version": 99'), "version"),
     (lambda t: t.replace('"game": "witness"', '"game": "knockout"'), "knockout"),
     (lambda t: t.replace('"format": "safari-kit-game-record"', '"format": "other"'), "format"),
 ])
@@ -120,59 +120,30 @@ def test_missing_field_and_missing_file(tmp_path):
         load(corrupt)
 
 
-def as_version_1(state) -> dict:
-    """The record a version-1 safari_kit would have written for ``state``'s game.
-
-    Version 1 turned failed cards face down at once (no TurnFaceDown) and archived with
-    ArchiveTop(top), the other cards in reveal order; ``state`` must have archived that way.
-    """
-    doc = state.to_record()
-    replay = WitnessGame.from_options(doc["options"]).new_initial_state(seed=doc["seed"])
-    out, run = [], False
-    for item in doc["actions"]:
-        action = A.ACTION_TYPES[item["type"]].from_dict({k: v for k, v in item.items() if k != "type"})
-        replay.apply(action)
-        if item["type"] == "TurnFaceDown":
-            continue
-        if item["type"] == "ArchiveCard":
-            run = True
-            if replay.phase != "archive":  # the group is on the archive: its last card is the top
-                top = [e for e, _, _ in replay.log if e["kind"] == "archive"][-1]["cards"][-1]
-                out.append({"type": "ArchiveTop", "top": top})
-                run = False
-            continue
-        out.append(item)
-    assert not run
-    return {**doc, "version": 1, "actions": out}
-
-
-@pytest.mark.parametrize("seed", [4, 5, 6])
-def test_version_1_records_still_replay(seed):
-    """Records written before TurnFaceDown and ArchiveCard existed replay to the same game."""
-    state = WitnessGame(players=3, advanced=True, case_module=True).new_initial_state(seed=seed)
-    rnd = random.Random(seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        # version 1 kept the reveal order below the chosen top: archive in reveal order
-        state.apply(legal[0] if state.phase == "archive" else rnd.choice(legal))
-    old = as_version_1(state)
-    assert old["actions"] != state.to_record()["actions"]
-    assert any(a["type"] == "ArchiveTop" for a in old["actions"])
-    again = load(old)
-    assert again.full_view()["archives"] == state.full_view()["archives"]
-    assert again.scores() == state.scores() and again.is_terminal()
-
-
-def test_version_1_record_with_an_unknown_top_is_refused():
-    state = start(["W23", "W64", "W66", "W70"], ["W16"])
-    doc = {**state.to_record(), "version": 1,
-           "actions": [{"type": "Identify"}, {"type": "Declare", "clue": "W16", "types": ["animal"], "place": 1},
-                       {"type": "ArchiveTop", "top": "W70"}]}
-    with pytest.raises(RecordError, match="action #2.*W70"):
+@pytest.mark.parametrize("version", [1, 2])
+def test_numpy_dealt_records_are_refused_naming_their_version(version):
+    """Versions 1 and 2 were dealt by numpy's generator: the same seed deals other cards now (issue 13)."""
+    doc = {**WitnessGame(players=3).new_initial_state(seed=4).to_record(), "version": version}
+    with pytest.raises(RecordError, match=f"this record is version {version}, .*numpy.* replays version 3 only"):
         load(doc)
+    text = json.dumps(doc)
+    with pytest.raises(RecordError, match=f"version {version}"):
+        load(text)
 
 
-def test_version_2_records_refuse_archive_top():
+def test_records_are_version_3_and_replay():
+    state = WitnessGame(players=3).new_initial_state(seed=4)
+    rnd = random.Random(4)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        state.apply(rnd.choice(state.legal_actions()))
+    doc = state.to_record()
+    assert doc["version"] == 3
+    assert load(doc) == state
+
+
+def test_archive_top_is_not_an_action():
     state = start(["W23", "W64", "W66", "W70"], ["W16"])
     doc = {**state.to_record(), "actions": [{"type": "ArchiveTop", "top": "W16"}]}
     with pytest.raises(RecordError, match="unknown type 'ArchiveTop'"):

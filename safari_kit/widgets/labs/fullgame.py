@@ -35,7 +35,7 @@ move or device pass until the end) and loads finished games only; and every
 press of "I am player N" is written in the *Device passes* line that the
 whole table sees, which neither New game nor Load clears.
 
->>> lab = FullGameLab(seed=1, players=2, humans=(0,), bots="greedy")
+>>> lab = FullGameLab(seed=3, players=2, humans=(0,), bots="greedy")  # the bots play to the learner's turn
 >>> lab.state.current_player in (0, None) or lab.state.is_terminal()
 True
 """

@@ -42,7 +42,7 @@ The lab decides no rule and computes no probability: the engine
 :func:`safari_kit.probability.knockout.best_play` of the learner's view
 (:func:`~safari_kit.probability.knockout.view_of` of its observation).
 
->>> lab = KnockoutLab(seed=2)
+>>> lab = KnockoutLab(seed=1)
 >>> lab.best.action, lab.best.p
 (Play(card='K12', item='top_speed_kmh'), 29/50 ≈ 0.5800)
 >>> lab.table.click = {"kind": "card", "id": "K12", "seq": 1}

@@ -439,7 +439,8 @@ class SimulationLab(Lab):
         return self._questions[self.question_box.value]
 
     def _rng(self, *key) -> np.random.Generator:
-        return Chance(self.seed).generator("simulation-lab", *key)
+        """The numpy generator of one run: seeded from the Chance words of ``key`` (the simulators are numpy)."""
+        return np.random.default_rng(Chance(self.seed).derive("simulation-lab", *key))
 
     def _press(self, *key) -> int:
         """Count one more press of a button for ``key``; the count keys the next draw."""

@@ -1,0 +1,146 @@
+"""The play path needs only the standard library, ipywidgets and anywidget (issue 13, part 1).
+
+* ``test_every_lab_plays_in_a_venv_without_numpy_pandas_matplotlib``: a fresh
+  virtual environment (``python -m venv``, no system site-packages) gets
+  ipywidgets, anywidget and traitlets with their own dependencies, and the kit
+  with ``pip install --no-deps -e .``: no numpy, no pandas, no matplotlib.
+  There ``tests/play_every_lab.py`` plays a whole game in every lab (the
+  Identification, Challenge, Knockout and Full game labs, both rules
+  tutorials, every lab of the app's chooser but the Simulation lab), computing
+  every exact chance those labs show, and checks that the three are neither
+  importable nor imported (the chooser's Simulation lab says in one sentence
+  that it needs numpy). pip runs as in ``tests/binder`` (the same pip
+  configuration and cache, nothing of the development venv).
+  The environment is kept in ``.test-venvs/`` (git-ignored), keyed by the
+  Python, the repository's path and ``pyproject.toml``: the first run installs
+  (about half a minute with pip's cache), later runs only play.
+* ``test_importing_and_one_move_leave_numpy_pandas_matplotlib_unimported``:
+  the same in this venv, in a subprocess: importing the kit and the labs, and
+  playing one move in each game, imports none of them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "tests" / "play_every_lab.py"
+VENVS = REPO / ".test-venvs"
+PLAY_PATH_PACKAGES = ["ipywidgets>=8.1", "anywidget>=0.9", "traitlets"]
+HEAVY = ("numpy", "pandas", "matplotlib")
+
+
+def _clean_env(venv: Path | None = None) -> dict:
+    """The environment of ``tests/binder``: pip's own configuration, nothing of the development venv."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "JUPYTER_PATH",
+                        "JUPYTER_CONFIG_PATH"}}
+    env.update(PYTHONNOUSERSITE="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_PROGRESS_BAR="off")
+    if venv is not None:
+        env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
+    return env
+
+
+def _base_python() -> str:
+    """The Python this venv was made from (a venv of a venv would still be plain)."""
+    return getattr(sys, "_base_executable", None) or sys.executable
+
+
+def _key() -> str:
+    words = json.dumps([sys.version, str(REPO), (REPO / "pyproject.toml").read_text(encoding="utf-8"),
+                        PLAY_PATH_PACKAGES])
+    return hashlib.sha256(words.encode()).hexdigest()[:16]
+
+
+def _run(cmd, *, env, cwd, timeout, what):
+    proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{what} failed (rc={proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}"
+    return proc
+
+
+def _stdlib_venv() -> Path:
+    """A cached venv with the kit (no dependencies), ipywidgets, anywidget and traitlets."""
+    venv = VENVS / f"play-path-{_key()}"
+    ready = venv / "READY"
+    if ready.exists():
+        return venv
+    VENVS.mkdir(exist_ok=True)
+    building = VENVS / f"building-{os.getpid()}"
+    shutil.rmtree(building, ignore_errors=True)
+    subprocess.run([_base_python(), "-m", "venv", str(building)], check=True, timeout=300)
+    py = str(building / "bin" / "python")
+    env = _clean_env(building)
+    _run([py, "-m", "pip", "install", "-q", *PLAY_PATH_PACKAGES], env=env, cwd=REPO, timeout=900,
+         what="pip install " + " ".join(PLAY_PATH_PACKAGES))
+    _run([py, "-m", "pip", "install", "-q", "--no-deps", "-e", "."], env=env, cwd=REPO, timeout=900,
+         what="pip install --no-deps -e .")
+    (building / "READY").write_text("ok\n", encoding="utf-8")
+    try:
+        building.rename(venv)  # python -m ... works from the new path (only the bin/ scripts' shebangs do not)
+    except OSError:  # another run built it first: use that one
+        shutil.rmtree(building, ignore_errors=True)
+    return venv
+
+
+@pytest.mark.slow
+def test_every_lab_plays_in_a_venv_without_numpy_pandas_matplotlib():
+    venv = _stdlib_venv()
+    py = str(venv / "bin" / "python")
+    env = _clean_env(venv)
+    listed = _run([py, "-m", "pip", "list", "--format=json"], env=env, cwd=REPO, timeout=120, what="pip list")
+    names = {p["name"].lower() for p in json.loads(listed.stdout)}
+    assert {"safari-kit", "safari_kit"} & names and {"ipywidgets", "anywidget", "traitlets"} <= names, names
+    assert not names & set(HEAVY), f"the play-path venv must not hold {sorted(names & set(HEAVY))}"
+    for name in HEAVY:
+        probe = subprocess.run([py, "-c", f"import {name}"], env=env, cwd=REPO, capture_output=True, text=True,
+                               timeout=60)
+        assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr, (name, probe.stderr[-500:])
+    proc = _run([py, str(SCRIPT)], env=env, cwd=REPO, timeout=900, what="tests/play_every_lab.py")
+    marker = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    assert marker, proc.stdout[-4000:]
+    report = json.loads(marker[-1][len("RESULT "):])
+    assert Path(report["kit"]).resolve().is_relative_to(REPO), report["kit"]  # this checkout, not a copy
+    assert report["heavy_modules"] == []
+    labs = {key.split("-")[0] for key in report}
+    assert {"identification", "challenge", "knockout", "fullgame", "tutorial", "app"} <= labs, report
+    assert len(report["app"]) == 6, report["app"]  # every lab of the chooser but the Simulation lab
+    assert "needs numpy" in report["simulation_without_numpy"]  # which says so in one sentence, no traceback
+    print("\nplay path without numpy/pandas/matplotlib:", json.dumps(report))
+
+
+IMPORT_AND_MOVE = textwrap.dedent("""\
+    import sys
+    import safari_kit
+    from safari_kit import WitnessGame, KnockoutGame, load_record
+    from safari_kit.widgets.app import LabChooser
+    from safari_kit.widgets.labs import (IdentificationLab, ChallengeLab, KnockoutLab, FullGameLab,
+                                         RulesTutorial)
+    w = WitnessGame(players=3).new_initial_state(seed=1)
+    w.apply(w.legal_actions()[0])
+    k = KnockoutGame(players=4).new_initial_state(seed=1)
+    k.apply(k.legal_actions()[0])
+    assert load_record(w.to_record()) == w and load_record(k.to_record()) == k
+    lab = IdentificationLab(seed=4)
+    lab.identify_button.click()
+    ko = KnockoutLab(seed=1)
+    ko.table.click = {"kind": "card", "id": ko.best.action.card, "seq": 1}
+    ko.table.click = {"kind": "item", "id": ko.best.action.item, "seq": 2}
+    assert len(ko.history) >= 1 and lab.errors == [] and ko.errors == []
+    ChallengeLab(); FullGameLab(seed=2); RulesTutorial("knockout"); LabChooser().open("Safari Witness", "Full game")
+    print(sorted(m for m in sys.modules if m.split(".")[0] in ("numpy", "pandas", "matplotlib")))
+""")
+
+
+def test_importing_and_one_move_leave_numpy_pandas_matplotlib_unimported():
+    proc = subprocess.run([sys.executable, "-c", IMPORT_AND_MOVE], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, env=_clean_env())
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout[-2000:]
