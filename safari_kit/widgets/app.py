@@ -25,7 +25,7 @@ from importlib import import_module
 
 import ipywidgets as W
 
-from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.widgets.labs.base import Lab, guarded, where_python_runs
 
 
 @dataclass(frozen=True)
@@ -111,8 +111,8 @@ class LabChooser:
             intro = "Everyone in the class who types the same seed sees the same cards."
             self.shared.layout.display = "none"
         else:
-            intro = ("Every lab shuffles its cards in secret on the server: no two screens, and no two tabs, "
-                     "get the same deal.")
+            intro = (f"Every lab shuffles its cards in secret {where_python_runs()}: no two screens, and no two "
+                     "tabs, get the same deal.")
             setting = self.class_seed_setting
             if setting == "off":
                 self.shared.layout.display = "none"

@@ -40,3 +40,14 @@ def test_one_seed_box_with_a_shared_class_seed():
     lab = chooser.open(game="Safari Witness", lab="Identification")
     assert chooser.seed.layout.display != "none" and chooser.seed.value == 42
     assert lab.seed == 42 and lab.seed_box.layout.display == "none" and "Class seed 42" in lab.deal_note.value
+
+
+def test_the_words_say_where_the_cards_are_shuffled(monkeypatch):
+    import sys
+
+    assert "on the server" in LabChooser(fair=True, class_seed=None).intro.value
+    monkeypatch.setattr(sys, "platform", "emscripten")  # JupyterLite: the learner's browser runs Python
+    chooser = LabChooser(fair=True, class_seed=None)
+    assert "in your browser" in chooser.intro.value and "server" not in chooser.intro.value
+    lab = chooser.open(game="Safari Witness", lab="Identification")
+    assert "in your browser" in lab.deal_note.value

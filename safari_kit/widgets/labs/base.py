@@ -35,6 +35,13 @@ from safari_kit.core.chance import fresh_seed
 log = logging.getLogger("safari_kit.widgets")
 
 
+def where_python_runs() -> str:
+    """Where the kernel deals, in a learner's words: a server's kernel, or the browser's own (JupyterLite)."""
+    import sys
+
+    return "in your browser" if sys.platform == "emscripten" else "on the server"
+
+
 def guarded(method):
     """Run a lab callback; show any exception in the lab instead of losing it."""
 
@@ -74,8 +81,8 @@ class Lab:
         if self.secret:
             self.seed_box.layout.display = "none"
             self.reset_button.tooltip = "Start again with a new deal"
-            self.deal_note.value = ("<span style='color:#555'>Fair deal: the cards are shuffled in secret on the "
-                                    "server, and every Reset deals new ones.</span>")
+            self.deal_note.value = ("<span style='color:#555'>Fair deal: the cards are shuffled in secret "
+                                    f"{where_python_runs()}, and every Reset deals new ones.</span>")
         elif self.fair:  # the class seed is shown in the note (the chooser has the one Seed box)
             self.seed_box.disabled = True
             self.seed_box.layout.display = "none"
