@@ -305,3 +305,7 @@ def voila_app(chromium_path):
     """The classroom app (``make app``) served by Voilà from a fresh copy, one server per test module."""
     with serve_copy("safari-voila-", "voila", _start_voila) as server:
         yield server
+
+
+# the static site's fixtures (issue 13): offline_site, site_page; they use this file's browser fixtures
+from tests.browser.site_fixtures import offline_site, site_page  # noqa: E402,F401

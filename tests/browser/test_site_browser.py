@@ -12,8 +12,7 @@ test. What runs:
 * a lesson in JupyterLite: the kernel starts, an ipywidgets slider and an anywidget render, and a click on the
   anywidget reaches Python and comes back;
   a cell that imports numpy shows the start-up check's one sentence, no traceback;
-* (``needs_stdlib_play``: runs once part 1 is in this tree, or with ``-m needs_stdlib_play``) the app page
-  plays one Identification turn and one Knockout trick by clicking.
+* the app page plays one Identification turn and one Knockout trick by clicking.
 """
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab
-from tests.site.conftest import STDLIB_PLAY
+from tests.browser.site_fixtures import STDLIB_PLAY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -133,9 +132,8 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
     assert not page.outside, f"requests to other hosts: {page.outside}"
 
 
-@pytest.mark.needs_stdlib_play
 def test_play_identification_and_knockout_offline(site_page, js_errors, offline_site):
-    """Needs issue 13 part 1: the kit's play path without numpy (deselected otherwise, see conftest)."""
+    """The kit plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick."""
     page = site_page
     page.goto(offline_site.url + APP, wait_until="domcontentloaded")
     page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)

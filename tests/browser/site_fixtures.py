@@ -1,4 +1,4 @@
-"""Fixtures for the static site's browser tests (issue 13, part 3).
+"""Fixtures for the static site's browser tests (issue 13, part 3), used by tests/browser/test_site_browser.py.
 
 ``offline_site``  session-scoped: builds the offline site once per run (``make site OFFLINE=1`` into
                   ``.site-build/test-site``; the build venv and the downloads are cached in .site-build/,
@@ -8,13 +8,8 @@
                   request to another host made by the page, its web workers (the Pyodide kernel) and its
                   service worker: the listener is on the browser context, a page-level one misses workers.
 
-``browser``, ``chromium_path`` and ``js_errors`` are those of tests/browser/conftest.py (Debian's chromium;
-missing: skip on a laptop, fail when CI=true).
-
-Tests marked ``needs_stdlib_play`` play the labs in the offline site, which needs the kit's play path to
-import without numpy (issue 13, part 1). Until part 1 is in this tree (its test, tests/test_stdlib_play_path.py,
-is the sign) they are left out of every run unless asked for by name: ``pytest tests/site -m needs_stdlib_play``.
-Once part 1 is merged they run in ``make test`` like every other browser test, and the app page must show the app.
+They use ``browser``, ``chromium_path`` and ``js_errors`` of tests/browser/conftest.py (one Playwright per run:
+a second sync Playwright in the same process fails).
 """
 from __future__ import annotations
 
@@ -28,37 +23,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import conftest as browser_conftest
 from tests.browser.conftest import _free_port, _stop
 
-# the browser tests' fixtures and report hook (screenshots of failures), shared
-browser = browser_conftest.browser
-chromium_path = browser_conftest.chromium_path
-js_errors = browser_conftest.js_errors
-pytest_runtest_makereport = browser_conftest.pytest_runtest_makereport
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_DIR = REPO / ".site-build" / "test-site"
 LOCAL = ("http://127.0.0.1:", "data:", "blob:")
-PLAY_MARK = "needs_stdlib_play"
-#: issue 13 part 1 (the kit plays without numpy) is in this tree: its test ships with it
-STDLIB_PLAY = (REPO / "tests" / "test_stdlib_play_path.py").is_file()
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", f"{PLAY_MARK}: plays the labs in the offline site; needs issue 13 part 1 "
-                            f"(the kit's play path without numpy); run only with -m {PLAY_MARK}")
-
-
-def pytest_collection_modifyitems(config, items):
-    if STDLIB_PLAY or PLAY_MARK in (config.option.markexpr or ""):
-        return
-    keep, drop = [], []
-    for item in items:
-        (drop if item.get_closest_marker(PLAY_MARK) else keep).append(item)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+#: the kit plays without numpy (issue 13, part 1), so the offline site's app page must show the app
+STDLIB_PLAY = True
 
 
 @dataclass
