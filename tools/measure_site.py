@@ -41,16 +41,8 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import bench_click_latency as bench  # noqa: E402
 from tests.browser.helpers import click_latency_ms, latency_summary, write_notebook  # noqa: E402
+from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON  # noqa: E402
 
-APP = "voici/render/notebooks/app.html"
-LESSON = "notebooks/02-identification.ipynb"
-FRIENDLY = "which this offline copy of the site does not include"
-KERNEL_IDLE = """(path) => {
-    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-    if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
-    const k = w.sessionContext.session && w.sessionContext.session.kernel;
-    return !!(w.context.isReady && k && k.status === 'idle' && k.connectionStatus === 'connected');
-}"""
 
 
 # ----------------------------------------------------------------------------- a counting static server

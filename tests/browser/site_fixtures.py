@@ -23,12 +23,23 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import _free_port, _stop
 
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_DIR = REPO / ".site-build" / "test-site"
 LOCAL = ("http://127.0.0.1:", "data:", "blob:")
+#: the site's pages, the start-up check's sentence, and "this notebook's kernel is idle" (the test and
+#: tools/measure_site.py use them)
+APP = "voici/render/notebooks/app.html"
+LESSON = "notebooks/02-identification.ipynb"
+FRIENDLY = "which this offline copy of the site does not include"
+KERNEL_IDLE = """(path) => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
+    const k = w.sessionContext.session && w.sessionContext.session.kernel;
+    return !!(w.context.isReady && k && k.status === 'idle' && k.connectionStatus === 'connected');
+}"""
+
 #: the kit plays without numpy (issue 13, part 1), so the offline site's app page must show the app
 STDLIB_PLAY = True
 
@@ -53,6 +64,8 @@ def build_offline_site(out: Path = SITE_DIR) -> float:
 
 def serve(root: Path) -> tuple[str, subprocess.Popen]:
     for _ in range(3):
+        from tests.browser.conftest import _free_port  # here: conftest imports this module
+
         port = _free_port()
         proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory",
                                  str(root), str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -65,7 +78,7 @@ def serve(root: Path) -> tuple[str, subprocess.Popen]:
                     return url, proc
             except OSError:
                 time.sleep(0.2)
-        _stop(proc)
+        _stop_server(proc)
     pytest.fail("could not serve the site on 127.0.0.1", pytrace=False)
 
 
@@ -76,7 +89,7 @@ def offline_site(chromium_path):
     try:
         yield Site(url=url, root=SITE_DIR, build_seconds=seconds, proc=proc)
     finally:
-        _stop(proc)
+        _stop_server(proc)
 
 
 @pytest.fixture
@@ -101,3 +114,9 @@ def site_page(browser, js_errors, request):
             except Exception:  # noqa: BLE001 - the page may be gone
                 pass
         context.close()
+
+
+def _stop_server(proc) -> None:
+    from tests.browser.conftest import _stop  # here, not at the top: conftest imports this module
+
+    _stop(proc)

@@ -99,6 +99,22 @@ def open_lab(page, game: str, lab: str, root_class: str) -> None:
     page.wait_for_timeout(300)
 
 
+def pick_best_declaration(page, lab: str) -> tuple[str, str]:
+    """In the Identification lab (after Identify): pick the clue type and the place of the best declaration
+    (marked in the every-chance table, a closed <details> under the lab); returns (types, place)."""
+    best = page.locator(f"{lab} .safari-prob-all td.safari-best").first
+    best.wait_for(state="attached")
+    types, place = best.get_attribute("data-types"), best.get_attribute("data-place")
+    words = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+    type_button = button(page.locator(f"{lab} .safari-types"), " + ".join(words[t] for t in types.split("+")))
+    if "mod-active" not in (type_button.get_attribute("class") or ""):
+        type_button.click()
+        page.wait_for_timeout(200)
+    click_and_wait_change(page, page.locator(f"{lab} .safari-table .st-selectable[data-key='place:{place}']"),
+                          f"{lab} .safari-prob")
+    return types, place
+
+
 # ----------------------------------------------------------------------------- the test
 def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     t0 = time.perf_counter()
@@ -137,16 +153,8 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
         page.wait_for_timeout(200)
     assert "Identify now" in page.locator(prob).inner_text()
     click_and_wait_change(page, button(page.locator(lab), "Identify"), prob)
-    every = f"{lab} .safari-prob-all"  # every clue type at every place (a closed <details> under the lab)
-    best = page.locator(f"{every} td.safari-best").first
-    best.wait_for(state="attached")
-    types, place = best.get_attribute("data-types"), best.get_attribute("data-place")
-    words = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
-    type_button = button(page.locator(f"{lab} .safari-types"), " + ".join(words[t] for t in types.split("+")))
-    if "mod-active" not in (type_button.get_attribute("class") or ""):
-        type_button.click()
-        page.wait_for_timeout(200)
-    click_and_wait_change(page, page.locator(f"{lab} .safari-table .st-selectable[data-key='place:{place}']"), prob)
+    every = f"{lab} .safari-prob-all"
+    types, place = pick_best_declaration(page, lab)
     picked = page.locator(f"{every} td.safari-picked[data-place='{place}']")
     picked.wait_for(state="attached")
     assert picked.get_attribute("data-types") == types

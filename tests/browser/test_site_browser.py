@@ -23,20 +23,11 @@ import time
 import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
-from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab
-from tests.browser.site_fixtures import STDLIB_PLAY
+from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab, pick_best_declaration
+from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON, STDLIB_PLAY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-APP = "voici/render/notebooks/app.html"
-LESSON = "notebooks/02-identification.ipynb"
-FRIENDLY = "which this offline copy of the site does not include"
-KERNEL_IDLE = """(path) => {
-    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-    if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
-    const k = w.sessionContext.session && w.sessionContext.session.kernel;
-    return !!(w.context.isReady && k && k.status === 'idle' && k.connectionStatus === 'connected');
-}"""
 WIDGETS = '''\
 import ipywidgets as W, anywidget, traitlets
 
@@ -146,15 +137,7 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
             break
         click_and_wait_change(page, button(page.locator(lab), "Next turn"), f"{lab} .safari-table", timeout=60_000)
     click_and_wait_change(page, button(page.locator(lab), "Identify"), prob)
-    best = page.locator(f"{lab} .safari-prob-all td.safari-best").first
-    best.wait_for(state="attached")
-    types, place = best.get_attribute("data-types"), best.get_attribute("data-place")
-    words = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
-    type_button = button(page.locator(f"{lab} .safari-types"), " + ".join(words[t] for t in types.split("+")))
-    if "mod-active" not in (type_button.get_attribute("class") or ""):
-        type_button.click()
-        page.wait_for_timeout(200)
-    click_and_wait_change(page, page.locator(f"{lab} .safari-table .st-selectable[data-key='place:{place}']"), prob)
+    pick_best_declaration(page, lab)
     click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
     result = page.locator(f"{lab} .safari-status").inner_text()
     assert "Match!" in result or "No match" in result, result
