@@ -84,6 +84,12 @@ def serve(root: Path) -> tuple[str, subprocess.Popen]:
 
 @pytest.fixture(scope="session")
 def offline_site(chromium_path):
+    import shutil
+
+    from tests.browser.conftest import _missing
+
+    if not shutil.which("npm"):  # make site OFFLINE=1 packs the Pyodide runtime with npm
+        _missing("npm is not installed (apt-get install npm; .ci/run installs it as root)")
     seconds = build_offline_site()
     url, proc = serve(SITE_DIR)
     try:
