@@ -53,7 +53,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from safari_kit.presentation.narration import card_label, describe_event, types_label
+from safari_kit.presentation.narration import (card_label, describe_event, no_match_words, types_label, unsafe_words,
+                                               why_failed)
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.simulation import challenge_positions as CP
@@ -192,6 +193,8 @@ class ChallengeLab(Lab):
         self.choice_values: dict | None = None
         self.result: str | None = None
         self.first_facts: dict | None = None
+        self.first_claims_hold = False
+        self.turn_facts: dict | None = None
         self._start_turn()
         self._refresh()
 
@@ -226,17 +229,22 @@ class ChallengeLab(Lab):
         self.steps = []
         self.result = None
         self.choice_values = None
+        self.turn_facts = None
         if state.is_terminal():
             self.show_status(self._over_text())
             return
         if state.phase == "face_up":  # a bot failed: remember its cards before play goes on
-            self.result = (f"Player {state.current_player} failed: the cards they revealed lie face up for "
-                           "everyone (highlighted). Remember them, then press Next turn.")
+            why = why_failed(state.observation(self.learner).log, self.game, self.learner)
+            self.result = (f"Player {state.current_player} failed." + (f" {why}" if why else "")
+                           + " The cards they revealed lie face up for everyone (highlighted): remember them, "
+                           "then press Next turn.")
             self.show_status(self.result)
             return
         self.choice_values = CP.lab_choice_values(self.knowledge())
+        self.turn_facts = CP.facts(state, self.learner, self.memory)
         if self.first_facts is None:
-            self.first_facts = CP.facts(state, self.learner, self.memory)
+            self.first_facts = self.turn_facts
+            self.first_claims_hold = self._claims_hold(self.first_facts)
         self.show_status("Your turn: Identify or Challenge? The expected number of cards each archives is "
                          "shown beside the table.")
 
@@ -300,9 +308,11 @@ class ChallengeLab(Lab):
             return
         values = dict(self.choice_values or CP.lab_choice_values(self.knowledge()))
         better = self._better()
+        clue = self.state.card_id(self.state.clue[0])
         done = CP.play_identify(self.state, self.learner, self.memory)
         self._collect_log()
-        seen = card_label(self.game, done["card"])
+        seen = (card_label(self.game, done["card"]) if done["success"]
+                else no_match_words(self.game, clue, done["card"], done["types"]))
         how = (f"You identified: the lab declared {types_label(done['types'])} at place {done['place']} "
                f"(P(match) = {float(done['p']):.3f}); it held {seen}.")
         if done["success"]:
@@ -318,6 +328,17 @@ class ChallengeLab(Lab):
         self.show_status(text + (" Press Next turn." if not self.state.is_terminal() else ""),
                          kind="good" if done["success"] else "bad")
         self._refresh()
+
+    def optimal_decision(self) -> str | None:
+        """"reveal" or "stop": what the optimal rule (P(next safe) > n/(n+1), :func:`PW.challenge_decision`)
+        says now, in a challenge; None outside one (or if it cannot be computed)."""
+        if not self.in_challenge:
+            return None
+        try:
+            return PW.challenge_decision(self.knowledge())[0]
+        except Exception as exc:  # noqa: BLE001 - the panel reports errors; the buttons just stay plain
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            return None
 
     def safest_place(self) -> int | None:
         """The face-down place with the highest P(safe) (table order on ties): what "Reveal one more" reveals."""
@@ -345,6 +366,7 @@ class ChallengeLab(Lab):
             self.show_status(self.state.why_illegal(action), kind="bad")
             return
         step = self._record("reveal", place)
+        challenged = self.state.card_id(self.state.challenged)
         n_log = len(self.state.log)
         self.state.apply(action)
         event = next(e for e, _, _ in self.state.log[n_log:] if e["kind"] == "challenge_reveal")
@@ -360,7 +382,8 @@ class ChallengeLab(Lab):
                 more = f"No face-down place is left: press Stop to archive {1 + s} cards."
             self.show_status(f"Safe! Place {place} held {seen}. {more}", kind="good")
         else:
-            self._finish("fail", f"Not safe: place {place} held {seen}. The challenge fails and nothing is archived. "
+            self._finish("fail", f"Not safe: place {place} held {unsafe_words(self.game, challenged, event['card'])}. "
+                                 "The challenge fails and nothing is archived. "
                                  "Every card you revealed now lies face up for everyone (highlighted): remember "
                                  "them before you go on.")
         self._refresh()
@@ -418,6 +441,11 @@ class ChallengeLab(Lab):
         self.stop_button.disabled = not can_stop
         self.stop_button.description = f"Stop: archive {1 + state.safe}" if can_stop else "Stop"
         self.reveal_button.disabled = not (live and state.face_down_places())
+        # the recommended button (coloured) is the optimal decision's: Reveal one more while the rule says go on
+        # (or must), Stop when it says stop; the other one stays plain
+        best = self.optimal_decision() if live else None
+        self.reveal_button.button_style = "warning" if best == "reveal" and not self.reveal_button.disabled else ""
+        self.stop_button.button_style = "success" if best == "stop" and can_stop else ""
         self.next_button.disabled = choosing or live or state.is_terminal()
         self.next_button.button_style = "warning" if state.phase == "face_up" else ""  # the one thing to press now
         selectable = ([{"kind": "place", "id": p, "label": f"Reveal place {p}"} for p in state.face_down_places()]
@@ -469,19 +497,36 @@ class ChallengeLab(Lab):
                 notes[("place", q)] = count_lines(v)
         return notes
 
+    def _claims_hold(self, f: dict) -> bool:
+        """Does the position's sentence (its ``claims``) hold for facts ``f``, computed from this deal?"""
+        claims = dict(self.start_position.claims)
+        better = claims.pop("better", None)
+        clue_name = claims.pop("clue_name", None)
+        if any(f.get(k) != v for k, v in claims.items()):
+            return False
+        if better is not None and (f["challenge"] > f["identify"]) != (better == "challenge"):
+            return False
+        return clue_name is None or self.game.cards[self.state.clue[0]].name == clue_name
+
     def _why_html(self) -> str:
+        """Why this position (its sentence), only on its first turn and only when this deal makes it true;
+        on later turns (and other deals) the facts of the turn shown, computed from the learner's view."""
         pos = self.start_position
-        f = self.first_facts
-        own = (not self.secret and self.seed == pos.seed and self.deck_order is None and pos.why)
+        first = not self.history  # no turn of the learner's finished since the deal
+        own = (first and not self.secret and self.seed == pos.seed and self.deck_order is None and bool(pos.why)
+               and self.first_claims_hold)
+        f = self.turn_facts
         out = ["<div style='margin:2px 0 6px 0;color:#234'>"]
         if own:
             out.append(f"<b>Why this position:</b> {html.escape(pos.why)}")
-        elif pos.why:
+        elif first and pos.why:
             out.append("<b>A new deal of this kind of position</b> (the same bots and number of turns"
                        + ("" if self.secret else f", seed {self.seed}") + "): the numbers below are this deal's.")
         if f is not None and not own:
-            out.append(f"<br><span class='safari-facts'>At your first turn here: {f['face_down']} face-down places; "
-                       f"you remember {f['remembered']} of them ({f['remembered_safe']} safe for your clue).</span>")
+            when = "At your first turn here" if first else f"At the start of this turn (turn {f['turn']})"
+            out.append(("<br>" if first and pos.why else "")
+                       + f"<span class='safari-facts'>{when}: {f['face_down']} face-down places; you remember "
+                       f"{f['remembered']} of them ({f['remembered_safe']} safe for your clue).</span>")
         out.append("</div>")
         return "".join(out)
 

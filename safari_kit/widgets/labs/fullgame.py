@@ -296,9 +296,14 @@ class FullGameLab(Lab):
 
     def _show_bot_failure(self) -> None:
         """A bot's failed turn: its cards lie face up; the learner looks, then presses go on."""
+        from safari_kit.presentation.narration import why_failed
+
         seat = self.state.current_player
-        text = (f"Player {seat} failed: the cards they revealed lie face up for everyone. "
-                "Remember them, then press 'I remember them: go on'.")
+        # the failed declaration or reveal in words, from a public part of the log (both cards lie face up)
+        looker = self.viewer if self.viewer is not None else (self.humans[0] if self.humans else seat)
+        why = why_failed(self.state.observation(looker).log, self.game, looker)
+        text = (f"Player {seat} failed." + (f" {why}" if why else "") + " The cards they revealed lie face up for "
+                "everyone: remember them, then press 'I remember them: go on'.")
         if self.viewer is None and len(self.humans) == 1:
             self.viewer = self.humans[0]
         if self.viewer is None:  # several learners and nobody at the screen yet: show only the public cards
@@ -465,6 +470,12 @@ class FullGameLab(Lab):
             return "TOM: pick a face-down place to look at (only you will see it)."
         if self._ability == "KIM":
             return "KIM: pick an archived card to send back face down."
+        if state.phase == "face_up":
+            from safari_kit.presentation.narration import why_failed
+
+            why = why_failed(state.observation(self.viewer).log, self.game, self.viewer)
+            return ("Your turn failed." + (f" {why}" if why else "") + " Everyone sees the face-up cards now: "
+                    "remember them, then press 'I remember them: turn face down'.")
         if state.phase == "identify":
             if self._pick.get("clue") is None:
                 return "Pick a clue card first, then a clue type and a face-down place."

@@ -52,7 +52,8 @@ import ipywidgets as W
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, count_html, count_lines, guarded
-from safari_kit.presentation.narration import card_label, describe_event, types_label, who
+from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
+                                               types_label, who, why_failed)
 from safari_kit.presentation.numbers import count_first
 from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
@@ -318,11 +319,12 @@ class IdentificationLab(Lab):
         self.guess_box.value = ""
         self._collect_log()
         self._finish_own_turn()
-        seen = card_label(self.game, event["card"])
         if event["success"]:
-            text = f"Match! Place {event['place']} held {seen}."
+            shared = shared_words(self.game, clue, event["card"], types)
+            text = (f"Match! Place {event['place']} held {card_words(self.game.cards[self.game.index[event['card']]])}"
+                    + (f": it shares {' and '.join(shared)} with the clue." if shared else "."))
         else:
-            text = f"No match: place {event['place']} held {seen}."
+            text = f"No match: place {event['place']} held {no_match_words(self.game, clue, event['card'], types)}."
         text += f" The exact chance was {count_first(exact_shown)}."
         self.last_result = text
         self._refresh()
@@ -371,8 +373,10 @@ class IdentificationLab(Lab):
         if state.is_terminal():
             return self._over_text()
         if state.phase == "face_up" and not self.my_turn:
-            return (f"Player {state.current_player} failed: the cards they revealed lie face up for everyone "
-                    "(highlighted). Remember them, then press Next turn.")
+            why = why_failed(state.observation(self.learner).log, self.game, self.learner)
+            return (f"Player {state.current_player} failed." + (f" {why}" if why else "")
+                    + " The cards they revealed lie face up for everyone (highlighted): remember them, "
+                    "then press Next turn.")
         return "Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
 
     def _over_text(self) -> str:
@@ -418,7 +422,7 @@ class IdentificationLab(Lab):
             message = ("Pick a clue type, then click a face-down place." if self.picked_place is None else
                        f"Place {self.picked_place} picked: type your guess, then press Reveal.")
         elif mine and phase == "choose":
-            message = "Your turn: Identify, or Reveal another clue card? (buttons below)"
+            message = "Your turn: Identify, or Reveal another clue card? (the buttons beside the table)"
         elif phase == "face_up":
             message = (("Your identification failed" if mine else f"Player {state.current_player} failed")
                        + ": remember the face-up cards, then press Next turn.")
@@ -548,8 +552,10 @@ class IdentificationLab(Lab):
             out.append("</ul>")
             if "reveal_another" in vals:
                 better = vals["reveal_another"].value > vals["identify"].value
-                out.append(f"<p>Reveal another is worth it when P(both succeed) &gt; p/2 (P(both) is not p1·p2: "
-                           "the two places are drawn from the same cards). With what you remember: "
+                out.append(f"<p>Reveal another is worth it when P(both succeed) &gt; p/2. P(both) = p₁·p₂ with p₂ "
+                           "the chance of the second identification <i>given that the first succeeded</i>: not the "
+                           "two chances multiplied as if each were alone, because both places are drawn from the "
+                           "same cards. With what you remember: "
                            f"<b>{'Reveal another' if better else 'Identify now'}</b> is better on average.</p>")
         elif len(kn.unresolved) >= 2:
             plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
