@@ -1,5 +1,5 @@
 # safari_kit: two commands on a fresh machine.
-#   make lab   - set everything up and open JupyterLab on the notebooks
+#   make lab   - set everything up, copy the lessons into my-lessons/ and open JupyterLab there
 #   make test  - set everything up and run every test
 #   make check - the fast loop: ruff, mypy, the import layers, and the tests without browser, Binder or slow ones
 #   make site  - the static site (JupyterLite + Voici) in site/; make site OFFLINE=1: nothing fetched from a CDN
@@ -28,8 +28,14 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
 # Voila on its own loads no server extensions, so `make app` names the connection class.
 VOILA_NODELAY := --Voila.kernel_websocket_connection_class=safari_kit.server.NoDelayZMQChannelsWebsocketConnection
 
+# JupyterLab opens your own copies of the lessons (git-ignored), never notebooks/ itself: running and
+# saving a lesson writes outputs into it, and the kit's files must stay as committed (a teacher's next
+# `git pull`). Run again to bring in newer lessons; copies whose cells you edited are kept and named.
+# LAB_ARGS: extra options for jupyter lab (e.g. LAB_ARGS=--no-browser).
+LESSONS_DIR ?= my-lessons
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG)
+	$(VENV)/bin/safari-kit lessons $(LESSONS_DIR)
+	$(VENV)/bin/jupyter lab $(LESSONS_DIR)/ $(ROOT_FLAG) $(LAB_ARGS)
 
 # ruff (style, pyflakes), mypy (the engine layers), import-linter (the layers of CONTRIBUTING.md)
 lint: $(STAMP)

@@ -411,6 +411,41 @@ def _setup_bench(sub) -> None:
     p.set_defaults(func=_run_bench)
 
 
+# ---------------------------------------------------------------------- lessons
+def _run_lessons(args) -> int:
+    from safari_kit.teaching.workspace import sync_copies
+
+    make_copy = None
+    if args.student:
+        from safari_kit.teaching.student import read_lesson, strip_solutions
+
+        def make_copy(path):
+            return strip_solutions(read_lesson(path))[0]
+    try:
+        done = sync_copies(args.source, args.dest, make_copy=make_copy)
+    except ValueError as exc:  # a lesson that cannot be read: the message names the file
+        _write(sys.stderr, f"safari-kit lessons: {exc}")
+        return EXIT_BAD_INPUT
+    for copied in done:
+        _write(sys.stdout, str(copied))
+    return EXIT_OK
+
+
+@command("lessons")
+def _setup_lessons(sub) -> None:
+    p = _one_line_errors(sub.add_parser(
+        "lessons", help="copy the lessons into a folder of your own (make lab opens my-lessons/)",
+        description="Copy every lesson of SOURCE into DEST, to run, edit and save there without changing the "
+                    "kit's own files. Run again to bring in newer lessons: a copy whose cells you edited is "
+                    "kept (and named), any other copy is updated."))
+    p.add_argument("dest", nargs="?", default="my-lessons", help="the folder of copies (default: my-lessons)")
+    p.add_argument("--from", dest="source", default="notebooks", metavar="SOURCE",
+                   help="the kit's lessons (default: notebooks)")
+    p.add_argument("--student", action="store_true",
+                   help="answer-free copies for learners: no solutions, no teachers' notes")
+    p.set_defaults(func=_run_lessons)
+
+
 # ---------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="safari-kit",

@@ -1,0 +1,89 @@
+"""``make lab`` in chromium: a lesson opens unchanged, once in the file browser, with no toast over it.
+
+Issue 17, part 2. JupyterLab marks a notebook changed ("unsaved" dot, "Leave site?") when the
+kernel it starts reports a kernelspec or ``language_info`` other than the file's; the copies in
+``my-lessons/`` carry this machine's (safari_kit/teaching/workspace.py). The file browser lists
+one file per lesson (no jupytext ``.md`` twin), the "official Jupyter news?" toast is off for
+the environment (share/jupyter/lab/settings/overrides.json, installed with the kit), and a
+lesson's link to the rules opens them. Runs the real ``make lab`` on a clone of the tracked files.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.browser.helpers import open_notebook, screenshot
+from tests.make_lab import changed_tracked, start_make_lab, tracked_clone
+
+pytestmark = pytest.mark.browser
+
+DIRTY = """() => {
+    const w = window.jupyterapp.shell.currentWidget;
+    return {model: w.context.model.dirty, marks: document.querySelectorAll('.jp-mod-dirty').length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def make_lab(chromium_path):
+    home = Path(tempfile.mkdtemp(prefix="safari-makelab-"))
+    root = tracked_clone(home / "kit")
+    server = start_make_lab(root, home)
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_every_lesson_opens_without_the_unsaved_mark(browser, make_lab):
+    lessons = sorted(p.name for p in (make_lab.root / "notebooks").glob("*.ipynb"))
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    try:
+        for name in lessons:
+            open_notebook(page, make_lab, name)
+            page.wait_for_timeout(1500)  # kernel info and metadata arrive just after idle
+            state = page.evaluate(DIRTY)
+            assert state == {"model": False, "marks": 0}, f"{name} opens marked as changed: {state}"
+        toasts = page.evaluate("() => [...document.querySelectorAll('.jp-toast-container, .Toastify__toast')]"
+                               ".map(t => t.innerText).join(' | ')")
+        assert "news" not in toasts.lower(), toasts
+    finally:
+        context.close()
+    assert changed_tracked(make_lab.root) == []
+
+
+def test_file_browser_shows_each_lesson_once_and_links_open_the_rules(browser, make_lab):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    try:
+        open_notebook(page, make_lab, "00-start-here.ipynb")
+        page.evaluate("() => window.jupyterapp.shell.expandLeft()")
+        page.wait_for_selector(".jp-DirListing-item")
+        items = page.eval_on_selector_all(".jp-DirListing-item .jp-DirListing-itemText",
+                                          "els => els.map(e => e.textContent.trim())")
+        screenshot(page, "make-lab-file-browser")
+        lessons = sorted(p.name for p in (make_lab.root / "notebooks").glob("*.ipynb"))
+        assert sorted(items) == sorted(lessons + ["docs"]), items
+        # the notebook draws only the cells near the screen: bring the one with the link there first
+        page.evaluate("""async () => {
+            const nb = window.jupyterapp.shell.currentWidget.content;
+            const i = nb.widgets.findIndex(c => c.model.sharedModel.getSource().includes('docs/rules.md'));
+            nb.activeCellIndex = i;
+            await nb.scrollToItem(i, 'center');
+        }""")
+        link = page.locator('.jp-RenderedMarkdown a[href*="rules.md"]').first
+        link.wait_for(state="visible")
+        link.click()
+        page.wait_for_function("() => window.jupyterapp.shell.currentWidget.title.label === 'rules.md'")
+        page.wait_for_timeout(500)
+        screenshot(page, "make-lab-rules-link")
+        text = page.evaluate("() => window.jupyterapp.shell.currentWidget.node.innerText")
+        assert "W1" in text, text[:300]
+    finally:
+        context.close()
