@@ -161,11 +161,15 @@ def knockout(report: dict) -> None:
                 item = rng.choice(lab.game.items) if not obs.trick else None
             n = len(lab.history)
             if not obs.trick:
+                click_table(lab, "item", item)  # in any order: picks, played by the Play button
                 click_table(lab, "card", card)
-                click_table(lab, "item", item)
             else:
                 click_table(lab, "card", card)
+            assert len(lab.history) == n, "a click only picks"
+            lab.play_button.click()
             assert len(lab.history) > n, "the learner's play went through"
+            assert lab.paused or lab.state.is_terminal(), "the finished turn is shown"
+            lab.next_button.click()
             decisions += 1
         assert lab.state.is_terminal(), "the Knockout game ended"
         assert lab.errors == [], lab.errors

@@ -133,6 +133,7 @@ IMPORT_AND_MOVE = textwrap.dedent("""\
     ko = KnockoutLab(seed=1)
     ko.table.click = {"kind": "card", "id": ko.best.action.card, "seq": 1}
     ko.table.click = {"kind": "item", "id": ko.best.action.item, "seq": 2}
+    ko.play_button.click()
     assert len(ko.history) >= 1 and lab.errors == [] and ko.errors == []
     ChallengeLab(); FullGameLab(seed=2); RulesTutorial("knockout"); LabChooser().open("Safari Witness", "Full game")
     print(sorted(m for m in sys.modules if m.split(".")[0] in ("numpy", "pandas", "matplotlib")))

@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("anywidget")
 
-from safari_kit.knockout import KnockoutGame  # noqa: E402
+from safari_kit.knockout import KnockoutGame, Play  # noqa: E402
 from safari_kit.probability.knockout import (  # noqa: E402
     best_play, p_win_following, p_win_leading, unseen_pool, view_of,
 )
@@ -131,6 +131,55 @@ def assert_hint_formula(lab):
         assert "Every option loses" not in text
 
 
+def csv_cards() -> dict:
+    """The Knockout cards read straight from data/cards.csv (independently of the kit's card loader)."""
+    import csv
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "data" / "cards.csv"
+    with path.open(encoding="utf-8") as f:
+        return {r["id"]: r for r in csv.DictReader(f) if r["deck"] == "knockout"}
+
+
+UNITS = {"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": "years"}
+
+
+def assert_result_shown(lab, turn):
+    """The finished turn is on the table and its result is said beside it, as K3 decides it from the card data:
+    the highest value of the named item wins, the card played first wins a tie."""
+    cards = csv_cards()
+    item, plays = turn["item"], [tuple(p) for p in turn["plays"]]
+    value = {c: float(cards[c][item]) for _, c in plays}
+    top = max(value.values())
+    winner, wcard = next((seat, c) for seat, c in plays if value[c] == top)
+    assert turn["winner"] == winner
+    mine = next(c for seat, c in plays if seat == lab.learner)
+
+    def said(c):
+        v = value[c]
+        return f"{cards[c]['name']} ({v:,.0f} {UNITS[item]})" if v >= 100 else f"{cards[c]['name']} ({v:g} {UNITS[item]})"
+
+    box = re.search(r"<div class='safari-ko-result' data-result='(won|lost)'[^>]*>(.*?)</div>", lab.prob.value)
+    assert box, lab.prob.value
+    text = html.unescape(box.group(2))
+    assert box.group(1) == ("won" if winner == lab.learner else "lost")
+    assert text.startswith("You won: " if winner == lab.learner else "You lost: "), text
+    assert f"your {said(mine)}" in text, text
+    if winner != lab.learner:
+        assert f"Player {winner}'s {said(wcard)}" in text, text
+    # a tie is named when it decided between the learner's card and the card it is compared with
+    others = [value[c] for s, c in plays if s != lab.learner]
+    tie = value[mine] == top and bool(others) and max(others) == top
+    assert ("a tie goes to the card played first" in text) == tie, text
+    phase = "over" if lab.state.is_terminal() else "done"
+    assert f"data-phase='{phase}'" in lab.prob.value and f"data-winner='{winner}'" in lab.prob.value
+    # the table shows the whole finished turn, its named item, and nothing is clickable until Next turn
+    assert [(p["player"], p["card"]) for p in lab.table.view["trick"]] == plays
+    assert lab.table.view["item"] == item and lab.table.selectable == []
+    assert text in lab.table.message and lab.play_button.disabled
+    assert lab.next_button.disabled == lab.state.is_terminal()
+
+
 def play_whole_game(lab, rng, best_share=0.5):
     click = Clicker(lab)
     decisions = 0
@@ -141,6 +190,7 @@ def play_whole_game(lab, rng, best_share=0.5):
             assert lab.state.is_terminal() or lab.state.round == before + 1
             continue
         assert lab.state.current_player == lab.learner, "the bots stop at the learner's turn"
+        assert not lab.paused and lab.next_button.disabled
         assert_panel_matches_module(lab)
         assert_no_leak(lab)
         obs = lab.state.observation(lab.learner)
@@ -155,27 +205,58 @@ def play_whole_game(lab, rng, best_share=0.5):
         hidden = next(c for c in lab.game.card_ids if c not in obs.hand)
         click("card", hidden)
         assert len(lab.history) == n and "not" in lab.table.message.lower()
+        assert lab.play_button.disabled
+        lab.play_button.click()                              # Play with nothing picked: nothing happens
+        assert len(lab.history) == n and lab.errors == []
+        other = next((c for c in obs.hand if c != card), card)
         if obs.trick:
             click("item", "weight_kg")
             assert len(lab.history) == n
+            click("card", other)                             # a change of mind: nothing is played by a click
             click("card", card)
         else:
-            if rng.random() < 0.5:
-                click("item", item)
-                assert len(lab.history) == n
-                click("card", card, seq=click.seq)          # a repeated message: ignored
-                assert len(lab.history) == n
+            others = [i for i in lab.game.items if i != item]
+            order = rng.randrange(3)
+            if order == 0:                                   # the item first (issue 17): it only picks it
+                click("item", others[0])
+                click("card", card, seq=click.seq)           # a repeated message: ignored
+                assert lab.picked == (None, others[0])
                 click("card", card)
+                assert len(lab.history) == n and lab.picked == (card, others[0])
+                assert not lab.play_button.disabled
+                click("item", item)                          # change of mind before playing
+            elif order == 1:
+                click("card", other)
+                click("card", card)
+                click("item", item)
             else:
-                other = next(c for c in obs.hand if c != card) if len(obs.hand) > 1 else card
-                click("card", other)                         # change of mind
-                click("card", card)
-                assert len(lab.history) == n
-                assert {"kind": "card", "id": card} in [{k: t[k] for k in ("kind", "id")} for t in lab.table.highlight]
+                click("card", other)
                 click("item", item)
+                click("card", card)
+            assert len(lab.history) == n and lab.picked == (card, item)
+            marks = [{k: t[k] for k in ("kind", "id")} for t in lab.table.highlight]
+            assert {"kind": "card", "id": card} in marks and {"kind": "item", "id": item} in marks
+        assert len(lab.history) == n and not lab.play_button.disabled
+        done = len(lab.state.completed_turns)
+        lab.play_button.click()
         assert len(lab.history) > n, "the learner's play went through"
         assert lab.history[n].card == card and lab.history[n].item == item
-        assert lab.predictions[-1].card == card
+        assert lab.predictions[-1].card == card and lab.picked == (None, None)
+        # the turn is finished and shown; the bots wait for Next turn
+        assert len(lab.state.completed_turns) == done + 1
+        turn = lab.state.completed_turns[done]
+        assert any(seat == lab.learner and c == card for seat, c in turn["plays"])
+        assert_result_shown(lab, turn)
+        assert_no_leak(lab)
+        if lab.state.is_terminal():
+            assert not lab.paused and lab.next_button.disabled
+        else:
+            assert lab.paused
+            n_after = len(lab.history)
+            click("card", obs.hand[0])                      # a click on the table while paused: words, no play
+            assert len(lab.history) == n_after and "press Next turn" in lab.table.message
+            lab.next_button.click()
+            assert not lab.paused
         decisions += 1
     return decisions
 
@@ -284,6 +365,8 @@ def test_hint_formula_matches_the_chance_in_many_positions():
             lab._on_table_click({"kind": "card", "id": card})
             if view.leading:
                 lab._on_table_click({"kind": "item", "id": best.action.item})
+            lab.play_button.click()
+            lab.next_button.click()
         assert lab.errors == []
     assert ("lead", True, False, False) in kinds
     assert ("follow", True, False, False) in kinds
@@ -322,3 +405,65 @@ def test_bad_arguments():
 
     with pytest.raises(BotSpecError):
         KnockoutLab(bot="memory:0.5")
+
+
+# ----------------------------------------------------------------------------- issue 17: pick, Play, see the result
+def test_an_item_clicked_first_only_picks_it_and_the_result_is_said_beside_the_table():
+    """The learner of the issue clicked Weight, then the Springbok: it was played on Weight at once. Now both
+    are picks until Play; after Play the finished turn stays on the table with its result in words."""
+    lab = KnockoutLab(seed=1)
+    click = Clicker(lab)
+    click("item", "weight_kg")
+    click("card", "K12")
+    assert lab.history == () and lab.picked == ("K12", "weight_kg")
+    assert "Springbok, naming Weight: press Play" in lab.status.value
+    click("item", "top_speed_kmh")                       # a change of mind
+    assert lab.history == () and lab.picked == ("K12", "top_speed_kmh")
+    lab.play_button.click()
+    assert lab.history[0] == Play("K12", "top_speed_kmh")
+    assert lab.paused and len(lab.state.completed_turns) == 1
+    sentence = "You lost: Player 2's Cheetah (112 km/h) beat your Springbok (88 km/h) on Top speed."
+    assert sentence in lab.prob.value and sentence in lab.table.message
+    assert "P = 29/50 &asymp; 0.580 for your play" in lab.prob.value
+    assert "You lost this turn" in lab.status.value and "Next turn" in lab.status.value
+    assert lab.table.view["phase_words"] == "Round 1, turn 1 is over: Player 2 won it."
+    assert_result_shown(lab, lab.state.completed_turns[0])
+    # nothing else moves until Next turn: the bots' next lead waits
+    n = len(lab.history)
+    lab._on_table_click({"kind": "card", "id": lab.state.hand(0)[0]})
+    assert len(lab.history) == n and "press Next turn" in lab.status.value
+    lab.next_button.click()
+    assert not lab.paused and lab.state.current_player == lab.learner and len(lab.history) > n
+    assert "data-phase='follow'" in lab.prob.value and lab.errors == []
+
+
+def test_play_to_end_of_round_does_not_pause_and_leaves_a_pause():
+    lab = KnockoutLab(seed=1)
+    lab.table.click = {"kind": "card", "id": "K12", "seq": 1}
+    lab.table.click = {"kind": "item", "id": "top_speed_kmh", "seq": 2}
+    lab.play_button.click()
+    assert lab.paused
+    lab.end_round_button.click()                          # from a pause: the rest of the round, no pause
+    assert not lab.paused and lab.state.round == 2 and lab.state.current_player == lab.learner
+    assert lab.next_button.disabled and lab.errors == []
+
+
+def test_result_sentences_name_a_tie_only_when_it_decided():
+    """K3: a later card must be strictly higher. Two cards of the deck with the same value make the ties."""
+    from safari_kit.widgets.labs.knockout_text import result_sentence
+
+    game = KnockoutGame(players=3)
+    cards = csv_cards()
+    item, a, b = next((it, x, y) for it in game.items for x in cards for y in cards
+                      if x < y and float(cards[x][it]) == float(cards[y][it]))
+    low = min(cards, key=lambda c: float(cards[c][item]))
+    name = {c: cards[c]["name"] for c in (a, b, low)}
+    first = {"round": 1, "item": item, "plays": [[0, a], [1, b], [2, low]], "winner": 0}
+    won = result_sentence(game, first, learner=0)
+    assert won.startswith("You won: ") and f"Player 1's {name[b]}" in won and "played first: yours" in won
+    lost = result_sentence(game, first, learner=1)
+    assert lost.startswith("You lost: ") and f"Player 0's {name[a]}" in lost and "played first: theirs" in lost
+    plain = result_sentence(game, first, learner=2)
+    assert plain.startswith("You lost: ") and "tie" not in plain
+    watched = result_sentence(game, {**first, "plays": [[0, a], [1, b]]}, learner=2)
+    assert watched.startswith("Player 0's ") and "won this turn" in watched

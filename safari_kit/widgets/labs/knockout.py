@@ -7,34 +7,49 @@ How a browser test can drive it (JupyterLab + Playwright, see tests/browser/help
   ``<table class="safari-prob-table">`` carries ``data-step`` (a counter that
   grows with every redraw, so a test can wait for it to change after a click),
   ``data-best-card`` and ``data-best-item`` (the best option, item empty when
-  following) and ``data-phase`` (``lead``, ``follow``, ``wait`` or ``over``).
-  Each option row has ``data-card="K12"``; each cell ``data-item``; the best
+  following) and ``data-phase`` (``lead``, ``follow``, ``done``, ``wait`` or
+  ``over``). Each option row has ``data-card="K12"``; each cell ``data-item``; the best
   cell has the class ``safari-best``. Under it, the hint ``.safari-ko-why``
   explains the best option: ``data-u``, ``data-h``, ``data-k`` (U unseen
   cards, H of them higher, k cards held by the players after you, as
   :func:`~safari_kit.probability.knockout.win_count` counts them) and
   ``data-beaten`` (1 when a card already played is at least as high).
-- The card table is the anywidget ``.safari-table`` inside the lab. A card of
-  the hand that may be played has ``data-key='card:"K12"'`` and the class
-  ``st-selectable``; when leading the data items are buttons with
-  ``data-key='item:"weight_kg"'``. Leading = click a card, then an item (or
-  the item first); following = click a card. Example::
+- A play is two steps, so that no single click plays by accident (issue 17: a
+  data item clicked first used to play the next card clicked): *pick* a card of
+  the hand (``data-key='card:"K12"'``, class ``st-selectable``) and, when
+  leading, a data item (buttons ``data-key='item:"weight_kg"'``), in any order,
+  each pick replacing the last (the picks are highlighted, ``st-highlight``);
+  then press **Play** beside the table (``button.safari-play-button``, enabled
+  once the picks are complete). Keyboard: Enter on a card or an item picks it,
+  Tab goes on to Play.
+- After the play the lab finishes the turn (the players after you) and *pauses
+  on it*: the table shows every card of the turn where it was played, its named
+  item and the result in words; beside the table ``.safari-ko-result``
+  (``data-result`` ``won`` or ``lost``) says it, e.g. "You lost: Player 2's
+  Cheetah (112 km/h) beat your Springbok (88 km/h) on Top speed.", with the
+  chance the lab had shown and the plays in order (``data-phase='done'``,
+  ``data-winner``). **Next turn** (``button.safari-next``, orange while it is
+  the one thing to press) lets the bots play on to your next turn. Example::
 
       best = page.locator(".safari-prob-table").get_attribute("data-best-card")
       page.locator(f".safari-table [data-key='card:\\"{best}\\"']").click()
       item = page.locator(".safari-prob-table").get_attribute("data-best-item")
       if item:
           page.locator(f".safari-table [data-key='item:\\"{item}\\"']").click()
-      # then wait until .safari-prob-table[data-step] differs from before
+      page.locator(".safari-play-button").click()   # then .safari-prob-table[data-phase='done']
+      page.locator(".safari-next").click()          # then data-phase 'lead' or 'follow' again
 
-- Buttons (ipywidgets ``.widget-button``) by their text: "Play to end of round",
-  "New game", "Reset"; the checkbox "Variation 1: elimination".
+- Other buttons (ipywidgets ``.widget-button``) by their text: "Play to end of
+  round" (no pauses: the turn log has every turn), "New game", "Reset"; the
+  checkbox "Variation 1: elimination".
 - The turn log is the HTML widget with class ``safari-ko-log``, the running
   comparison of predicted chances with outcomes ``safari-ko-tally``.
 
 From Python (tests, notebooks): ``lab.table.click = {"kind": "card", "id": "K12", "seq": n}``
-is exactly what a click in the page sends; ``lab.end_round_button.click()``,
-``lab.new_game_button.click()``, ``lab.elimination_box.value = True``.
+is exactly what a click in the page sends; ``lab.play_button.click()``, ``lab.next_button.click()``,
+``lab.end_round_button.click()``, ``lab.new_game_button.click()``, ``lab.elimination_box.value = True``.
+Hidden information stays hidden: the synced state holds the learner's hand, the cards played (public) and
+the chances computed from the learner's view, never another hand.
 
 The lab decides no rule and computes no probability: the engine
 (:mod:`safari_kit.knockout`) plays the game, the bots come from
@@ -47,10 +62,16 @@ The lab decides no rule and computes no probability: the engine
 (Play(card='K12', item='top_speed_kmh'), 29/50 ≈ 0.5800)
 >>> lab.table.click = {"kind": "card", "id": "K12", "seq": 1}
 >>> lab.table.click = {"kind": "item", "id": "top_speed_kmh", "seq": 2}
+>>> lab.history, lab.picked                # picked, not played yet
+((), ('K12', 'top_speed_kmh'))
+>>> lab.play_button.click()
 >>> lab.history[0], lab.predictions[0].p
 (Play(card='K12', item='top_speed_kmh'), Fraction(29, 50))
->>> lab.errors
-[]
+>>> lab.paused, lab.prob.value.count("You lost: Player 2's Cheetah (112 km/h) beat your Springbok (88 km/h)")
+(True, 1)
+>>> lab.next_button.click()
+>>> lab.paused, lab.errors
+(False, [])
 """
 from __future__ import annotations
 
@@ -63,15 +84,16 @@ import ipywidgets as W
 from safari_kit.cards.model import DATA_ITEM_LABELS
 from safari_kit.core.chance import Chance
 from safari_kit.knockout import KnockoutGame, Play
+from safari_kit.presentation import views as V
 from safari_kit.probability.knockout import WinCount, best_play, view_of, win_count
 from safari_kit.simulation.registry import make_bot
-from safari_kit.widgets.labs.base import Lab, fraction_html, guarded
+from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.widgets.labs.knockout_text import (
+    ITEM_SHORT, ITEM_UNITS, chance_html, fmt_value, plays_table_html, reduced_html, result_sentence,
+)
 from safari_kit.widgets.table import CardTable
 
-__all__ = ["KnockoutLab", "Prediction", "chance_html", "reduced_html"]
-
-ITEM_SHORT = {"weight_kg": "Weight", "size_cm": "Size", "top_speed_kmh": "Top speed", "lifespan_years": "Lifespan"}
-ITEM_UNITS = {"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": "years"}
+__all__ = ["KnockoutLab", "Prediction", "chance_html", "reduced_html", "result_sentence"]
 
 _CSS = """
 <style>
@@ -85,6 +107,7 @@ _CSS = """
 .safari-prob .safari-note{color:#555;font-size:12px}
 .safari-prob .safari-ko-why{color:#333;font-size:13px;margin-top:2px;line-height:1.45}
 .safari-prob .safari-ko-why .safari-nowrap{white-space:nowrap}
+.safari-prob tr.safari-ko-winner td{background:#d9f2df;font-weight:bold}
 .safari-ko-log ol{margin:2px 0 6px 0}
 .safari-ko-tally table{border-collapse:collapse;font-size:12px}
 .safari-ko-tally th,.safari-ko-tally td{border:1px solid #ddd;padding:2px 6px;text-align:right}
@@ -107,41 +130,17 @@ class Prediction:
     won: bool | None = None   # None until the turn is complete
 
 
-def _fmt(v: float) -> str:
-    return f"{v:,.0f}" if v >= 100 else f"{v:g}"
+_fmt = fmt_value
 
 
-def chance_html(p: Fraction, short: bool = False) -> str:
-    """A chance as a learner reads it: a short fraction with its decimal, or just the decimal
-    (the exact fraction in the tooltip) when the fraction is too long to read.
+class _Table(CardTable):
+    """The lab's card table: while a finished turn is shown, a click on it is answered with ``busy_words``
+    (press Next turn) rather than the engine's reason, which would be about the next turn."""
 
-    ``short``: for a narrow table cell, the decimal alone (the exact fraction in the tooltip) unless
-    the fraction is 0 or 1.
-    """
-    p = Fraction(p)
-    if short and p.denominator > 1:
-        text = "&lt; 0.001" if p < Fraction(1, 1000) else f"{float(p):.3f}"
-        return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
-    if p.denominator <= 1000:
-        return fraction_html(p)
-    text = "&lt; 0.001" if p < Fraction(1, 1000) else f"&asymp; {float(p):.3f}"
-    return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+    busy_words: str | None = None
 
-
-def reduced_html(p: Fraction) -> str:
-    """The reduced fraction and its decimal, for the hint's last step: ``= 29/50 &asymp; 0.580``.
-
-    Longer fractions than :func:`chance_html` shows (up to a million in the
-    denominator); beyond that only ``&asymp;`` the decimal (exact value in the tooltip).
-    """
-    p = Fraction(p)
-    if p.denominator == 1:
-        return f"= {p.numerator}"
-    x = float(p)
-    dec = "&lt; 0.001" if x < 0.0005 else f"&asymp; {x:.3f}"
-    if p.denominator <= 10**6:
-        return f"= {p.numerator}/{p.denominator} {dec}"
-    return f"<span title='exactly {p.numerator}/{p.denominator}'>{dec}</span>"
+    def _refusal(self, target: dict) -> str:
+        return self.busy_words or super()._refusal(target)
 
 
 class KnockoutLab(Lab):
@@ -174,13 +173,21 @@ class KnockoutLab(Lab):
         self.elimination_box = W.Checkbox(value=bool(elimination), description="Variation 1: elimination",
                                           indent=False, layout=W.Layout(width="230px"))
         self.elimination_box.observe(self._on_elimination, names="value")
+        self.play_button = W.Button(description="Play", disabled=True, layout=W.Layout(width="80px"),
+                                    tooltip="Play the card you picked (and name the data item you picked)")
+        self.play_button.add_class("safari-play-button")
+        self.play_button.on_click(self._on_play)
+        self.next_button = W.Button(description="Next turn", disabled=True, layout=W.Layout(width="100px"),
+                                    tooltip="The other players play until your next turn")
+        self.next_button.add_class("safari-next")
+        self.next_button.on_click(self._on_next)
         self.end_round_button = W.Button(description="Play to end of round", layout=W.Layout(width="auto"),
                                          tooltip="Play the rest of this round with the best option for you")
         self.end_round_button.on_click(self._on_end_round)
         self.new_game_button = W.Button(description="New game",
                                         tooltip="Deal a new game" + ("" if self.fair else " (next seed)"))
         self.new_game_button.on_click(self._on_new_game)
-        self.table = CardTable(game="knockout")
+        self.table = _Table(game="knockout")
         self.table.on_click(self._on_table_click)
         self.prob = W.HTML()
         self.prob.add_class("safari-prob")
@@ -190,7 +197,8 @@ class KnockoutLab(Lab):
         self.tally.add_class("safari-ko-tally")
         self.elimination_box.layout.width = "auto"
         self.new_game_button.layout.width = "110px"
-        controls = W.HBox([self.end_round_button, self.new_game_button, self.elimination_box])
+        controls = W.VBox([W.HBox([self.play_button, self.next_button, self.end_round_button]),
+                           W.HBox([self.new_game_button, self.elimination_box])])
         self.arrange(main=[self.table], side=[controls, self.prob], below=[self.log, self.tally])
         self.game: KnockoutGame | None = None
         self.state = None
@@ -213,6 +221,7 @@ class KnockoutLab(Lab):
         self.predictions = []
         self._picked_card: str | None = None
         self._picked_item: str | None = None
+        self._pause: int | None = None   # index in completed_turns of the finished turn shown, until Next turn
         self._best = None
         self._events: list[str] = []
         self._turns_seen = 0
@@ -230,9 +239,19 @@ class KnockoutLab(Lab):
         """The :class:`~safari_kit.probability.knockout.BestPlay` shown now (None when not your turn)."""
         return self._best
 
+    @property
+    def paused(self) -> bool:
+        """True while the lab shows the learner's finished turn and waits for Next turn."""
+        return self._pause is not None
+
+    @property
+    def picked(self) -> tuple[str | None, str | None]:
+        """The card and the data item picked so far for the coming play (not played until Play)."""
+        return self._picked_card, self._picked_item
+
     def _my_turn(self) -> bool:
         s = self.state
-        return not s.is_terminal() and s.current_player == self.learner
+        return not s.is_terminal() and s.current_player == self.learner and not self.paused
 
     def _name(self, seat: int) -> str:
         return "You" if seat == self.learner else f"Player {seat}"
@@ -281,6 +300,16 @@ class KnockoutLab(Lab):
         self.predictions.append(Prediction(rnd, turn, card, named, p, best.p.value, leading, auto))
         self._collect()
 
+    def _finish_turn(self, done: int) -> None:
+        """After the learner's play: the players after the learner play, until the turn is complete; then pause
+        on it (the table shows the whole turn and its result until Next turn). ``done``: the number of
+        completed turns before the learner played."""
+        s = self.state
+        while not s.is_terminal() and len(s.completed_turns) == done and s.current_player != self.learner:
+            self._bot_step()
+        if len(s.completed_turns) > done and not s.is_terminal():  # at the end there is no next turn to wait for
+            self._pause = done
+
     def _collect(self) -> None:
         """Write every newly completed turn into the log and settle pending predictions."""
         turns = self.state.completed_turns
@@ -309,8 +338,11 @@ class KnockoutLab(Lab):
     # ------------------------------------------------------------------ callbacks
     @guarded
     def _on_table_click(self, target: dict) -> None:
+        """A card or a data item picks it for the coming play (in any order; a new pick replaces the old one);
+        nothing is played until Play."""
         if not self._my_turn():
-            self.show_status("Wait: it is not your turn.", kind="bad")
+            self.show_status("This turn is over: press Next turn." if self.paused
+                             else "Wait: it is not your turn.", kind="bad")
             return
         kind, tid = target.get("kind"), target.get("id")
         leading = not self.state.trick
@@ -321,20 +353,37 @@ class KnockoutLab(Lab):
         else:
             self.show_status("Pick a card from your hand.", kind="bad")
             return
-        if self._picked_card is not None and (not leading or self._picked_item is not None):
-            card, item = self._picked_card, self._picked_item
-            self._picked_card = self._picked_item = None
-            self._play_learner(card, item, self._best)
-            self._advance()
-            self._redraw()
-            self.show_status(self._status_text(just_played=True))
-        else:
-            self._redraw()
-            if self._picked_card is None:
-                self.show_status(f"You will name {ITEM_SHORT[self._picked_item]}: now click the card to play.")
-            else:
-                self.show_status(f"You picked {self.game.by_id[self._picked_card].name}: "
-                                 "now click the data item to name (or another card to change your mind).")
+        self._redraw()
+        self.show_status(self._pick_words())
+
+    @guarded
+    def _on_play(self, _button=None) -> None:
+        """Play the picked card (naming the picked item when leading); the turn is finished and shown."""
+        if not self._my_turn():
+            self.show_status("This turn is over: press Next turn." if self.paused
+                             else "Wait: it is not your turn.", kind="bad")
+            return
+        card, item = self._picked_card, self._picked_item
+        leading = not self.state.trick
+        if card is None or (leading and item is None):
+            self.show_status(self._pick_words(), kind="bad")
+            return
+        self._picked_card = self._picked_item = None
+        done = len(self.state.completed_turns)
+        self._play_learner(card, item if leading else None, self._best)
+        self._finish_turn(done)
+        self._redraw()
+        self.show_status(self._status_text())
+
+    @guarded
+    def _on_next(self, _button=None) -> None:
+        """Leave the finished turn: the bots play until the learner's next turn."""
+        if not self.paused:
+            return
+        self._pause = None
+        self._advance()
+        self._redraw()
+        self.show_status(self._status_text())
 
     @guarded
     def _on_end_round(self, _button=None) -> None:
@@ -342,10 +391,11 @@ class KnockoutLab(Lab):
             self.show_status("The game is over: press New game to play again.", kind="bad")
             return
         self._picked_card = self._picked_item = None
+        self._pause = None
         self._advance(to_round_end=True)
         self._advance()
         self._redraw()
-        self.show_status(self._status_text(just_played=True))
+        self.show_status(self._status_text())
 
     @guarded
     def _on_new_game(self, _button=None) -> None:
@@ -366,29 +416,123 @@ class KnockoutLab(Lab):
                 marks.append({"kind": "card", "id": self._picked_card})
             if self._picked_item is not None:
                 marks.append({"kind": "item", "id": self._picked_item})
-            msg = ("You lead: click a card, then the data item to name." if not s.trick
-                   else f"Your turn: click a card. {ITEM_SHORT[s.item]} counts this turn.")
-            self.table.show(s, self.learner, message=msg, highlight=marks)
+            self.table.busy_words = None
+            self.table.show(s, self.learner, message=self._pick_words(), highlight=marks)
             self.table.set_notes(self._hand_notes())
             self.prob.value = _CSS + self._prob_html()
+        elif self._pause is not None or (s.is_terminal() and self._last_mine() is not None):
+            self._best = None
+            self._show_finished_turn()
+            self.table.set_notes({})
+            self.prob.value = _CSS + self._result_html()
         else:
             self._best = None
+            self.table.busy_words = None
             self.table.show(s, self.learner, selectable=[])
             self.table.set_notes({})
             self.prob.value = _CSS + self._idle_html()
+        ready = self._my_turn() and self._picked_card is not None and (bool(s.trick) or self._picked_item is not None)
+        self.play_button.disabled = not ready
+        self.play_button.button_style = "warning" if ready else ""  # the one thing to press now
+        self.next_button.disabled = not self.paused
+        self.next_button.button_style = "warning" if self.paused else ""
         self.log.value = self._log_html()
         self.tally.value = self._tally_html()
 
-    def _status_text(self, just_played: bool = False) -> str:
+    def _last_mine(self) -> int | None:
+        """Index of the last completed turn the learner played in (None if none yet)."""
+        turns = self.state.completed_turns
+        for i in range(len(turns) - 1, -1, -1):
+            if any(seat == self.learner for seat, _ in turns[i]["plays"]):
+                return i
+        return None
+
+    def _shown_turn(self) -> tuple[int, dict]:
+        i = self._pause if self._pause is not None else self._last_mine()
+        return i, self.state.completed_turns[i]
+
+    def _show_finished_turn(self) -> None:
+        """The table at the end of the learner's turn: every card of it face up where the turn was played,
+        its named item, and the result in words (all public: the whole table saw these cards)."""
         s = self.state
+        i, t = self._shown_turn()
+        sentence = result_sentence(self.game, t, self.learner)
+        number = sum(1 for u in s.completed_turns[:i + 1] if u["round"] == t["round"])
+        go_on = " Press Next turn." if self.paused else ""
+        self.table.busy_words = ("This turn is over: press Next turn (beside the table) to go on." if self.paused
+                                 else "The game is over: press New game to play again.")
+        words = f"Round {t['round']}, turn {number} is over: {self._name(t['winner'])} won it."
+        with self.table.hold_sync():
+            self.table.show(s, self.learner, selectable=[], message=sentence + go_on, phase_words=words)
+            view = dict(self.table.view)
+            ranges = V.deck_ranges(self.game.cards)
+            faces = dict(view.get("cards", {}))
+            for _, c in t["plays"]:
+                faces.setdefault(c, V.pal_face(self.game.by_id[c], ranges, self.game.items))
+            view.update(cards=faces, trick=[{"player": seat, "card": c} for seat, c in t["plays"]],
+                        item=t["item"], item_label=ITEM_SHORT[t["item"]], my_turn=False, leading=False,
+                        seats=[dict(p, to_play=False) for p in view.get("seats", [])])
+            self.table.view = view
+
+    def _pick_words(self) -> str:
+        """What the learner has picked and what is left to do, in one line."""
+        s, card, item = self.state, self._picked_card, self._picked_item
+        name = self.game.by_id[card].name if card else None
+        if s.trick:
+            counts = f"{ITEM_SHORT[s.item]} counts this turn."
+            if card is None:
+                return f"Your turn: pick a card, then press Play. {counts}"
+            return f"{name} picked: press Play to play it (or pick another card). {counts}"
+        if card is None and item is None:
+            return "You lead: pick a card and a data item (in any order), then press Play."
+        if card is None:
+            return f"{ITEM_SHORT[item]} picked: now pick the card to play, then press Play."
+        if item is None:
+            return f"{name} picked: now pick the data item to name, then press Play."
+        return (f"{name}, naming {ITEM_SHORT[item]}: press Play "
+                "(or pick another card or data item to change your mind).")
+
+    def _status_text(self) -> str:
+        s = self.state
+        if self._pause is not None:
+            t = s.completed_turns[self._pause]
+            won = "You won" if t["winner"] == self.learner else "You lost"
+            return f"{won} this turn (see below and on the table). Press Next turn to go on."
         if s.is_terminal():
-            return "Game over: see the summary below. Press New game for another deal."
+            return "Game over: see the last turn and the scores beside the table. Press New game for another deal."
         if self.learner in s.out:
             return f"You are out (you won no turn in a round). Press 'Play to end of round' to watch round {s.round}."
         if self._my_turn():
-            pre = "Your turn again. " if just_played else ""
-            return pre + ("You lead: pick a card and a data item." if not s.trick else "Pick a card to follow.")
+            return self._pick_words()
         return "The bots are playing."
+
+    def _result_html(self) -> str:
+        """Beside the table while a finished turn is shown: the result in words, the chance the lab had
+        shown for the play, the plays in order with their values, and the end of round or game."""
+        s = self.state
+        i, t = self._shown_turn()
+        won = t["winner"] == self.learner
+        sentence = html.escape(result_sentence(self.game, t, self.learner), quote=False)
+        mine = next((p for p in reversed(self.predictions)
+                     if p.round == t["round"] and any(seat == self.learner and c == p.card for seat, c in t["plays"])),
+                    None)
+        shown = ""
+        if mine is not None:
+            shown = (f"<div class='safari-note'>The chance of winning this turn was "
+                     f"P {'= ' if Fraction(mine.p).denominator <= 1000 else ''}{chance_html(mine.p)} for your play"
+                     + ("" if mine.p == mine.best_p else
+                        f" (the &#9733; option had {chance_html(mine.best_p)})") + ".</div>")
+        color = "#1b7f3b" if won else "#a33"
+        box = (f"<div class='safari-ko-result' data-result='{'won' if won else 'lost'}' "
+               f"style='border-left:5px solid {color};background:{'#eef9ee' if won else '#fdf0ef'};"
+               f"padding:6px 8px;margin:4px 0;font-size:14px'>{sentence}</div>")
+        after = ""
+        if s.is_terminal():
+            after = self._game_html()
+        elif s.round != t["round"]:
+            after = self._round_html(t["round"])
+        go_on = ("<div>Press <b>Next turn</b> to go on.</div>" if self.paused else "")
+        return f"{box}{shown}{plays_table_html(self.game, t, self.learner, self._step, 'over' if s.is_terminal() else 'done')}{after}{go_on}"
 
     def _prob_html(self) -> str:
         s, best = self.state, self._best
@@ -498,7 +642,7 @@ class KnockoutLab(Lab):
                     "keep your strong cards for later turns.</div>")
         return (f"<div class='safari-note safari-ko-why' data-u='{c.unseen}' data-h='{c.higher}' "
                 f"data-k='{c.k}' data-beaten='{int(c.beaten)}'>{head}{why}"
-                "<div>Click your choice on the table.</div></div>")
+                "<div>Pick your choice on the table, then press Play.</div></div>")
 
     def _idle_html(self) -> str:
         s = self.state
