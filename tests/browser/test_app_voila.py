@@ -8,8 +8,8 @@ chooser; then it chooses Safari Witness -> Identification, presses Open lab
 (the secret deal may open on a bot's failed turn, its cards face up: Next turn
 until the learner's turn) and plays one identification by clicking (Identify, a
 clue type, a face-down place, Reveal); then Safari Knockout -> Knockout, Open lab, and plays Knockout turns by
-clicking (a card, and a data item when leading) until it has led once, checking
-that the probability table changes after every play. No cell error, no widget
+clicking (a card, and a data item when leading, then Play; the result of the turn is read beside the
+table, then Next turn) until it has led once, checking that the probability table changes after every click. No cell error, no widget
 error, no JS error. Screenshots: ``test-artifacts/app-*.png``.
 """
 from __future__ import annotations
@@ -187,17 +187,23 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
             shot(page, "app-knockout-lead", lab)
         wait_step = "([sel, step]) => { const t = document.querySelector(sel); return t && t.dataset.step !== step; }"
         page.locator(f"{lab} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
-        if phase == "lead":  # the card is marked as picked, then the item plays it
-            page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-            page.locator(f"{table} tr.safari-picked-row[data-card='{card}']").wait_for()
+        page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
+        page.locator(f"{table} tr.safari-picked-row[data-card='{card}']").wait_for()  # picked, not played
+        if phase == "lead":
             step = page.locator(table).get_attribute("data-step")
             page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
-        page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-        # the play is settled once the table shows the next position (or the turn log has it)
-        plays.append((phase, card, item or None, p_best))
+            page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
+        button(page.locator(lab), "Play").click()
+        # the finished turn stays on the table, its result in words beside it, until Next turn
+        page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
+        result = page.locator(f"{lab} .safari-ko-result").inner_text()
+        assert result.startswith(("You won: ", "You lost: ")), result
+        plays.append((phase, card, item or None, p_best, result))
         assert "Something went wrong" not in page.locator(f"{lab}").inner_text()
         if phase == "lead":
+            shot(page, "app-knockout-result", lab)
             break
+        button(page.locator(lab), "Next turn").click()
     assert plays and plays[-1][0] == "lead", f"never led in {len(plays)} plays: {plays}"
     page.locator(f"{lab} .safari-ko-log", has_text="Round 1, turn").wait_for(timeout=30_000)
     log = page.locator(f"{lab} .safari-ko-log").inner_text()

@@ -152,13 +152,16 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
         card, item = page.locator(table).get_attribute("data-best-card"), page.locator(table).get_attribute(
             "data-best-item")
         page.locator(f"{lab} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
-        if phase == "lead":
-            page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-            step = page.locator(table).get_attribute("data-step")
-            page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
         page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
         if phase == "lead":
+            step = page.locator(table).get_attribute("data-step")
+            page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
+            page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
+        button(page.locator(lab), "Play").click()  # a click picks; Play plays, and the finished turn is shown
+        page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
+        if phase == "lead":
             break
+        button(page.locator(lab), "Next turn").click()
     page.locator(f"{lab} .safari-ko-log", has_text="Round 1, turn").wait_for(timeout=30_000)
     screenshot(page, "site-app-knockout")
     assert not app_errors(page), app_errors(page)
