@@ -38,7 +38,7 @@ def _exercises_of(text: Path) -> dict[str, list]:
     found = {}
     for i, cell in enumerate(cells):
         tags = cell.metadata.get("tags", [])
-        assert not set(tags) - {"solution"}, (text.name, i, tags)
+        assert not set(tags) - {"solution", "teacher"}, (text.name, i, tags)   # make student removes both
         m = CHECK.fullmatch(cell.source)
         if cell.cell_type != "code" or not m or "solution" in tags:
             continue
