@@ -262,14 +262,24 @@ def coverage_svg(intervals, exact: float, title: str = "", width: int = 960, hei
     los = [r[0] for r in intervals] + [exact]
     his = [r[1] for r in intervals] + [exact]
     span = max(his) - min(los)
-    ax = chart.panel(70, 30, width - 90, height - 75, (-1, max(n, 1)), _padded(min(los), max(his), 0.08 * span or 0.05))
+    # the axis leaves 0..1 only when an interval does (a simple interval can: its impossible part is shaded)
+    ylim = _padded(min(los), max(his), 0.08 * span or 0.05, floor=0.0 if min(los) >= 0 else None,
+                   ceil=1.0 if max(his) <= 1 else None)
+    ax = chart.panel(70, 30, width - 90, height - 75, (-1, max(n, 1)), ylim)
+    entries = [("dash", "black", "exact value"), ("line", "#2c7fb8", "covers"), ("line", "#e6550d", "misses")]
+    lo_lim, hi_lim = ax.ylim
+    if lo_lim < 0 or hi_lim > 1:
+        for a, b in ((lo_lim, 0.0), (1.0, hi_lim)):
+            if a < b:
+                ax.band([-1, max(n, 1)], [a, a], [b, b], color="#999999", opacity=0.25)
+        entries.append(("band", "#cccccc", "impossible: below 0 or above 1"))
     for i, (lo, hi, ok) in enumerate(intervals):
         if hi - lo < 1e-12:  # "0 ± 0": show a dot-sized segment, or it would vanish
             lo, hi = lo - 0.002 * span, hi + 0.002 * span
         ax.segment(i, lo, hi, "#2c7fb8" if ok else "#e6550d", 2 if ok else 3)
     ax.hline(exact, color="black", width=1)
     ax.axes(title, "interval number", "95% interval", xticks=linear_ticks(0, max(n - 1, 1)))
-    ax.legend([("dash", "black", "exact value"), ("line", "#2c7fb8", "covers"), ("line", "#e6550d", "misses")])
+    ax.legend(entries)
     return str(chart)
 
 

@@ -749,6 +749,7 @@ GIVEN += (
     Given("05", "Are 30 games enough", "the cell's small tournaments, chosen to run quickly"),
     Given("05", "for m = 0, 0.25, …, 1", "an extension: memory from none to perfect in quarter steps"),
     Given("05", "a round with 86 or fewer", "a rare round chosen as the example (the lab once opened on one)"),
+    Given("05", "its lower end falls below 0", "no probability is smaller than 0: the bound a simple interval crosses"),
 )
 _RARE_ROUND = 86  # the Given above
 

@@ -9,8 +9,8 @@ chooser; then it chooses Safari Witness -> Identification, presses Open lab
 until the learner's turn) and plays one identification by clicking (Identify, a
 clue type, a face-down place, Reveal); then Safari Knockout -> Knockout, Open lab, and plays Knockout turns by
 clicking (a card, and a data item when leading, then Play; the result of the turn is read beside the
-table, then Next turn) until it has led once, checking that the probability table changes after every click. No cell error, no widget
-error, no JS error. Screenshots: ``test-artifacts/app-*.png``.
+table, then Next turn) until it has led once, checking that the probability table changes after every click.
+No cell error, no widget error, no JS error. Screenshots: ``test-artifacts/app-*.png``.
 """
 from __future__ import annotations
 

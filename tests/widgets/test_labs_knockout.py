@@ -157,7 +157,7 @@ def assert_result_shown(lab, turn):
 
     def said(c):
         v = value[c]
-        return f"{cards[c]['name']} ({v:,.0f} {UNITS[item]})" if v >= 100 else f"{cards[c]['name']} ({v:g} {UNITS[item]})"
+        return f"{cards[c]['name']} ({f'{v:,.0f}' if v >= 100 else f'{v:g}'} {UNITS[item]})"
 
     box = re.search(r"<div class='safari-ko-result' data-result='(won|lost)'[^>]*>(.*?)</div>", lab.prob.value)
     assert box, lab.prob.value

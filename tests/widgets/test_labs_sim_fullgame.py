@@ -32,7 +32,7 @@ def test_simulation_default_state(sim):
     r = sim.results
     q = questions(1)["identify-animal"]
     assert r["exact"] == q.exact
-    from safari_kit.widgets.labs.simulation import _witness_start
+    from safari_kit.widgets.labs.simulation_draws import _witness_start
 
     game, state, kn = _witness_start(1)
     assert r["exact"] == PW.p_match(kn, kn.clue[0], kn.available[0], ("animal",))

@@ -532,7 +532,8 @@ class KnockoutLab(Lab):
         elif s.round != t["round"]:
             after = self._round_html(t["round"])
         go_on = ("<div>Press <b>Next turn</b> to go on.</div>" if self.paused else "")
-        return f"{box}{shown}{plays_table_html(self.game, t, self.learner, self._step, 'over' if s.is_terminal() else 'done')}{after}{go_on}"
+        plays = plays_table_html(self.game, t, self.learner, self._step, "over" if s.is_terminal() else "done")
+        return f"{box}{shown}{plays}{after}{go_on}"
 
     def _prob_html(self) -> str:
         s, best = self.state, self._best

@@ -35,6 +35,15 @@ seed and the same presses give the same pictures on every screen. The lab never 
 trial succeeded: the Monte Carlo functions of the probability layer do, in
 batches; the lab only adds the batches up.
 
+**The default seed** is :data:`~safari_kit.widgets.labs.simulation_draws.DEFAULT_SEED`, chosen so the
+first presses of every button are typical ones (see that module). **Simple intervals below 0.** The
+simple interval (mean ± 1.96·SE) is symmetric around the estimate, so with few successes it reaches below 0
+(or above 1): the lab draws it as computed and says why under it (:func:`outside_words`), since that is
+the weakness Wilson's interval repairs. **In the app** (``fair=True``, what
+:class:`~safari_kit.widgets.app.LabChooser` builds) the lab is like every other: a fresh secret seed of its
+own (no Seed box, no seed in any text or synced state; runs are "run 1, 2, 3" of this screen), or the
+teacher's shared class seed, shown in the note.
+
 >>> lab = SimulationLab(seed=1)
 >>> lab.results["question"]
 'identify-animal'
@@ -49,19 +58,21 @@ from __future__ import annotations
 import html
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Callable
 
 import ipywidgets as W
 import numpy as np
 
-from safari_kit.core.chance import Chance
-from safari_kit.probability.distributions import Estimate, Exact
+from safari_kit.probability.distributions import Estimate
 from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
-from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded
+from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, where_python_runs
+from safari_kit.widgets.labs.simulation_draws import (  # noqa: F401 - the lab's public helpers, as before
+    DEFAULT_SEED, Question, count_at_most, coverage_run, draw_rng, exact_coverage, questions, running_estimate,
+    tournament_seed, typical_range,
+)
 
 __all__ = ["SimulationLab", "Question", "questions", "running_estimate", "coverage_run", "exact_coverage",
-           "count_at_most", "typical_range", "tournament_seed", "TRIAL_CHOICES", "COVERAGE_SIZES", "BOT_CHOICES"]
+           "count_at_most", "typical_range", "tournament_seed", "DEFAULT_SEED", "TRIAL_CHOICES", "COVERAGE_SIZES",
+           "BOT_CHOICES", "outside_words"]
 
 TRIAL_CHOICES = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 COVERAGE_SIZES = (20, 50, 100, 200, 500, 1_000)
@@ -72,191 +83,6 @@ BOT_CHOICES = {
 }
 TOURNAMENT_CHUNK = 10  # games per chunk: a progress step every 10 games (results depend on it, never on workers)
 TOURNAMENTS_KEPT = 8  # tournaments kept per lab, so Reset at the same seed shows run 1 again without replaying it
-
-
-def tournament_seed(seed: int, run: int) -> int:
-    """The tournament seed of run ``run`` (1, 2, ...) of the lab's tournaments at ``seed``.
-
-    Run 1 is the lab's seed itself (``tournament(game, ..., seed=seed)`` in Python
-    plays the same games); run k > 1 draws from the generator keyed by
-    (seed, "tournament", k). It does not depend on the line-up, so run k of two
-    line-ups deals the same games (a paired comparison of bots).
-
-    >>> tournament_seed(1, 1), tournament_seed(1, 2) == tournament_seed(1, 2) != tournament_seed(2, 2)
-    (1, True)
-    """
-    if isinstance(run, bool) or not isinstance(run, int) or run < 1:
-        raise ValueError(f"run must be a whole number >= 1, got {run!r}")
-    if run == 1:
-        return Chance(seed).seed
-    return int(Chance(seed).generator("simulation-lab", "tournament", run).integers(0, 2**62))
-
-
-# ----------------------------------------------------------------------------- questions
-@dataclass(frozen=True)
-class Question:
-    """A question with an exact answer and a Monte Carlo twin.
-
-    ``exact``: the :class:`Exact` value; ``sample(n, rng)``: an :class:`Estimate`
-    from n fresh trials drawn with the numpy generator ``rng``; ``about``: one
-    sentence for the learner; ``formula``: the board formula.
-    """
-
-    key: str
-    label: str
-    about: str
-    exact: Exact
-    sample: Callable[[int, np.random.Generator], Estimate]
-
-    @property
-    def formula(self) -> str:
-        return self.exact.formula
-
-
-def _witness_start(seed: int):
-    from safari_kit.probability.knowledge import Knowledge
-    from safari_kit.witness import WitnessGame
-
-    game = WitnessGame(players=3)
-    state = game.new_initial_state(seed=seed)
-    obs = state.observation(state.current_player)
-    return game, state, Knowledge.from_observation(obs, game=game)
-
-
-def questions(seed: int = 1) -> dict[str, Question]:
-    """The lab's questions for the position dealt by ``seed`` (every exact value from the probability layer)."""
-    from safari_kit.cards.model import DATA_ITEM_LABELS
-    from safari_kit.knockout import KnockoutGame
-    from safari_kit.probability import cases as PC
-    from safari_kit.probability import knockout as PK
-    from safari_kit.probability import witness as PW
-
-    game, state, kn = _witness_start(seed)
-    clue = kn.clue[0]
-    card = game.cards[clue]
-    place = kn.available[0]
-    out: dict[str, Question] = {}
-
-    exact = PW.p_match(kn, clue, place, ("animal",))
-    out["identify-animal"] = Question(
-        "identify-animal", "Identify by animal, knowing nothing",
-        f"The clue card is a {card.color} {card.animal} ({card.id}). Declare 'animal' at place {place}: "
-        "does the face-down card there share its animal?",
-        exact, lambda n, rng: PW.mc_p_match(kn, clue, place, ("animal",), n=n, rng=rng))
-
-    exact = PW.p_streak(kn, 4)
-    out["challenge-4"] = Question(
-        "challenge-4", "Challenge: 4 safe reveals in a row",
-        f"Challenge with the clue card {card.id} ({card.color} {card.animal}, {card.texture}, {card.name}): "
-        "are the 4 face-down cards all safe (no shared animal, texture, color or name)?",
-        exact, lambda n, rng: PW.mc_p_streak(kn, 4, n=n, rng=rng))
-
-    deck = list(game.cards)
-    exact = PC.p_complete_set("color", [], deck, 10, game=game)
-    out["case-colors"] = Question(
-        "case-colors", "Case Card: 5 colors among 10 cards",
-        "Archive 10 random Mugshots: do they show all 5 colors (a set for the 'set of colors' Case Card)?",
-        exact, lambda n, rng: PC.mc_complete_set("color", [], deck, 10, n=n, rng=rng, game=game))
-
-    kgame = KnockoutGame(players=3)
-    kstate = kgame.new_initial_state(seed=seed)
-    kobs = kstate.observation(kstate.current_player)
-    options = [(PK.p_win_leading(kgame, kobs, c, item), c, item) for c in kobs.hand for item in kgame.items]
-    p, kcard, kitem = min(options, key=lambda o: (abs(float(o[0]) - 0.5), o[1], o[2]))
-    pal = kgame.by_id[kcard]
-    out["knockout-lead"] = Question(
-        "knockout-lead", "Knockout: win leading",
-        f"Safari Knockout, 3 players: you lead {pal.name} ({kcard}) and name {DATA_ITEM_LABELS[kitem]}. "
-        "Do you win the turn when the others play their best card?",
-        p, lambda n, rng: PK.estimate_p_win(kgame, kobs, kcard, kitem, n=n, rng=rng))
-    return out
-
-
-def _checkpoints(n: int, points: int = 60) -> list[int]:
-    xs = np.unique(np.geomspace(1, n, points).astype(int))
-    xs = [int(x) for x in xs if x >= 1]
-    if xs[-1] != n:
-        xs.append(n)
-    return xs
-
-
-def running_estimate(question: Question, n: int, rng) -> dict:
-    """Simulate n trials in growing batches; the running estimate at each checkpoint.
-
-    Returns ``{"n": [...], "estimates": [Estimate, ...]}``: ``estimates[i]``
-    pools all trials up to ``n[i]``.
-    """
-    rng = np.random.default_rng(rng)
-    xs = _checkpoints(int(n))
-    done, successes, ests = 0, 0.0, []
-    for x in xs:
-        batch = question.sample(x - done, rng)
-        successes += batch.successes
-        done = x
-        ests.append(Estimate(int(round(successes)), done))
-    return {"n": xs, "estimates": ests}
-
-
-def coverage_run(question: Question, size: int, intervals: int, rng, method: str = "normal") -> dict:
-    """``intervals`` independent estimates of ``size`` trials each and their 95% intervals.
-
-    Returns ``{"intervals": [(lo, hi, covers)], "covered": k, "total": intervals}``.
-    """
-    rng = np.random.default_rng(rng)
-    exact = float(question.exact)
-    rows = []
-    for _ in range(int(intervals)):
-        est = question.sample(int(size), rng)
-        lo, hi = est.ci(0.95, method)
-        rows.append((lo, hi, lo <= exact <= hi))
-    covered = sum(1 for r in rows if r[2])
-    return {"intervals": rows, "covered": covered, "total": len(rows), "size": int(size), "method": method}
-
-
-def exact_coverage(p, size: int, method: str = "normal", level: float = 0.95) -> float:
-    """P(an interval from ``size`` trials covers p): the sum of the binomial chances of the counts k
-    whose interval (:meth:`Estimate.ci`, the lab's own) contains p.
-
-    >>> round(exact_coverage(0.5, 100), 4)
-    0.9431
-    """
-    p, n = float(p), int(size)
-    total = 0.0
-    for k in range(n + 1):
-        lo, hi = Estimate(k, n).ci(level, method)
-        if lo <= p <= hi:
-            total += _binom_pmf(k, n, p)
-    return total
-
-
-def _binom_pmf(k: int, n: int, p: float) -> float:
-    if p <= 0.0 or p >= 1.0:
-        return float(k == (0 if p <= 0.0 else n))
-    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                    + k * math.log(p) + (n - k) * math.log1p(-p))
-
-
-def count_at_most(k: int, n: int, p: float) -> float:
-    """P(X ≤ k) for X ~ Binomial(n, p): e.g. the chance that a round of n intervals covers k or fewer times."""
-    return sum(_binom_pmf(j, int(n), float(p)) for j in range(0, int(k) + 1))
-
-
-def typical_range(n: int, p: float, mass: float = 0.95) -> tuple[int, int]:
-    """The central ``mass`` of Binomial(n, p): (lo, hi) with P(X < lo) ≤ (1 − mass)/2 and P(X > hi) ≤ (1 − mass)/2.
-
-    >>> typical_range(100, 0.95)
-    (90, 99)
-    """
-    tail = (1 - mass) / 2
-    cdf, lo, hi = 0.0, None, int(n)
-    for j in range(int(n) + 1):
-        cdf += _binom_pmf(j, int(n), float(p))
-        if lo is None and cdf > tail:
-            lo = j
-        if cdf >= 1 - tail:
-            hi = j
-            break
-    return int(lo or 0), hi
 
 
 def _pooled_path(runs: list[dict], points: int = 400) -> tuple[list[int], list[Estimate]]:
@@ -279,6 +105,48 @@ def _pooled_path(runs: list[dict], points: int = 400) -> tuple[list[int], list[E
     return [xs[i] for i in keep], [ests[i] for i in keep]
 
 
+def tournament_html(res) -> str:
+    """A tournament's summary for the page: the table of win rates and the seat advantage, without the
+    tournament seed that ``res._repr_html_()`` prints (the lab says "run k" instead)."""
+    s = res.summary.copy()
+    s["95% CI"] = [f"{lo:.3f}–{hi:.3f}" for lo, hi in zip(s.win_ci_low, s.win_ci_high)]
+    s = s[["bot", "games", "wins", "shared", "win_rate", "95% CI", "mean_score", "score_se", "mean_turns"]]
+    table = s.to_html(float_format=lambda x: f"{x:.3f}", classes="sk-tournament")
+    c, L = res.config, res.lengths
+    seats = ", ".join(f"seat {seat}: {r.win_rate:.3f}" for seat, r in res.by_seat.iterrows())
+    return (f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: {c['games']:,} games, "
+            f"{c['players']} players</b></p>{table}<p style='color:#555'>Win rate by seat (seat advantage): "
+            f"{html.escape(seats)}. Game length: mean {L['mean']:.1f} turns (sd {L['sd']:.1f}). "
+            "Shared victories count 1/k; seats rotate every game; the intervals are Wilson's.</p></div>")
+
+
+def outside_words(below: int, above: int, total: int, method: str = "normal") -> str:
+    """Why simple intervals reach below 0 (or above 1), for a learner: ``below`` of ``total`` intervals do
+    (``above`` reach above 1). Empty when none does, or for Wilson's interval (it never leaves 0 to 1).
+
+    >>> print(outside_words(1, 0, 1))
+    This simple interval reaches below 0: mean ± 1.96·SE is symmetric around the estimate, so when the \
+estimate is near 0 after few trials, 1.96·SE is bigger than the estimate itself. A probability cannot be \
+below 0: read the interval as starting at 0. Wilson's interval always stays between 0 and 1.
+    """
+    if method != "normal" or not (below or above):
+        return ""
+    where = " and ".join(w for w, k in (("below 0", below), ("above 1", above)) if k)
+    if total == 1:
+        head = f"This simple interval reaches {where}"
+    else:
+        counts = " and ".join(f"{k} {w}" for w, k in (("reach below 0", below), ("reach above 1", above)) if k)
+        head = f"Of these {total} simple intervals, {counts}"
+    near = ("the estimate is near 0 after few trials, 1.96·SE is bigger than the estimate itself" if below and
+            not above else "the estimate is near 1 after few trials, 1.96·SE is bigger than 1 minus the estimate"
+            if above and not below else "the estimate is near 0 or 1 after few trials, 1.96·SE is bigger than "
+            "its distance to 0 or 1")
+    read = ("read the interval as starting at 0" if not above else "read the interval as ending at 1"
+            if not below else "read the interval as cut at 0 and 1")
+    return (f"{head}: mean ± 1.96·SE is symmetric around the estimate, so when {near}. A probability cannot be "
+            f"{where.replace(' and ', ' or ')}: {read}. Wilson's interval always stays between 0 and 1.")
+
+
 def _estimate_text(e: Estimate) -> str:
     return f"{int(e.successes):,} successes in {e.n:,} trials: {e.mean:.4f} ± {e.se:.4f} (SE)"
 
@@ -298,11 +166,19 @@ class SimulationLab(Lab):
     """
 
     title = "Simulation lab"
-    secret_deals = False  # everything it deals is shown: the seed stays visible, even in the app
+    # Nothing here is a hidden card, but in the app (fair mode) the lab keeps the app's promise like every
+    # other lab: its own fresh seed, never shown (a huge number means nothing to a learner), no Seed box.
+    secret_deals = True
 
-    def __init__(self, seed: int | None = 1, question: str = "identify-animal", trials: int = 1_000,
+    def __init__(self, seed: int | None = DEFAULT_SEED, question: str = "identify-animal", trials: int = 1_000,
                  tournament_game: str = "knockout", run_tournament: bool = True, *, fair: bool = False):
-        super().__init__(seed, fair=fair)  # no hidden cards here: fair mode changes nothing
+        if seed is None and not fair:
+            seed = DEFAULT_SEED
+        super().__init__(seed, fair=fair)
+        if self.secret:
+            self.deal_note.value = ("<span style='color:#555'>Your own draws: the questions, trials and games "
+                                    f"here come from a secret seed drawn {where_python_runs()}, so no two "
+                                    "screens show the same runs; Reset draws again.</span>")
         self._questions: dict[str, Question] = {}
         self.results: dict = {}
         self.coverage: dict = {}
@@ -395,7 +271,7 @@ class SimulationLab(Lab):
     @guarded
     def _reset(self) -> None:
         """New questions, run 1, round 1 and the tournament's run 1 at the seed; buttons off, a bar above the tabs."""
-        with self._busy(f"Working: seed {self.seed}, new questions, runs and tournament..."):
+        with self._busy("Working: new questions, runs and tournament..."):
             self._resetting = True
             bar = self.reset_progress
             bar.widget.layout.display = None
@@ -422,7 +298,7 @@ class SimulationLab(Lab):
             finally:
                 self._resetting = False
                 bar.widget.layout.display = "none"
-        self.show_status(f"Seed {self.seed}: run k of every button is the same draw on every screen with this seed.")
+        self.show_status(f"Run k of every button is the same draw {self._same_on_screens()}.")
 
     def _reset_step(self, done: int, what: str) -> None:
         self.reset_progress.bar.value = done
@@ -439,8 +315,16 @@ class SimulationLab(Lab):
         return self._questions[self.question_box.value]
 
     def _rng(self, *key) -> np.random.Generator:
-        """The numpy generator of one run: seeded from the Chance words of ``key`` (the simulators are numpy)."""
-        return np.random.default_rng(Chance(self.seed).derive("simulation-lab", *key))
+        """The numpy generator of one run (:func:`~safari_kit.widgets.labs.simulation_draws.draw_rng`)."""
+        return draw_rng(self.seed, *key)
+
+    def _same_on_screens(self) -> str:
+        """Where run k is the same draw, in the learner's words (never a secret seed)."""
+        if self.secret:
+            return "on this screen (another screen has its own runs)"
+        if self.fair:
+            return "on every screen with the class seed"
+        return f"on every screen with seed {self.seed}"
 
     def _press(self, *key) -> int:
         """Count one more press of a button for ``key``; the count keys the next draw."""
@@ -541,12 +425,16 @@ class SimulationLab(Lab):
             rows.append(row.format(f"All {len(runs)} runs pooled" if len(runs) > 1 else "Pooled",
                                    f"{_estimate_text(pooled)}; 95% interval {plo:.4f} to {phi:.4f}: it "
                                    f"{verdict(plo, phi)} the exact value"))
-        note = (f"Run {last['run']} with N = {last['n']:,} at seed {self.seed}: each press of Simulate draws "
-                f"new trials, and run {last['run']} is the same on every screen with this seed. "
+        note = (f"Run {last['run']} with N = {last['n']:,}: each press of Simulate draws "
+                f"new trials, and run {last['run']} is the same {self._same_on_screens()}. "
                 + ("The plot pools all your runs of this question, one after the other."
                    if pool else "Tick <i>Pool my runs</i> to add your runs together."))
+        shown = [(lo, hi)] + ([(plo, phi)] if len(runs) > 1 or pool else [])
+        outside = outside_words(sum(1 for x, _ in shown if x < 0), sum(1 for _, y in shown if y > 1), 1)
         self.summary.value = (f"<div class='safari-sim-run' style='margin:2px 0;color:#234'>{note}</div>"
-                              f"<table style='border-collapse:collapse'>{''.join(rows)}</table>")
+                              f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
+                              + (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside}</p>"
+                                 if outside else ""))
         if pool:
             xs, ests = _pooled_path(runs)
             others = []
@@ -618,6 +506,12 @@ class SimulationLab(Lab):
             f"<span style='color:#555'>Exact coverage of the {name} interval with n = {size} here: "
             f"{100 * c['exact_coverage']:.1f}%, so a round of {count} usually covers between {lo} and {hi} "
             f"(19 rounds in 20).</span></p>")
+        c["below_0"] = sum(1 for r in c["intervals"] if r[0] < 0)
+        c["above_1"] = sum(1 for r in c["intervals"] if r[1] > 1)
+        outside = outside_words(c["below_0"], c["above_1"], c["total"], method)
+        if outside:
+            self.cov_summary.value += (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside} "
+                                       "In the picture, the impossible part is shaded grey.</p>")
         svg = coverage_svg(c["intervals"], float(q.exact),
                            title=f"Round {k}: {c['covered']} of {c['total']} intervals cover the exact value "
                                  f"(misses in orange)")
@@ -685,11 +579,10 @@ class SimulationLab(Lab):
             while len(self._tournaments) > TOURNAMENTS_KEPT:
                 self._tournaments.pop(next(iter(self._tournaments)))
             self.tournament_result, self.tournament_run = res, k
-            source = "the lab's seed" if k == 1 else f"new games, tournament seed {seed}"
-            self.tour_summary.value = (
+            self.tour_summary.value = (  # run k, never the tournament's seed (a huge number, or a secret)
                 f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
-                f"{games:,} games ({source}). Run {k} is the same on every screen with seed {self.seed}; "
-                f"press again for {games:,} new games.</p>" + res._repr_html_())
+                f"{games:,} games. Run {k} is the same {self._same_on_screens()}; "
+                f"press again for {games:,} new games.</p>" + tournament_html(res))
             self._draw_tournament()
         return res
 
