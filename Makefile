@@ -2,7 +2,9 @@
 #   make lab   - set everything up, copy the lessons into my-lessons/ and open JupyterLab there
 #   make test  - set everything up and run every test
 #   make check - the fast loop: ruff, mypy, the import layers, and the tests without browser, Binder or slow ones
-#   make site  - the static site (JupyterLite + Voici) in site/; make site OFFLINE=1: nothing fetched from a CDN
+#   make site  - the static site (JupyterLite + Voici) in site/; make site OFFLINE=1: nothing fetched from a CDN.
+#                Its lessons are the student copies (no solutions, no teacher notes); make site TEACHER=1 adds the
+#                teacher's copies in a teacher/ folder of the site: a site for the teacher, not for the class
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -74,7 +76,8 @@ $(SITE_STAMP): site-src/requirements.txt
 
 SITE_OUT ?= site
 site: $(SITE_STAMP)
-	$(SITE_VENV)/bin/python site-src/build_site.py --out $(SITE_OUT) $(if $(filter 1 yes true,$(OFFLINE)),--offline,)
+	$(SITE_VENV)/bin/python site-src/build_site.py --out $(SITE_OUT) $(if $(filter 1 yes true,$(OFFLINE)),--offline,) \
+		$(if $(filter 1 yes true,$(TEACHER)),--teacher,)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache site .site-build

@@ -1,6 +1,6 @@
 """Build the static site (`make site`, `make site OFFLINE=1`): JupyterLite + Voici + the Pyodide kernel.
 
-    .site-build/venv/bin/python site-src/build_site.py [--offline] [--out site]
+    .site-build/venv/bin/python site-src/build_site.py [--offline] [--teacher] [--out site]
 
 Run by the Makefile with the build venv (site-src/requirements.txt). What it does:
 
@@ -10,8 +10,12 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
 2. downloads the pinned pure-Python wheels of site-src/browser-wheels.txt from PyPI, and (offline) the Pyodide
    core runtime from npm (``npm pack pyodide@0.29.0``) and Font Awesome (both builds: Voici's pages link it);
    everything is cached in .site-build/ (git-ignored);
-3. stages the contents (notebooks/*.ipynb, data/cards.csv) and runs ``voici build`` with the lab, notebooks,
-   tree and voici apps, without source maps;
+3. stages the contents and runs ``voici build`` with the lab, notebooks, tree and voici apps, without source
+   maps. The learners' pages are the **student copies** (``make student``: no worked solutions, no teacher
+   notes), in ``notebooks/``, with data/cards.csv. The teacher's copies (solutions and notes in) go in only
+   with ``--teacher`` (``make site TEACHER=1``), in a folder of their own, ``teacher/``, listed apart on the
+   landing page: such a site is for the teacher, not for the class. The build refuses to finish if a page
+   for learners holds a solution cell or a teacher section;
 4. writes the site's Pyodide lock, ``static/pyodide/pyodide-lock.json``: offline, only the wheels the site
    holds (sha256 and file names rewritten, every other entry dropped) next to the npm core runtime; online,
    the standard distribution's lock with absolute URLs plus the site's own wheels. The kernel loads the kit
@@ -162,15 +166,67 @@ def npm_package(spec: str, cache: Path) -> Path:
 
 
 # ----------------------------------------------------------------------------- the build
-def stage(lite: Path) -> Path:
+#: the folders of the site's contents: the learners' lessons, and (--teacher only) the teacher's copies
+LEARNERS, TEACHER = "notebooks", "teacher"
+
+
+def _student_module():
+    """safari_kit.teaching.student from this checkout (the build venv does not install the kit; the module
+    needs the standard library and jupytext only)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from safari_kit.teaching import student
+
+    return student
+
+
+def stage(lite: Path, teacher: bool = False, lessons: Path = REPO / "notebooks") -> Path:
+    """The site's contents in ``lite/contents``: student copies of ``lessons`` in notebooks/, the card data
+    in data/, and with ``teacher`` the teacher's copies in teacher/. Returns the contents folder."""
+    student = _student_module()
     shutil.rmtree(lite, ignore_errors=True)
     contents = lite / "contents"
-    (contents / "notebooks").mkdir(parents=True)
-    (contents / "data").mkdir()
-    for nb in sorted((REPO / "notebooks").glob("*.ipynb")):
-        shutil.copy(nb, contents / "notebooks" / nb.name)
+    (contents / "data").mkdir(parents=True)
+    try:
+        student.write_student_copies(lessons, contents / LEARNERS)
+    except (OSError, ValueError) as exc:
+        sys.exit(f"student copies: {exc}")
+    if teacher:
+        (contents / TEACHER).mkdir()
+        for nb in sorted(lessons.glob("*.ipynb")):
+            copy = student.read_lesson(nb)
+            (contents / TEACHER / nb.name).write_text(json.dumps(copy, indent=1, ensure_ascii=False) + "\n",
+                                                      encoding="utf-8")
     shutil.copy(REPO / "data" / "cards.csv", contents / "data" / "cards.csv")
     return contents
+
+
+def teacher_only_cells(notebook: dict) -> list[str]:
+    """What in a notebook is for the teacher only: cells tagged solution or teacher, teacher headings."""
+    student = _student_module()
+    found = []
+    for i, cell in enumerate(notebook.get("cells", [])):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if tags & {student.SOLUTION_TAG, student.TEACHER_TAG}:
+            found.append(f"cell {i + 1} tagged {sorted(tags)}")
+        text = "".join(cell["source"]) if isinstance(cell.get("source"), list) else cell.get("source", "")
+        if cell.get("cell_type") == "markdown" and student.TEACHER_ONLY.search(student._without_code(text)):
+            found.append(f"cell {i + 1}: {student.TEACHER_ONLY.search(student._without_code(text)).group(0)!r}")
+    return found
+
+
+def check_learner_pages(out: Path, teacher: bool) -> None:
+    """Every notebook the site serves outside teacher/ is a student copy; teacher/ exists only if asked for."""
+    bad = []
+    for nb in (out / "files").rglob("*.ipynb"):
+        rel = nb.relative_to(out / "files")
+        if rel.parts[0] == TEACHER:
+            if not teacher:
+                bad.append(f"{rel}: teacher's copies in a site built without --teacher")
+            continue
+        bad += [f"{rel} {what}" for what in teacher_only_cells(json.loads(nb.read_text(encoding="utf-8")))]
+    if bad:
+        sys.exit("the learners' pages give answers away:\n  " + "\n  ".join(bad[:20]))
 
 
 def lock_entry(name: str, path: Path, depends: list[str], file_name: str | None = None) -> dict:
@@ -278,12 +334,22 @@ def localize_pages(out: Path, cache: Path) -> None:
             html.write_text(new)
 
 
-def landing_page(out: Path) -> None:
+def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
+    """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart."""
     tmpl = (SRC / "index.html").read_text()
-    lessons = "\n".join(
-        f'      <li><a href="./lab/index.html?path=notebooks/{nb.name}">{nb.stem}</a></li>'
-        for nb in sorted((REPO / "notebooks").glob("[0-9]*.ipynb")))
-    (out / "index.html").write_text(tmpl.replace("{{ lessons }}", lessons))
+
+    def items(folder: str) -> str:
+        return "\n".join(f'      <li><a href="./lab/index.html?path={folder}/{nb.name}">{nb.stem}</a></li>'
+                         for nb in sorted((contents / folder).glob("[0-9]*.ipynb")))
+
+    section = ""
+    if teacher:
+        section = ("  <h2>For the teacher: lessons with worked solutions and teacher notes</h2>\n"
+                   "  <p><small>This site was built with <code>make site TEACHER=1</code>: keep it for yourself. "
+                   "Give the class a site built without it.</small></p>\n"
+                   f"  <ul class=\"teacher\">\n{items(TEACHER)}\n  </ul>")
+    page = tmpl.replace("{{ lessons }}", items(LEARNERS)).replace("{{ teacher }}", section)
+    (out / "index.html").write_text(page)
 
 
 def check_local(out: Path, offline: bool) -> None:
@@ -308,6 +374,8 @@ def check_local(out: Path, offline: bool) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--offline", action="store_true", help="the npm core runtime and local wheels only")
+    ap.add_argument("--teacher", action="store_true",
+                    help="also the teacher's copies (worked solutions, teacher notes) in teacher/: not for the class")
     ap.add_argument("--out", default=str(REPO / "site"))
     ap.add_argument("--cache", default=str(REPO / ".site-build"))
     args = ap.parse_args(argv)
@@ -315,7 +383,7 @@ def main(argv=None) -> int:
     py = sys.executable
     bindir = Path(py).parent
     lite = cache / "lite"
-    stage(lite)
+    contents = stage(lite, teacher=args.teacher)
     settings = runtime_settings(args.offline)
     config = json.loads((SRC / "jupyter-lite.json").read_text())
     config["jupyter-config-data"].setdefault("litePluginSettings", {})[KERNEL_PLUGIN] = settings
@@ -329,12 +397,16 @@ def main(argv=None) -> int:
     patch_config(out, settings)
     patch_kernel_startup(out)
     localize_pages(out, cache)
-    landing_page(out)
+    landing_page(out, contents, teacher=args.teacher)
     for m in out.rglob("*.map"):
         m.unlink()
-    (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "pyodide": PYODIDE_VERSION}, indent=1))
+    (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
+                                                "pyodide": PYODIDE_VERSION}, indent=1))
     check_local(out, args.offline)
+    check_learner_pages(out, args.teacher)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    if args.teacher:
+        log(f"with the teacher's copies in {TEACHER}/ (worked solutions, teacher notes): not a site for the class")
     log(f"{out} ready ({'offline' if args.offline else 'online runtime'}): {size / 1e6:.1f} MB; "
         f"serve it with `python3 -m http.server -d {out.name}`")
     return 0
