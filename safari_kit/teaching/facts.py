@@ -314,7 +314,6 @@ FACTS: tuple[Fact, ...] = (
     Fact("02", "multiplying two chances computed each alone, ({}/{})²", lambda: _worked_reveal_another()[2:4]),
     # 03 · Challenge
     Fact("03", "After {} safe reveals you may stop and archive the challenged card", lambda: (_rules()["min_safe"],)),
-    Fact("03", "by inclusion–exclusion ({}+{}+{}−{}−{}−{} = {})", lambda: _inclusion_exclusion()),
     Fact("03", "{} cards share the animal, {} the texture, {} the color", lambda: _inclusion_exclusion()[:3]),
     Fact("03", "How many of the other {} cards share an element", lambda: (_others(),)),
     Fact("03", "How many of the other {} cards are safe?", lambda: (_others(),)),
@@ -338,8 +337,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("03", "a sure reveal (P = {})", lambda: (1,)),
     Fact("03", "you remember {} safe places, so you reach the decision for sure",
          lambda: (_position_facts("stop-or-go")["remembered_safe"],)),
-    Fact("03", "P({} safe) = {} ≈ {} for the TAM Elephant",
-         lambda: (4, _p_four(), _approx(_p_four(), 3))),
+    Fact("03", "so P({} safe) is the small chance of section {}", lambda: (4, _section("03", "Four in a row"))),
     Fact("03", "a sure identification ({} cards) against a Challenge worth {} ≈ {}",
          lambda: (_position_facts("close-call")["identify"], _position_facts("close-call")["challenge"],
                   _approx(_position_facts("close-call")["challenge"], 2))),
@@ -787,9 +785,7 @@ def _f7(*keys: str) -> Callable[[], tuple]:
 
 
 FACTS += (
-    Fact("07", "after {} safe reveals", _f7("min_safe")),
     Fact("07", "a small deck of {} cards in a fixed order", _f7("deck")),
-    Fact("07", "the Unidentified Area is refilled to {} cards", _f7("refill")),
     Fact("07", "four that everybody saw when Player {} failed", _f7("failed")),
     Fact("07", "in this {}-card deck it could only be one card", _f7("deck")),
     Fact("07", "In a full {}-card deck it would have been the real gamble", lambda: (_n_witness(),)),
@@ -899,8 +895,7 @@ FACTS += (
     Fact("06", "{} bits = I know the card; {} bit = a fair coin between two cards",
          lambda: (_g(_k06()["sure"]), _g(_k06()["coin"]))),
     Fact("06", "(about {} for {} cards)", _f6("bits_before", "candidates")),
-    Fact("06", "become {}/{}: {} bit of uncertainty each",
-         lambda: (_pct(_k06()["p_still"]), _pct(1 - _k06()["p_still"]), _g(_k06()["after_sam"]))),
+    Fact("06", "are uncertain again: {} bit of uncertainty each", lambda: (_g(_k06()["after_sam"]),)),
     Fact("06", "After TOM, place {} drops from about {} bits to {} for Player {} only: Player {} still knows nothing",
          lambda: (_k06()["tom_place"], _k06()["bits_before"], _g(_k06()["after_tom"]), _k06()["tom_player"],
                   _k06()["other"])),
