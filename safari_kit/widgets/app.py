@@ -5,9 +5,15 @@ Served without code cells by Voilà (``make app``, or Binder's
 Each lab is made by its own class in :mod:`safari_kit.widgets.labs`; the
 chooser only builds the chosen one.
 
+Until a lab is opened, the stage under the controls holds one sentence that
+says what to do (``chooser.start_hint``).
+
 **Fair play.** The chooser builds every lab in *fair mode* (``fair=True``, see
 :mod:`safari_kit.widgets.labs.base`): each lab deals from a fresh secret seed
-drawn on the server, so two tabs never share a deal and Reset deals afresh;
+drawn on the server, so two tabs never share a deal and Reset deals afresh
+(the Simulation lab too: it hides no card, but its questions, trials and
+games come from its own secret seed, so the app's sentence "every lab
+shuffles its cards in secret" holds for it and it shows no Seed box);
 the Full game lab saves finished games only and refuses Load mid-game. A
 teacher may tick **Shared class seed** (off by default) to give everyone the
 same, visible deal for a class exercise. The server's environment decides
@@ -138,6 +144,14 @@ class LabChooser:
                       self.seed, self.blurb])
         row.layout.flex_flow = "row wrap"
         row.layout.align_items = "center"
+        # what to do first, where the lab will open (issue 17: two rows of controls over an empty screen)
+        self.start_hint = W.HTML(
+            "<div style='font-size:17px;color:#234;margin:28px 12px;padding:14px 18px;border:2px dashed #9bb;"
+            "border-radius:8px;max-width:760px'>Pick a game at the top, choose a lab in the <b>Lab</b> list, "
+            "then press <b>Open lab</b>: the lab opens here (new to the games? start with the "
+            "<b>Rules tutorial</b>).</div>")
+        self.start_hint.add_class("safari-start-hint")
+        self.stage.children = [self.start_hint]
         self.widget = W.VBox([top, row, self.stage])
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})

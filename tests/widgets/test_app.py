@@ -51,3 +51,38 @@ def test_the_words_say_where_the_cards_are_shuffled(monkeypatch):
     assert "in your browser" in chooser.intro.value and "server" not in chooser.intro.value
     lab = chooser.open(game="Safari Witness", lab="Identification")
     assert "in your browser" in lab.deal_note.value
+
+
+def test_the_start_page_says_what_to_do_until_a_lab_is_opened():
+    """Issue 17: the app opened on two rows of controls over an empty screen; one sentence says what to do."""
+    chooser = LabChooser(fair=True, class_seed="off")
+    assert chooser.stage.children == (chooser.start_hint,)
+    text = chooser.start_hint.value
+    assert "Pick a game" in text and "<b>Open lab</b>" in text and "opens here" in text
+    # its words name the controls as the page shows them
+    assert chooser.open_button.description == "Open lab" and "Rules tutorial" in [e.title for e in LABS]
+    lab = chooser.open("Safari Knockout", "Knockout")
+    assert chooser.stage.children == (lab.layout,) and chooser.start_hint not in chooser.stage.children
+
+
+def test_the_apps_simulation_lab_keeps_the_apps_promise():
+    """'Every lab shuffles its cards in secret': the Simulation lab in the app draws from its own secret seed,
+    shows no Seed box, and no seed reaches the page (its tournaments say 'run k')."""
+    import json
+
+    import ipywidgets
+
+    chooser = LabChooser(fair=True, class_seed=None)
+    assert "shuffles its cards in secret" in chooser.intro.value
+    one = chooser.open("Both games", "Simulation")
+    two = chooser.open("Both games", "Simulation")
+    assert one.secret and two.secret and one.seed != two.seed
+    assert one.seed_box.layout.display == "none" and "secret seed" in one.deal_note.value
+    seeds = {one.seed, two.seed, one.tournament_result.config["seed"], two.tournament_result.config["seed"]}
+    widgets = list(ipywidgets.widgets.widget._instances.values())
+    text = "\n".join(json.dumps(w.get_state(), default=repr) for w in widgets)
+    assert all(str(s) not in text for s in seeds)
+    assert "Run 1</b> of this line-up" in two.tour_summary.value
+    chooser.shared.value = True                           # the teacher's shared class seed: said in the note
+    three = chooser.open("Both games", "Simulation")
+    assert three.seed == chooser.seed.value and f"Class seed {three.seed}" in three.deal_note.value

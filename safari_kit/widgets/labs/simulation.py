@@ -175,6 +175,7 @@ class SimulationLab(Lab):
         if seed is None and not fair:
             seed = DEFAULT_SEED
         super().__init__(seed, fair=fair)
+        self.header.value = f"<h3 style='margin:2px 12px 2px 0;white-space:nowrap'>{html.escape(self.title)}</h3>"
         if self.secret:
             self.deal_note.value = ("<span style='color:#555'>Your own draws: the questions, trials and games "
                                     f"here come from a secret seed drawn {where_python_runs()}, so no two "
