@@ -21,8 +21,32 @@ from fractions import Fraction
 
 from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
 
-__all__ = ["ITEM_SHORT", "ITEM_UNITS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
-           "who", "value_text"]
+__all__ = ["ITEM_SHORT", "ITEM_UNITS", "LAB_CSS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
+           "who", "value_text", "card_html", "why_html", "tally_html", "plays_table_html"]
+
+LAB_CSS = """
+<style>
+.safari-prob table.safari-prob-table{border-collapse:collapse;font-size:13px;margin:4px 0}
+.safari-prob th,.safari-prob td{border:1px solid #ccc;padding:3px 7px;text-align:right}
+.safari-prob th{background:#f3f3f3}
+.safari-prob td.safari-card-name{text-align:left}
+.safari-prob td.safari-best{background:#d9f2df;font-weight:bold}
+.safari-prob td.safari-picked{outline:2px solid #e67e22}
+.safari-prob tr.safari-picked-row td.safari-card-name{font-weight:bold}
+.safari-prob .safari-note{color:#555;font-size:12px}
+.safari-prob .safari-ko-why{color:#333;font-size:13px;margin-top:2px;line-height:1.45}
+.safari-prob .safari-ko-why .safari-nowrap{white-space:nowrap}
+.safari-prob tr.safari-ko-winner td{background:#d9f2df;font-weight:bold}
+.safari-ko-log ol{margin:2px 0 6px 0}
+.safari-ko-tally table{border-collapse:collapse;font-size:12px}
+.safari-ko-tally th,.safari-ko-tally td{border:1px solid #ddd;padding:2px 6px;text-align:right}
+</style>
+"""
+
+
+def card_html(game, cid: str) -> str:
+    """A card's name with its id, small: ``Springbok <small>(K12)</small>``."""
+    return f"{html.escape(game.by_id[cid].name)} <small>({cid})</small>"
 
 
 def fmt_value(v: float) -> str:
@@ -126,3 +150,73 @@ def plays_table_html(game, turn: dict, learner: int, step: int, phase: str = "do
     return (f"<table class='safari-prob-table' data-step='{step}' data-phase='{phase}' data-best-card='' "
             f"data-best-item='' data-winner='{turn['winner']}'>"
             f"<tr><th>#</th><th>Player</th><th>Card</th><th>{ITEM_SHORT[item]}</th></tr>{''.join(rows)}</table>")
+
+
+def why_html(game, c, leading: bool) -> str:
+    """The hint under the Knockout lab's table: the ★ option's U, H and k (``c``, a
+    :class:`~safari_kit.probability.knockout.WinCount` as the probability layer counted them), then
+    P = C(U − H, k) / C(U, k) with the numbers, the reduced fraction and its decimal."""
+    unit, short = ITEM_UNITS[c.item], ITEM_SHORT[c.item]
+    mine = f"{fmt_value(game.by_id[c.card].value(c.item))} {unit}"
+
+    def nowrap(text: str) -> str:
+        return f"<span class='safari-nowrap'>{text}</span>"
+
+    naming = f", naming {short}" if leading else f" on {short}"
+    head = f"<div>&#9733; Best: {card_html(game, c.card)}, {mine}{naming}.</div>"
+    if c.beaten:
+        why = ("<div>A card already played is at least as high as yours on "
+               f"{short} (a tie goes to the earlier card): P = 0, whatever the cards after you.</div>")
+    else:
+        seen = f"{c.deck} &minus; your {c.hand} card{'s' if c.hand != 1 else ''}"
+        if c.played:
+            seen += f" &minus; {c.played} played this round"
+        after = ("the player after you" if c.later == 1 else f"the {c.later} players after you")
+        k_words = ("<b>k = 0</b>: nobody plays after you" if c.k == 0
+                   else f"<b>k = {c.k}</b> card{'s' if c.k != 1 else ''} held by {after}")
+        if c.k == 0:
+            explain = "nobody is left to beat you"
+        elif c.unseen - c.higher < c.k:
+            explain = (f"only {c.unseen - c.higher} unseen cards (U &minus; H) are not higher, fewer than "
+                       f"the {c.k} cards they hold: one of them surely holds a higher card")
+        else:
+            explain = (f"the hands {after} may hold with none of the H higher cards, "
+                       "out of all possible hands")
+        steps = [nowrap("P(win) = C(U &minus; H, k) / C(U, k)"),
+                 nowrap(f"= C({c.unseen} &minus; {c.higher}, {c.k}) / C({c.unseen}, {c.k})"),
+                 nowrap(reduced_html(c.value))]
+        why = (f"<div>{nowrap(f'<b>U = {c.unseen}</b> unseen cards ({seen}),')} "
+               f"{nowrap(f'<b>H = {c.higher}</b> of them higher than {mine},')} "
+               f"{nowrap(k_words + ':')}</div>"
+               f"<div class='safari-ko-formula'>{' '.join(steps)} "
+               f"<span style='color:#666'>({explain})</span></div>")
+    if c.value == 0:
+        why += ("<div><b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
+                "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now and "
+                "keep your strong cards for later turns.</div>")
+    return (f"<div class='safari-note safari-ko-why' data-u='{c.unseen}' data-h='{c.higher}' "
+            f"data-k='{c.k}' data-beaten='{int(c.beaten)}'>{head}{why}"
+            "<div>Pick your choice on the table, then press Play.</div></div>")
+
+
+def tally_html(game, predictions) -> str:
+    """Predicted vs actual: the chances of the learner's settled plays (``predictions``) against the turns won."""
+    done = [p for p in predictions if p.won is not None]
+    if not done:
+        return ("<div><b>Predicted vs actual</b>: after each of your turns, the chance you were shown "
+                "is compared with what happened.</div>")
+    expected = sum((p.p for p in done), Fraction(0))
+    won = sum(1 for p in done if p.won)
+    best_plays = sum(1 for p in done if p.p == p.best_p)
+    rows = []
+    for p in done[-7:]:
+        item = ITEM_SHORT.get(p.item, p.item)
+        how = "auto" if p.auto else ("lead" if p.leading else "follow")
+        rows.append(f"<tr><td>{p.round}.{p.turn}</td><td>{html.escape(game.by_id[p.card].name)}</td>"
+                    f"<td>{item}</td><td>{how}</td><td>{float(p.p):.3f}</td><td>{float(p.best_p):.3f}</td>"
+                    f"<td>{'won' if p.won else 'lost'}</td></tr>")
+    return (f"<div><b>Predicted vs actual</b>: {len(done)} turns played; the chances of your plays add up "
+            f"to <b>{float(expected):.2f}</b> expected wins, you actually won <b>{won}</b>. "
+            f"You chose the best option {best_plays} time{'s' if best_plays != 1 else ''} of {len(done)}."
+            f"<table><tr><th>round.turn</th><th>card</th><th>item</th><th>how</th><th>P shown</th>"
+            f"<th>best P</th><th>result</th></tr>{''.join(rows)}</table></div>")
