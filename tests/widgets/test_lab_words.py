@@ -123,7 +123,7 @@ def test_identification_failure_says_which_clue_value_the_card_lacks():
             value = getattr(clue, t)
             assert f"not {'an' if value[0] in 'AEIOU' else 'a'} {value}" in status if t == "animal" else (
                 f"not {value}, the clue's {t}" in status)
-    assert "Last reveal" in lab.prob.value and f"the clue&#x27;s" in lab.prob.value
+    assert "Last reveal" in lab.prob.value and "the clue&#x27;s" in lab.prob.value
     assert_no_leak(lab)
     assert lab.errors == []
 
