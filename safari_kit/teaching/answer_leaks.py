@@ -90,7 +90,7 @@ CORRECTION = re.compile(rf"^\s*(?:\((?:[^)\s]+\s+){{2,}}|[—–:]\s*{_MISTAKE}\
 
 INT = r"\d{1,3}(?:,\d{3})+|\d+"
 _FRACTION = re.compile(rf"(?<![\w.,/])({INT})\s*[/⁄]\s*({INT})(?![\w/]|[.,]\d)")
-_LATEX_FRACTION = re.compile(r"\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}")
+_LATEX_FRACTION = re.compile(r"\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|\bFraction\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 _DECIMAL = re.compile(r"(?<![\w.,/])(\d*\.\d+)(?![\d/])")
 _PERCENT = re.compile(r"(?<![\w.,/])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)")
 _INTEGER = re.compile(rf"(?<![\w.,/⁄\\])({INT})(?![\w/⁄%]|[.,]\d)")
@@ -226,12 +226,13 @@ def numbers_in(text: str) -> list[tuple[int, int, Fraction | float, str]]:
 
     for rx, kind in ((_LATEX_FRACTION, "fraction"), (_FRACTION, "fraction")):
         for m in rx.finditer(text):
-            if free(*m.span()) and _int(m.group(2)) != 0:
-                found.append((m.start(), m.end(), Fraction(_int(m.group(1)), _int(m.group(2))), kind))
+            a, b = [g for g in m.groups() if g is not None][:2]
+            if free(*m.span()) and _int(b) != 0:
+                found.append((m.start(), m.end(), Fraction(_int(a), _int(b)), kind))
                 taken.append(m.span())
     for m in _PERCENT.finditer(text):
         if free(*m.span()):
-            found.append((m.start(), m.end(), float(m.group(1)) / 100, "percent"))
+            found.append((m.start(), m.end(), float(Fraction(m.group(1)) / 100), "percent"))
             taken.append(m.span())
     for m in _DECIMAL.finditer(text):
         if free(*m.span()):
@@ -377,7 +378,8 @@ def _answered(sentence: str, start: int) -> bool:
 
 #: wording that gives a number as the answer: "(it is 2)", "with probability 1/2", "5 instead of 6",
 #: "divided by two", "4 times the trials, 4 times more precise (it is 2)"
-GIVING_BEFORE = re.compile(r"(?:\bit(?:'s| is| was)(?:\s+(?:exactly|just|only|about))?|\banswer(?:\s+is|:)|"
+GIVING_BEFORE = re.compile(r"(?:\bmy_answer\s*=|\bit(?:'s| is| was)(?:\s+(?:exactly|just|only|about))?|"
+                           r"\banswer(?:\s+is|:)|"
                            r"\binstead of|\bwith (?:a )?probability(?: of)?|\bprobability (?:is|of)|"
                            r"\b(?:divided|multiplied|shrunk|reduced|shrinks|falls) by(?: a factor of)?)\s*\(?$", re.I)
 GIVING_AFTER = re.compile(r"^\s*instead of\b", re.I)
@@ -416,6 +418,16 @@ def _specific(written: str, kind: str) -> bool:
     return False
 
 
+def _renders(fraction: Fraction | float | None, found: Fraction | float, kind: str, written: str) -> Fraction | None:
+    """The fraction written just before a decimal or percent that only renders it ("1/5 = 0.2", "7/37 ≈ 18.9%")."""
+    if fraction is None or kind not in ("decimal", "percent"):
+        return None
+    digits = written.split("%")[0].strip()
+    places = len(digits.split(".")[1]) if "." in digits else 0
+    step = 10.0 ** -(places + (2 if kind == "percent" else 0))
+    return Fraction(fraction) if abs(float(fraction) - float(found)) <= step / 2 + 1e-12 else None
+
+
 def _mask(text: str) -> str:
     """``text`` with lesson and exercise names blanked out (same length, so offsets still fit)."""
     return _NAMES.sub(lambda m: " " * len(m.group(0)), text)
@@ -432,8 +444,12 @@ def _leaks_in(text: str, where: str, forms: AnswerForms, *, asks: bool) -> list[
     for original in _sentences(text):
         sentence = _mask(original)
         hits = []
+        previous: Fraction | float | None = None
         for start, end, found, kind in numbers_in(sentence):
             written = sentence[start:end].strip()
+            renders, previous = _renders(previous, found, kind, written), (found if kind == "fraction" else None)
+            if renders is not None and not _accepted(value, renders, forms.tolerance):
+                continue  # "15/75 (= 1/5) = 0.2": the decimal is the fraction before it, not an answer of 0.197
             if _accepted(value, found, forms.tolerance):
                 if forms.distinctive or _specific(written, kind):
                     hits.append(f"the answer written as {written!r}")

@@ -12,19 +12,24 @@ test. What runs:
 * a lesson in JupyterLite: the kernel starts, an ipywidgets slider and an anywidget render, and a click on the
   anywidget reaches Python and comes back;
   a cell that imports numpy shows the start-up check's one sentence, no traceback;
-* the app page plays one Identification turn and one Knockout trick by clicking.
+* the app page plays one Identification turn and one Knockout trick by clicking;
+* what the site serves to learners (issue 17): JupyterLite's files/, its contents index (api/contents) and
+  Voici's rendered pages hold the student copies, answer-free (the leak detector finds nothing), and no
+  teacher's copy (those go in only with ``make site TEACHER=1``).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab, pick_best_declaration
-from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON, STDLIB_PLAY
+from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON, REPO, STDLIB_PLAY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -69,6 +74,60 @@ def test_offline_build_is_self_contained(offline_site):
         assert 'href="https://' not in text and 'src="https://' not in text and "cdnjs" not in text, page
     assert (root / "files" / "data" / "cards.csv").is_file()
     assert (root / "files" / "notebooks" / "app.ipynb").is_file()
+
+
+def _cells(nb: dict) -> list[tuple[str, str]]:
+    return [(c["cell_type"], "".join(c["source"]) if isinstance(c["source"], list) else c["source"])
+            for c in nb["cells"]]
+
+
+def _answer_free(nb: dict, name: str) -> list[str]:
+    """What in a served notebook gives answers away: the leak detector's finds, solution or teacher cells."""
+    from safari_kit.teaching.answer_leaks import find_leaks
+    from safari_kit.teaching.student import TEACHER_ONLY
+
+    found = [str(leak) for leak in find_leaks(nb, name, recaps=True)]
+    for kind, source in _cells(nb):
+        if kind == "markdown" and TEACHER_ONLY.search(source):
+            found.append(f"{name}: teacher-only text {TEACHER_ONLY.search(source).group(0)!r}")
+    found += [f"{name}: a cell tagged {c['metadata']['tags']}" for c in nb["cells"]
+              if {"solution", "teacher"} & set(c.get("metadata", {}).get("tags", []))]
+    return found
+
+
+def test_the_site_serves_learners_the_answer_free_student_copies(offline_site, tmp_path):
+    """files/, the contents index and Voici's pages hold exactly the student copies, none with an answer."""
+    from safari_kit.teaching.student import write_student_copies
+
+    root = offline_site.root
+    assert json.loads((root / "BUILD.json").read_text())["teacher"] is False
+    students = {p.name: json.loads(p.read_text()) for p, _ in write_student_copies(REPO / "notebooks", tmp_path)}
+    served = {p.relative_to(root / "files").as_posix(): p for p in (root / "files").rglob("*.ipynb")}
+    assert set(served) == {f"notebooks/{name}" for name in students}, sorted(served)   # no teacher/ folder
+    problems = []
+    for rel, path in served.items():
+        nb = json.loads(path.read_text())
+        assert _cells(nb) == _cells(students[Path(rel).name]), f"{rel} is not the student copy"
+        problems += _answer_free(nb, Path(rel).name)
+    # the contents index (what JupyterLite's file browser lists), and any content it carries
+    index = {p.relative_to(root / "api" / "contents").as_posix(): json.loads(p.read_text())
+             for p in (root / "api" / "contents").rglob("all.json")}
+    assert sorted(e["name"] for e in index["all.json"]["content"]) == ["data", "notebooks"]
+    listed = {e["path"] for d in index.values() for e in d["content"] if e["path"].endswith(".ipynb")}
+    assert listed == set(served)
+    for d in index.values():
+        for e in d["content"]:
+            if isinstance(e.get("content"), dict) and e["path"].endswith(".ipynb"):
+                problems += _answer_free(e["content"], e["name"])
+    # Voici's pages carry their notebook (notebookSrc in the page's config)
+    pages = list((root / "voici" / "render").rglob("*.html"))
+    assert {p.relative_to(root / "voici" / "render").with_suffix(".ipynb").as_posix() for p in pages} == set(served)
+    config = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
+    for page in pages:
+        nb = json.loads(config.search(page.read_text()).group(1))["notebookSrc"]
+        assert _cells(nb) == _cells(students[page.with_suffix(".ipynb").name]), page
+        problems += _answer_free(nb, page.with_suffix(".ipynb").name)
+    assert not problems, "\n".join(problems)
 
 
 def test_app_page_starts_its_kernel_offline(site_page, js_errors, offline_site):
