@@ -54,8 +54,9 @@ check: lint
 app: $(STAMP)
 	$(VENV)/bin/voila notebooks/app.ipynb $(VOILA_NODELAY)
 
+# the learners' copies (no solutions, no teachers' notes), as Binder's build (binder/postBuild) makes them
 student: $(STAMP)
-	$(PY) -m safari_kit.teaching.student notebooks student
+	$(VENV)/bin/safari-kit lessons student --student
 
 # Binder without Docker: the generated build (repo2docker --no-build) and a
 # fresh venv from binder/requirements.txt that runs every notebook.

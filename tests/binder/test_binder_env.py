@@ -5,8 +5,9 @@ A fresh virtual environment is built from ``binder/requirements.txt`` alone
 the kit), preferably on Python 3.12 as ``binder/runtime.txt`` asks. Then, with
 that environment's own nbclient and ipykernel (nothing from the development
 venv), a probe notebook imports what the lessons rely on, and every notebook
-in ``notebooks/`` is executed top to bottom. A dependency the notebooks use
-but Binder lacks fails here.
+Binder's ``binder/postBuild`` builds (the teacher's ``my-lessons/`` and the learners'
+``student/``, the folders README's two links open) is executed top to bottom. A
+dependency the notebooks use but Binder lacks fails here.
 
 Uses pip's cache; the first run downloads the wheels (about a minute on a fast
 link), later runs take about a minute on 2 cores plus the notebooks' own time.
@@ -24,6 +25,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.make_lab import tracked_clone
 
 pytestmark = pytest.mark.slow
 
@@ -144,10 +147,19 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path):
     _run([str(py), "-c", NODELAY_CHECK], env=env, cwd=tmp_path, timeout=120,
          what="safari_kit.server enabled in the Binder environment")
 
+    # Binder's build step (binder/postBuild) in a clone of the kit, with this environment's safari-kit:
+    # the folders the README's two links open, the teacher's copies and the learners'. Those are the
+    # notebooks run below (tests/binder/test_binder_doors.py checks that student/ gives no answer away).
+    clone = tmp_path / "kit"
+    clone.mkdir()
+    tracked_clone(clone)
+    _run(["bash", "binder/postBuild"], env=env, cwd=clone, timeout=300, what="binder/postBuild")
+    notebooks = [*sorted((clone / "my-lessons").glob("*.ipynb")), *sorted((clone / "student").glob("*.ipynb"))]
+    assert sorted(p.name for p in notebooks) == sorted(2 * [p.name for p in _notebooks()]), notebooks
+
     runner = tmp_path / "run_notebooks.py"
     runner.write_text(RUNNER, encoding="utf-8")
     probe = PROBE.format(prefix=str(venv), repo=str(REPO))
-    notebooks = _notebooks()
     proc = subprocess.run([str(py), str(runner), probe, *map(str, notebooks)],
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=1800)
     marker = [line for line in proc.stdout.splitlines() if line.startswith("RESULTS ")]
@@ -158,7 +170,8 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path):
     assert kernel_python in {"python", "python3", str(py)} or kernel_python.startswith(str(venv)), \
         results["kernel_argv"]
 
-    summary = "\n".join(f"  {e['notebook']}: {'ok' if e['ok'] else 'FAILED'} ({e['seconds']} s)"
+    summary = "\n".join(f"  {e['notebook'].replace(str(clone) + '/', '')}: "
+                        f"{'ok' if e['ok'] else 'FAILED'} ({e['seconds']} s)"
                         for e in results["notebooks"])
     print(f"\nBinder venv on {results['python'].split()[0]}: install {t_install:.0f} s\n{summary}")
     probe_entry = results["notebooks"][0]
