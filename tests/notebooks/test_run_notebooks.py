@@ -14,6 +14,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from safari_kit.teaching.answer_leaks import find_leaks
 from safari_kit.teaching.student import make_student_copies
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,3 +67,7 @@ def test_student_copy_runs_top_to_bottom(path, student_copies):
     for cell in checks:
         shown = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
         assert "Type your answer" in shown, (path.name, cell.source, shown)
+    # what the run printed and drew (text, tables, widgets' saved state) gives no exercise's answer away,
+    # above its exercise or below it (tests/teaching/test_answer_leak.py reads the copies' text)
+    leaks = find_leaks(json.loads(nbformat.writes(nb)), path.name)
+    assert not leaks, f"{path.name} gives answers away once run:\n" + "\n".join(map(str, leaks))
