@@ -21,7 +21,12 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
    the standard distribution's lock with absolute URLs plus the site's own wheels. The kernel loads the kit
    at start-up (``loadPyodideOptions.packages``): ``import safari_kit`` works with no install step;
 5. makes every page local (Font Awesome copied in, the Mermaid loader dropped), writes the landing page and
-   checks that no page, config or lock names another host (offline: no CDN URL at all outside JS bundles).
+   checks that no page, config or lock names another host (offline: no CDN URL at all outside JS bundles);
+6. makes the site work where schools put it (issue 18): every notebook carries the metadata the site's kernel
+   writes on opening (kernelspec ``python``, its language_info), so opening a lesson changes nothing; a patch
+   of JupyterLite's service-worker manager (SW_UNSUPPORTED) lets the app page start over plain http by a
+   network name, where browsers allow no service worker; and every page opened as a file (``file://``, where
+   nothing can run) says in one sentence how to open the site (site-src/no-server.js).
 """
 from __future__ import annotations
 
@@ -53,6 +58,24 @@ STARTUP = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide-kerne
 KERNEL_WHEELS = {"piplite": [], "ipykernel": [], "pyodide-kernel": []}
 START_UP_LINE = '"import pyodide_kernel"'
 START_UP_PATCH = '"import pyodide_kernel\\ntry:\\n    import safari_site\\nexcept ImportError:\\n    pass"'
+#: JupyterLite's service-worker manager (0.7.6, also upstream main) never settles its ``ready`` promise where
+#: the browser offers no service worker: a page reached over plain http by a network name (not a secure context:
+#: only https, localhost and 127.0.0.1 are). Voici awaits that promise before it runs the page's notebook, so the
+#: app page sat on "Running ..." for ever. The patch settles it as a failed registration does (rejected, with a
+#: handler on the promise itself so nobody's page logs an unhandled rejection): Voici goes on, and the kernel
+#: starts without the synced drive (the kit reads its cards from its own wheel, so no lab and no lesson needs it)
+SW_UNSUPPORTED = 'else console.warn("ServiceWorkers not supported in this browser")}'
+SW_PATCH = ('else console.warn("ServiceWorkers not supported in this browser"),'
+            'this._ready.promise.catch((()=>{})),this._ready.reject(void 0)}')
+#: the kernel's log line for that case blames private browsing; on a plain-http network name the cause is another
+NOT_SYNCED = ("For full functionality, try using a regular browser tab instead of private/incognito mode, "
+              "especially in Firefox where this is a known limitation.")
+NOT_SYNCED_PATCH = ("This happens where the browser offers no service worker (plain http to a network name, or a "
+                    "private window): Python does not see the site's files; the kit's lessons and labs do not need "
+                    "them.")
+#: every page: opened as a file (``file://``, a site folder double-clicked on a USB stick) nothing can run (the
+#: browser refuses the kernel's web worker): say so at once, instead of a page that spins
+NO_SERVER = SRC / "no-server.js"
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I)
 
 
@@ -201,6 +224,35 @@ def stage(lite: Path, teacher: bool = False, lessons: Path = REPO / "notebooks")
     return contents
 
 
+def _js_object(literal: str) -> dict:
+    """A minified JS object literal of plain names, strings and numbers, as a dict."""
+    return json.loads(re.sub(r"([{,])([A-Za-z_$][\w$]*):", r'\1"\2":', literal))
+
+
+def kernel_metadata(lite_ext: Path) -> dict:
+    """The notebook metadata the site's kernel writes when a notebook opens (its kernelspec and language_info),
+    read from the Pyodide kernel's own bundle. Lessons that already carry it open unchanged: no unsaved-changes
+    mark, no autosaved copy pinned in the learner's browser, so a republished lesson reaches every learner who
+    did not edit it (issue 18, item 4)."""
+    text = "\n".join(js.read_text(errors="replace") for js in sorted((lite_ext / "static").glob("*.js")))
+    spec = re.search(r'spec:\{(name:"[^"]+",display_name:"[^"]+",language:"[^"]+")', text)
+    info = re.search(r"language_info:(\{codemirror_mode:\{[^{}]*\}[^{}]*\})", text)
+    if not spec or not info:
+        sys.exit(f"the Pyodide kernel's kernelspec or language_info was not found in {lite_ext}: did it change?")
+    return {"kernelspec": _js_object("{" + spec.group(1) + "}"), "language_info": _js_object(info.group(1))}
+
+
+def set_kernel_metadata(contents: Path, metadata: dict) -> int:
+    """Give every notebook of the site's contents the site kernel's metadata; returns how many."""
+    count = 0
+    for nb_path in sorted(contents.rglob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb.setdefault("metadata", {}).update(metadata)
+        nb_path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        count += 1
+    return count
+
+
 def teacher_only_cells(notebook: dict) -> list[str]:
     """What in a notebook is for the teacher only: cells tagged solution or teacher, teacher headings."""
     student = _student_module()
@@ -311,6 +363,35 @@ def patch_kernel_startup(out: Path) -> None:
     log(f"kernel start-up: `import safari_site` added in {patched} files")
 
 
+def patch_service_worker(out: Path) -> None:
+    """Settle the service-worker manager's ``ready`` where no service worker exists (see SW_UNSUPPORTED)."""
+    patched = messages = 0
+    for js in out.rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        new = text.replace(SW_UNSUPPORTED, SW_PATCH).replace(NOT_SYNCED, NOT_SYNCED_PATCH)
+        if new != text:
+            patched += text.count(SW_UNSUPPORTED)
+            messages += text.count(NOT_SYNCED)
+            js.write_text(new, errors="surrogateescape")
+    if not patched or not messages:
+        sys.exit("the service-worker manager's code was not found (jupyterlite-core or the Pyodide kernel changed?): "
+                 "check whether its `ready` now settles without a service worker, then update build_site.py")
+    log(f"service worker: `ready` settles without one in {patched} bundles")
+
+
+def guard_file_urls(out: Path) -> None:
+    """Every page says in one sentence that it must be served over http when it is opened as a file."""
+    script = f"<script>{NO_SERVER.read_text().strip()}</script>"
+    for html in out.rglob("*.html"):
+        text = html.read_text()
+        if "safari-no-server" in text:
+            continue
+        new = re.sub(r"<head([^>]*)>", lambda m: f"<head{m.group(1)}>\n{script}", text, count=1)
+        if new == text:
+            sys.exit(f"{html.relative_to(out)}: no <head> to put the file:// sentence in")
+        html.write_text(new)
+
+
 def localize_pages(out: Path, cache: Path) -> None:
     fa = npm_package(f"@fortawesome/fontawesome-free@{FONTAWESOME_VERSION}", cache / "npm")
     dest = out / "static" / "fontawesome"
@@ -383,7 +464,10 @@ def main(argv=None) -> int:
     py = sys.executable
     bindir = Path(py).parent
     lite = cache / "lite"
+    lite_ext = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
     contents = stage(lite, teacher=args.teacher)
+    metadata = kernel_metadata(lite_ext)
+    log(f"kernel metadata {metadata['kernelspec']['name']!r} in {set_kernel_metadata(contents, metadata)} notebooks")
     settings = runtime_settings(args.offline)
     config = json.loads((SRC / "jupyter-lite.json").read_text())
     config["jupyter-config-data"].setdefault("litePluginSettings", {})[KERNEL_PLUGIN] = settings
@@ -392,12 +476,13 @@ def main(argv=None) -> int:
     run([str(bindir / "voici"), "build", "--lite-dir", str(lite), "--contents", "contents", "--output-dir", str(out),
          "--no-sourcemaps", "--apps", "lab", "--apps", "notebooks", "--apps", "tree", "--apps", "voici"],
         cwd=lite, stdout=subprocess.DEVNULL)
-    lite_ext = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
     write_runtime(out, args.offline, cache, py, lite_ext)
     patch_config(out, settings)
     patch_kernel_startup(out)
     localize_pages(out, cache)
     landing_page(out, contents, teacher=args.teacher)
+    patch_service_worker(out)
+    guard_file_urls(out)
     for m in out.rglob("*.map"):
         m.unlink()
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,

@@ -103,3 +103,67 @@ def test_make_site_passes_teacher_only_when_asked(variable, flag):
     run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=True)
     line = next(x for x in run.stdout.replace("\\\n", " ").splitlines() if "build_site.py" in x)
     assert ("--teacher" in line) is flag, line
+
+
+# ----------------------------------------------------------------------------- issue 18: where schools put the site
+#: the Pyodide kernel's bundle as jupyterlite-pyodide-kernel 0.7.0 minifies it (a fake one, the parts the build reads)
+KERNEL_JS = ('n.register({spec:{name:"python",display_name:"Python (Pyodide)",language:"python",argv:[]},'
+             'create:async e=>{}});const r={language_info:{codemirror_mode:{name:"python",version:3},'
+             'file_extension:".py",mimetype:"text/x-python",name:"python",nbconvert_exporter:"python",'
+             'pygments_lexer:"ipython3",version:"3.8"},protocol_version:"5.3"}')
+
+
+def test_the_site_notebooks_carry_the_kernel_metadata_the_site_kernel_writes(build_site, tmp_path):
+    """Opening a lesson changes nothing (item 4): its kernelspec and language_info are the site kernel's."""
+    ext = tmp_path / "ext"
+    (ext / "static").mkdir(parents=True)
+    (ext / "static" / "154.js").write_text(KERNEL_JS)
+    meta = build_site.kernel_metadata(ext)
+    assert meta == {"kernelspec": {"name": "python", "display_name": "Python (Pyodide)", "language": "python"},
+                    "language_info": {"codemirror_mode": {"name": "python", "version": 3}, "file_extension": ".py",
+                                      "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
+                                      "pygments_lexer": "ipython3", "version": "3.8"}}
+    contents = build_site.stage(tmp_path / "lite", teacher=True)
+    before = {p: json.loads(p.read_text(encoding="utf-8")) for p in contents.rglob("*.ipynb")}
+    assert any(nb["metadata"].get("kernelspec", {}).get("name") == "python3" for nb in before.values())  # control
+    assert build_site.set_kernel_metadata(contents, meta) == len(before)
+    for path, old in before.items():
+        new = json.loads(path.read_text(encoding="utf-8"))
+        assert new["metadata"]["kernelspec"] == meta["kernelspec"], path
+        assert new["metadata"]["language_info"] == meta["language_info"], path
+        assert new["cells"] == old["cells"], path
+    (ext / "static" / "154.js").write_text("something else")
+    with pytest.raises(SystemExit, match="kernelspec or language_info was not found"):
+        build_site.kernel_metadata(ext)
+
+
+def test_the_service_worker_patch_settles_ready_and_fails_the_build_when_its_code_moved(build_site, tmp_path):
+    """On a plain-http network name the manager's `ready` must settle (item 1); a changed bundle stops the build."""
+    manager = ('async _initialize(e){const{serviceWorker:t}=navigator;let s=null;if(t){s=1}'
+               + build_site.SW_UNSUPPORTED + "async _ping(){}")
+    kernel = f'const n="Pyodide contents will NOT be synced with Jupyter Contents. {build_site.NOT_SYNCED}";'
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "1650.js").write_text(manager)
+    (tmp_path / "build" / "154.js").write_text(kernel)
+    build_site.patch_service_worker(tmp_path)
+    text = (tmp_path / "build" / "1650.js").read_text()
+    assert "this._ready.reject(void 0)}" in text and build_site.SW_UNSUPPORTED not in text
+    assert "private/incognito" not in (tmp_path / "build" / "154.js").read_text()
+    with pytest.raises(SystemExit, match="service-worker manager's code was not found"):
+        build_site.patch_service_worker(tmp_path)      # already patched: nothing left to patch
+
+
+def test_every_page_opened_as_a_file_says_how_to_open_the_site(build_site, tmp_path):
+    for rel in ("index.html", "lab/index.html", "voici/render/notebooks/app.html"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text('<!doctype html><html><head lang="en"><title>x</title></head><body></body></html>')
+    build_site.guard_file_urls(tmp_path)
+    build_site.guard_file_urls(tmp_path)    # twice: once per page
+    for page in tmp_path.rglob("*.html"):
+        text = page.read_text()
+        assert text.count('location.protocol === "file:"') == 1, page
+        assert text.index("safari-no-server") < text.index("<title>"), page
+    assert "python3 -m http.server" in build_site.NO_SERVER.read_text()
+    (tmp_path / "bad.html").write_text("<p>no head</p>")
+    with pytest.raises(SystemExit, match="no <head>"):
+        build_site.guard_file_urls(tmp_path)

@@ -7,6 +7,10 @@
 ``site_page``     a fresh Playwright page in its own context, 1400x900; ``site_page.outside`` lists every
                   request to another host made by the page, its web workers (the Pyodide kernel) and its
                   service worker: the listener is on the browser context, a page-level one misses workers.
+``school_page``   the same in a browser that resolves ``SCHOOL_HOST`` (a school-network name) to 127.0.0.1
+                  (Chromium's ``--host-resolver-rules``): ``school_url(offline_site)`` is the site at that
+                  name over plain http, which is not a secure context (no service worker, no
+                  SharedArrayBuffer), as on a classroom network (issue 18, item 1). Still loopback only.
 
 They use ``browser``, ``chromium_path`` and ``js_errors`` of tests/browser/conftest.py (one Playwright per run:
 a second sync Playwright in the same process fails).
@@ -39,6 +43,11 @@ KERNEL_IDLE = """(path) => {
     const k = w.sessionContext.session && w.sessionContext.session.kernel;
     return !!(w.context.isReady && k && k.status === 'idle' && k.connectionStatus === 'connected');
 }"""
+
+#: a school-network name, mapped to 127.0.0.1 in ``school_browser`` (never resolved by any DNS)
+SCHOOL_HOST = "school-lab.example"
+#: what every page says when opened as a file (site-src/no-server.js)
+NO_SERVER = "must be opened through a web server, not as a file"
 
 #: the kit plays without numpy (issue 13, part 1), so the offline site's app page must show the app
 STDLIB_PLAY = True
@@ -98,14 +107,40 @@ def offline_site(chromium_path):
         _stop_server(proc)
 
 
+def school_url(site: Site) -> str:
+    return site.url.replace("127.0.0.1", SCHOOL_HOST, 1)
+
+
+@pytest.fixture(scope="session", name="school_browser")
+def school_browser_fixture(browser, chromium_path):
+    """A second Chromium of the same Playwright (a second sync Playwright in one process fails)."""
+    from tests.browser.conftest import CHROMIUM_ARGS
+
+    b = browser.browser_type.launch(executable_path=chromium_path, headless=True,
+                                    args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {SCHOOL_HOST} 127.0.0.1"])
+    try:
+        yield b
+    finally:
+        b.close()
+
+
 @pytest.fixture
 def site_page(browser, js_errors, request):
+    yield from _page(browser, js_errors, request, LOCAL)
+
+
+@pytest.fixture(name="school_page")
+def school_page_fixture(school_browser, js_errors, request):
+    yield from _page(school_browser, js_errors, request, (f"http://{SCHOOL_HOST}:", *LOCAL))
+
+
+def _page(browser, js_errors, request, local: tuple[str, ...]):
     from tests.browser.helpers import screenshot
 
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     outside: list[str] = []
     # on the context: requests from the kernel's web worker and the service worker are seen too
-    context.on("request", lambda req: outside.append(req.url) if not req.url.startswith(LOCAL) else None)
+    context.on("request", lambda req: outside.append(req.url) if not req.url.startswith(local) else None)
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
