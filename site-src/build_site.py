@@ -191,6 +191,8 @@ def npm_package(spec: str, cache: Path) -> Path:
 # ----------------------------------------------------------------------------- the build
 #: the folders of the site's contents: the learners' lessons, and (--teacher only) the teacher's copies
 LEARNERS, TEACHER = "notebooks", "teacher"
+#: the kit's docs that lessons link to (the same two ``make lab`` copies beside the lessons)
+LINKED_DOCS = ("rules.md", "data.md")
 
 
 def _student_module():
@@ -221,6 +223,12 @@ def stage(lite: Path, teacher: bool = False, lessons: Path = REPO / "notebooks")
             (contents / TEACHER / nb.name).write_text(json.dumps(copy, indent=1, ensure_ascii=False) + "\n",
                                                       encoding="utf-8")
     shutil.copy(REPO / "data" / "cards.csv", contents / "data" / "cards.csv")
+    # the docs the lessons link to (``../docs/rules.md`` from notebooks/), with their pictures: those links
+    # open in JupyterLite (as Markdown Preview: site-src/jupyter-lite.json) instead of a missing file
+    (contents / "docs").mkdir()
+    for name in LINKED_DOCS:
+        shutil.copy(REPO / "docs" / name, contents / "docs" / name)
+    shutil.copytree(REPO / "docs" / "img", contents / "docs" / "img")
     return contents
 
 
@@ -481,6 +489,7 @@ def main(argv=None) -> int:
     patch_kernel_startup(out)
     localize_pages(out, cache)
     landing_page(out, contents, teacher=args.teacher)
+    shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico
     patch_service_worker(out)
     guard_file_urls(out)
     for m in out.rglob("*.map"):

@@ -31,7 +31,7 @@ def _notebooks(folder: Path) -> dict[str, dict]:
 
 def test_the_learners_pages_are_the_student_copies(build_site, tmp_path):
     contents = build_site.stage(tmp_path / "lite")
-    assert sorted(p.name for p in contents.iterdir()) == ["data", "notebooks"]   # no teacher/ by default
+    assert sorted(p.name for p in contents.iterdir()) == ["data", "docs", "notebooks"]   # no teacher/ by default
     learners = _notebooks(contents / "notebooks")
     assert set(learners) == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
     for name, nb in learners.items():
@@ -44,7 +44,7 @@ def test_the_learners_pages_are_the_student_copies(build_site, tmp_path):
 
 def test_teacher_copies_only_when_asked_for_and_apart(build_site, tmp_path):
     contents = build_site.stage(tmp_path / "lite", teacher=True)
-    assert sorted(p.name for p in contents.iterdir()) == ["data", "notebooks", "teacher"]
+    assert sorted(p.name for p in contents.iterdir()) == ["data", "docs", "notebooks", "teacher"]
     teacher = _notebooks(contents / "teacher")
     assert set(teacher) == set(_notebooks(contents / "notebooks"))
     # control: the teacher's copies hold what the learners' pages must not (the check can fail)

@@ -119,7 +119,7 @@ def test_the_site_serves_learners_the_answer_free_student_copies(offline_site, t
     # the contents index (what JupyterLite's file browser lists), and any content it carries
     index = {p.relative_to(root / "api" / "contents").as_posix(): json.loads(p.read_text())
              for p in (root / "api" / "contents").rglob("all.json")}
-    assert sorted(e["name"] for e in index["all.json"]["content"]) == ["data", "notebooks"]
+    assert sorted(e["name"] for e in index["all.json"]["content"]) == ["data", "docs", "notebooks"]
     listed = {e["path"] for d in index.values() for e in d["content"] if e["path"].endswith(".ipynb")}
     assert listed == set(served)
     for d in index.values():
@@ -316,3 +316,25 @@ def test_opening_a_lesson_changes_nothing(site_page, js_errors, offline_site):
     page.wait_for_function("() => document.querySelectorAll('.jp-mod-dirty').length > 0", timeout=10_000)
     assert page.evaluate(DIRTY)["model"] is True
     assert not js_errors, js_errors
+
+
+def test_a_lessons_link_to_the_rules_opens_them_with_their_pictures(site_page, js_errors, offline_site):
+    """Lesson 00's link to docs/rules.md (item 5): the site ships the docs, shown as Markdown Preview."""
+    page = site_page
+    lesson = "notebooks/00-start-here.ipynb"
+    page.goto(f"{offline_site.url}lab/index.html?path={lesson}", wait_until="domcontentloaded")
+    page.wait_for_function(KERNEL_IDLE, arg=lesson, timeout=120_000, polling=200)
+    link = current_notebook(page).locator("a", has_text="docs/rules.md").first  # JupyterLab resolves the href
+    link.wait_for(timeout=120_000)
+    link.scroll_into_view_if_needed()
+    link.click()
+    viewer = page.locator(".jp-MarkdownViewer").first
+    viewer.wait_for(timeout=30_000)
+    page.wait_for_function("""() => {
+        const imgs = [...document.querySelectorAll('.jp-MarkdownViewer img')];
+        return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);
+    }""", timeout=30_000)
+    assert "W4" in viewer.inner_text()
+    screenshot(page, "site-rules-from-lesson")
+    assert page.request.get(offline_site.url + "favicon.ico").ok
+    assert not page.outside, f"requests to other hosts: {page.outside}"
