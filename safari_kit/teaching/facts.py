@@ -284,17 +284,16 @@ FACTS: tuple[Fact, ...] = (
                   _ink_fitting("TAM"), _could_be("TAM") - _ink_fitting("TAM"), _ink_fitting("TAM"),
                   _could_be("TAM"))),
     # 02 · Identification
-    Fact("02", "changes the odds: {}, not {} (conditional probability",
-         lambda: (f"{_w().match_count(_tam(), 'animal')}/{_others()}", _owl())),
+    Fact("02", "changes the odds, and why the answer is not {} (conditional probability", lambda: (_owl(),)),
     Fact("02", "an Elephant with probability {}/{} = {}",
          lambda: (_per_element(), _n_witness(), Fraction(_per_element(), _n_witness()))),
-    Fact("02", "{} cards are left, and only {} of them are Elephants",
-         lambda: (_others(), _w().match_count(_tam(), "animal"))),
-    Fact("02", "TAM: {}/{} (the {} other TAMs, and the ink cards T?M, ?AM, ??M)",
-         lambda: (_name_match("TAM"), _others(), _count(lambda c: c.name == "TAM") - 1)),
-    Fact("02", "KRIS: {}/{} (the {} other KRIS cards",
-         lambda: (_name_match("KRIS"), _others(), _count(lambda c: c.name == "KRIS") - 1)),
-    Fact("02", "??M: {}/{} (every TAM, TOM, SAM and KIM", lambda: (_name_match("??M"), _others())),
+    Fact("02", "{} cards are left, and one of the Elephants is not among them", lambda: (_others(),)),
+    Fact("02", "TOM: {}/{} (the {} other TOMs, and the ink cards T?M and ??M)",
+         lambda: (_name_match("TOM"), _others(), _count(lambda c: c.name == "TOM") - 1)),
+    Fact("02", "KIM: {}/{} (the {} other KIMs, and ??M)",
+         lambda: (_name_match("KIM"), _others(), _count(lambda c: c.name == "KIM") - 1)),
+    Fact("02", "T?M: {}/{} (every TAM and TOM, and the other ink cards that could read TAM or TOM, ?AM and ??M)",
+         lambda: (_name_match("T?M"), _others())),
     Fact("02", "You remember {} face-down cards, none an Elephant", lambda: (3,)),
     Fact("02", "win {} cards with probability p, so E = {}p", lambda: (2, 2)),
     Fact("02", "you win {} cards only if both identifications succeed: E = {}·P(both)", lambda: (4, 4)),
@@ -302,15 +301,25 @@ FACTS: tuple[Fact, ...] = (
                "given that the first place held an Elephant, {} of the other {} are, so p₂ = {}/{}. "
                "P(both) = ({}·{})/({}·{}) = {} ≈ {}, a little less than the with-replacement guess ({}/{})² ≈ {}",
          lambda: _worked_reveal_another()),
-    Fact("02", "Identify now succeeds with p = {}/{}", lambda: (_w().match_count(_tam(), "animal"), _others())),
     Fact("02", '"{} animals, so {}"', lambda: (_animals(), _owl())),
     Fact("02", "{} of the {} unseen cards share its animal", lambda: (_w().match_count(_tam(), "animal"), _others())),
     Fact("02", "a TAM shares a name with {} cards, a KRIS with {}, the ink ??M with {}",
          lambda: (_name_match("TAM"), _name_match("KRIS"), _name_match("??M"))),
     Fact("02", "({}/{} then {}/{} in the worked example)",
          lambda: _worked_reveal_another()[2:4] + _worked_reveal_another()[6:8]),
-    Fact("02", "{} or {}/{} for the animal match (the clue card counted in the pool); {}/{} for the TAM name match",
-         lambda: (_owl(), _per_element(), _others(), _count(lambda c: c.name == "TAM"), _others())),
+    Fact("02", "{} or {}/{} for the animal match (the clue card counted in the pool)",
+         lambda: (_owl(), _per_element(), _others())),
+    Fact("02", "{}/{} for the TAM name match (the ink cards forgotten and the clue card counted: forgetting only "
+               "the ink cards gives {}/{}, counting only the clue card {}/{}); {}/{} for ??M (the other ink cards "
+               "forgotten)", lambda: _name_mistakes_02()),
+    Fact("02", "saw {} at one place (a sure match for the {} clue) and {} at another (a sure miss). "
+               "Knowing nothing, every place shows the same {}/{}",
+         lambda: (_a(_k02()["match"]), _k02()["clue"], _a(_k02()["miss"]), _k02()["m_nothing"], _k02()["n_nothing"])),
+    Fact("02", "The best declaration gives p, so identify now is worth E = {}·p", lambda: (2,)),
+    Fact("02", "N is smaller when you remember more: {}/{} instead of {}/{}, because the {} remembered cards are not "
+               "among the unknown ones (and {} of them is {}, so m drops too)",
+         lambda: (_k02()["m_remember"], _k02()["n_remember"], _k02()["m_nothing"], _k02()["n_nothing"],
+                  _k02()["remembered"], _k02()["matches"], _a(_k02()["clue"]))),
     Fact("02", "multiplying two chances computed each alone, ({}/{})²", lambda: _worked_reveal_another()[2:4]),
     # 03 · Challenge
     Fact("03", "After {} safe reveals you may stop and archive the challenged card", lambda: (_rules()["min_safe"],)),
@@ -392,6 +401,46 @@ def _worked_reveal_another() -> tuple:
             hits, hits - 1, unknown, unknown - 1, p1 * p2, _approx(p1 * p2, 4), hits, unknown, _approx(p1 * p1, 4))
 
 
+def _name_mistakes_02() -> tuple:
+    """Lesson 02's wrong answers for the name matches, counted here from the card names (W2): the TAM clue's
+    other TAMs (ink forgotten), those and the clue card, all sharers and the clue card; for ??M the clear
+    names alone."""
+    from safari_kit.cards.names import is_ink, shared_names
+
+    def sharers(name: str, ink: bool) -> int:
+        clue = _deck().first_named(name)
+        return _count(lambda c: c.id != clue and bool(shared_names(c.name, name)) and (ink or not is_ink(c.name)))
+
+    n = _others()
+    tam_clear, tam_all = sharers("TAM", False), sharers("TAM", True)
+    return tam_clear + 1, n, tam_clear, n, tam_all + 1, n, sharers("??M", False), n
+
+
+@lru_cache(maxsize=None)
+def _k02() -> dict:
+    """Lesson 02 §4: seat 0's position (lesson_02.memory_position), what it remembers and the animal chances."""
+    from safari_kit.teaching import lesson_02 as L
+
+    game, state = L.memory_position()
+    claims = L.memory_claims(game, state)
+    assert L.shows_the_value_of_memory(claims)
+    remember, _ = L.memory_knowledge(game, state)
+    (match,), (miss,) = claims["match"], claims["miss"]
+    remembered = len(remember.known)
+    matches = len(claims["match"])
+    # the remembered cards leave the unknown ones; the remembered Elephant takes one m with it
+    assert claims["n_remember"] == claims["n_nothing"] - remembered
+    assert claims["m_remember"] == claims["m_nothing"] - matches
+    return {"clue": claims["clue"].animal, "match": game.cards[remember.known[match]].animal,
+            "miss": game.cards[remember.known[miss]].animal, "remembered": remembered, "matches": matches,
+            **{k: claims[k] for k in ("m_nothing", "n_nothing", "m_remember", "n_remember")}}
+
+
+def _a(noun: str) -> str:
+    """'an Elephant', 'a Bear'."""
+    return ("an " if noun[:1].upper() in "AEIOU" else "a ") + noun
+
+
 def _wrong_shared_counts() -> tuple[int, int]:
     """14+14+14 with the overlaps not subtracted, and subtracted twice."""
     a, t, c, at, ac, tc, _ = _inclusion_exclusion()
@@ -470,12 +519,22 @@ def _k04() -> dict:
     lab = pk.p_win_leading(game, lab_view, spring, speed)
     assert count.higher == H == 1 and count.k == k and pk.best_play(game, lab_view).card == spring
     assert only.value == Fraction(N - seen_card - k, N - seen_card) and lab.value == count.value  # H = 1: (U − k)/U
-    # following the Warthog with seat 0's hand of seed 2: two players after you
-    hand8 = pk.view_of(game.new_initial_state(seed=2).observation(0)).hand
+    # following the Warthog with seat 0's hand of lesson_04.HAND_SEED: two players after you
+    hand8 = pk.view_of(game.new_initial_state(seed=lesson_04.HAND_SEED).observation(0)).hand
     follow = pk.KnockoutView(hand=hand8, later=(hand, hand), trick=("K36",), item=speed)
+    assert (lesson_04.FOLLOWED, lesson_04.FOLLOW_LATER_HANDS) == ("K36", (hand, hand))
     warthog = game.by_id["K36"].value(speed)
     slow = [pk.p_win_following(game, follow, x).value for x in hand8 if game.by_id[x].value(speed) <= warthog]
     (lost,) = set(slow)
+    # the best lead of that hand, leading and following (as the lesson's table prints them, 3 decimals)
+    best = pk.best_play(game, pk.view_of(game.new_initial_state(seed=lesson_04.HAND_SEED).observation(0)))
+    assert best.action.item == speed and game.by_id[best.card].value(speed) > warthog
+    best_follow = pk.p_win_following(game, follow, best.card).value
+    assert best_follow > best.p.value
+    # the Impala's biggest number and its rank on that item
+    impala = game.by_id[lesson_04.LEAD_CARD]
+    biggest = max(game.items, key=impala.value)
+    assert biggest != lesson_04.best_item_answer()
     # the claims around the numbers: the Lion leading on weight is almost surely beaten; the third-fastest
     # animal is far from safe
     lion = pk.p_win_leading_card_only(game, "K23", "weight_kg", k=k).value
@@ -492,6 +551,10 @@ def _k04() -> dict:
         "lost": lost, "lead_k": lesson_04.LEAD_K, "follow_later": lesson_04.FOLLOW_LATER[0],
         "pigeon_players": pigeon_players, "out": _pigeonhole_round(players),
         "pigeon": _pigeonhole_round(pigeon_players),
+        "best_name": game.by_id[best.card].name.split()[-1], "best_lead": _approx(best.p.value, 3),
+        "best_follow": _approx(best_follow, 3), "impala_value": f"{impala.value(biggest):g}",
+        "impala_unit": biggest.rsplit("_", 1)[-1], "impala_item": biggest.split("_")[0],
+        "impala_rank": pk.card_ranks(game, impala.id)[biggest],
     }
 
 
@@ -558,7 +621,11 @@ FACTS += (
     Fact("04", "two players ({} cards each) are still to play after you. You now know one more card "
                "(so U = {} − {} − {} = {}), and only the {} cards of the two players after you can still beat "
                "you (k = {})", _f4("hand", "N", "hand", "trick", "U_follow", "k_follow", "k_follow")),
-    Fact("04", "Cards slower than (or as fast as) the Warthog drop to {}", _f4("lost")),
+    Fact("04", "Cards slower than (or as fast as) the Warthog are at {}", _f4("lost")),
+    Fact("04", "(the best lead, the {}, goes from {} to {}), because only the {} cards still to come can beat it "
+               "instead of {}", _f4("best_name", "best_lead", "best_follow", "k_follow", "k")),
+    Fact("04", "the Impala's is its {}, {} {}, yet its rank on {} is only {} of {}",
+         _f4("impala_item", "impala_value", "impala_unit", "impala_item", "impala_rank", "N")),
     Fact("04", "one player with {} cards plays after you", _f4("follow_later")),
     Fact("04", "Round r deals {} − r cards, so it has {} − r turns, and each turn has one winner: at most {} − r "
                "players can win one", _f4("c", "c", "c")),

@@ -46,25 +46,74 @@ register(Exercise(
            Hint(lambda a: a == Fraction(15, 74), "The clue card itself is one of the 15; it cannot be face down too.")],
     general_hint="Count the cards that are still possible (all but the clue card) and those sharing its animal."))
 
+
+def name_mistakes(name: str) -> dict[str, int]:
+    """What the right count and each common mistake give for the clue card named ``name``, out of the 74
+    other cards: the hints of the name exercises fire on exactly these counts (tests/notebooks/
+    test_lesson_hints.py recounts them independently).
+
+    ``right``: the other cards whose name could be the same (W2); ``ink forgotten``: only the clear names
+    among them; ``clue counted``: the clue card counted in the pool too; ``ink forgotten, clue counted``:
+    both mistakes; ``one ink card forgotten``: all but one of the ink cards that could read it;
+    ``printed name only``: only the other cards printed exactly the same (``printed name, clue counted``:
+    and the clue card); ``ink of another length``: the clear names and the ink cards of another length, as
+    if they could read it; ``ink that cannot read it``: the clear names and the ink cards of the same length
+    that cannot read it.
+    """
+    from safari_kit.cards.names import is_ink, shared_names
+
+    cards = deck.witness()
+    clue = next(c for c in cards if c.name == name)
+    others = [c for c in cards if c.id != clue.id]
+    right = sum(1 for c in others if shared_names(c.name, name))
+    clear = sum(1 for c in others if shared_names(c.name, name) and not is_ink(c.name))
+    ink = right - clear
+    unreadable = [c for c in others if is_ink(c.name) and not shared_names(c.name, name)]
+    printed = sum(1 for c in others if c.name == name)
+    return {"right": right, "ink forgotten": clear, "clue counted": right + 1,
+            "ink forgotten, clue counted": clear + 1, "one ink card forgotten": right - 1 if ink > 1 else -1,
+            "printed name only": printed, "printed name, clue counted": printed + 1,
+            "ink of another length": clear + sum(1 for c in unreadable if len(c.name) != len(name)),
+            "ink that cannot read it": clear + sum(1 for c in unreadable if len(c.name) == len(name))}
+
+
+_CLUE_NOT_IN_POOL = "The clue card itself cannot be face down: leave it out of the count."
+
+
+def _mistake(name: str, *kinds: str):
+    """A hint's test: the answer is what one of ``kinds`` of mistake gives for ``name`` (over 74)."""
+    return lambda a: any(a == Fraction(name_mistakes(name)[k], _others()) for k in kinds)
+
+
 register(Exercise(
     "02.tam-name", lambda: Fraction(_share_count(deck.first_named("TAM"), "name"), _others()),
-    hints=[Hint(lambda a: a == Fraction(9, 74), "Don't forget the ink cards whose hidden letters could spell TAM."),
-           Hint(lambda a: a == Fraction(10, 74), "The clue card is one of the 10 TAMs, so it is not in the pool.")],
+    hints=[Hint(_mistake("TAM", "ink forgotten"),
+                "Don't forget the ink cards whose hidden letters could spell TAM."),
+           Hint(_mistake("TAM", "ink forgotten, clue counted"),
+                "Two things: the clue card is one of the TAMs, so it is not in the pool; and the ink cards "
+                "whose hidden letters could spell TAM count too."),
+           Hint(_mistake("TAM", "clue counted"), _CLUE_NOT_IN_POOL),
+           Hint(_mistake("TAM", "one ink card forgotten"),
+                "One ink card is missing: try every ink pattern of three letters against TAM.")],
     general_hint="Count the other TAMs, then add each ink card whose pattern matches TAM."))
 
 register(Exercise(
     "02.kris-name", lambda: _name_p("KRIS"),
-    hints=[Hint(lambda a: a == Fraction(10, 74), "The clue card is one of the 10 KRIS cards, so it is not face down."),
-           Hint(lambda a: a == Fraction(12, 74),
-                "Which ink names could spell KRIS? A name with three letters never can.")],
+    hints=[Hint(_mistake("KRIS", "clue counted"),
+                "The clue card is one of the KRIS cards, so it is not face down."),
+           Hint(_mistake("KRIS", "ink of another length"),
+                "Which ink names could spell KRIS? A name with three letters never can."),
+           Hint(_mistake("KRIS", "ink that cannot read it"),
+                "AL?? and ?L?? have four letters, but their second letter is L: they cannot read KRIS.")],
     general_hint="Count the other KRIS cards, then the ink cards whose pattern has the right length and letters."))
 
 register(Exercise(
     "02.ink-name", lambda: _name_p("??M"),
-    hints=[Hint(lambda a: a == Fraction(1, 74),
+    hints=[Hint(_mistake("??M", "printed name only", "printed name, clue counted"),
                 "??M could be any three-letter name ending in M: which names are those?"),
-           Hint(lambda a: a == Fraction(30, 74),
-                "Don't forget the other ink cards: T?M and ?AM could also end in M.")],
+           Hint(_mistake("??M", "ink forgotten"),
+                "Don't forget the other ink cards: T?M and ?AM could also end in M."),
+           Hint(_mistake("??M", "clue counted"), _CLUE_NOT_IN_POOL)],
     general_hint="List the names ??M could be (TAM, TOM, SAM, KIM), count those cards, "
                  "then add the matching ink cards."))
 
@@ -106,3 +155,99 @@ register(Exercise(
                 "Compare expected cards: 4·P(both) against 2·p. Solve for P(both)."),
            Hint(lambda a: a == Fraction(14, 37), "4·P(both) > 2·p means P(both) > p/2, not 2p.")],
     general_hint="Expected cards: identify now 2·p; reveal another 4·P(both succeed). When is the second bigger?"))
+
+
+# ----------------------------------------------------------------------------- §4-§5: the value of memory
+# The position of "The value of memory" and "Identify now, or reveal another?": three greedy bots play every
+# seat from this seed until seat 0's choice after this many turns. Chosen by find_memory_position(), the first
+# recipe whose position shows what the two sections say (memory_claims); tests/notebooks/
+# test_lesson_demonstrations.py replays it, so a new dealer or bot cannot silently empty the demonstration.
+MEMORY_SEED, MEMORY_TURNS = 4, 3
+
+
+def memory_position(seed: int = MEMORY_SEED, turns: int = MEMORY_TURNS):
+    """(game, state) at seat 0's Identify-or-Challenge choice once more than ``turns`` turns are played.
+
+    Greedy bots (perfect memory) play all three seats, seat 0 too, so seat 0 has seen whatever the table
+    showed: mostly the cards a failed turn left face up (W4).
+    """
+    from safari_kit.simulation.registry import make_bot
+    from safari_kit.witness import WitnessGame
+    from safari_kit.witness.rules import Phase
+
+    game = WitnessGame(players=3)
+    state = game.new_initial_state(seed=seed)
+    bots = [make_bot("witness", "greedy") for _ in range(game.players)]
+    for seat, bot in enumerate(bots):
+        bot.start(game, seat, None)  # a greedy bot draws no chance: its play follows from the deal
+    while not (state.current_player == 0 and state.phase == Phase.CHOOSE and state.turn > turns):
+        if state.is_terminal():
+            raise ValueError(f"the game of seed {seed} ended before turn {turns + 1}")
+        seat = state.current_player
+        state.apply(bots[seat].choose(state.observation(seat), state.legal_sequence()))
+    return game, state
+
+
+def memory_knowledge(game, state) -> tuple:
+    """(remembering, knowing nothing): seat 0's Knowledge with perfect memory and with none."""
+    from safari_kit.probability.knowledge import Knowledge, Memory
+
+    obs = state.observation(0)
+    return (Knowledge.from_observation(obs, Memory(), game=game),
+            Knowledge.from_observation(obs, Memory(last_k=0), game=game))
+
+
+def memory_claims(game, state) -> dict:
+    """What lesson 02 §4-§5 say about seat 0's position, as checkable values.
+
+    ``match``/``miss``: remembered places whose card shares / does not share the clue's animal (the text:
+    "a remembered place gives 1 or 0"); ``unknown``: the places seat 0 cannot place; ``p_nothing``: the
+    animal chance at every place knowing nothing (one value); ``p_unknown``: the chance at an unknown place
+    remembering; ``n_nothing``/``n_remember``: the unknown cards (N) each way, ``m_nothing``/``m_remember``
+    the clue's animal among them (m); ``identify``/``reveal``:
+    {"remembering"/"knowing nothing": expected cards}. Values come from probability.witness.
+    """
+    W = _w()
+    remember, nothing = memory_knowledge(game, state)
+    clue = remember.clue[0]
+    animal = game.cards[clue].animal
+    match = [p for p in remember.available if p in remember.known and game.cards[remember.known[p]].animal == animal]
+    miss = [p for p in remember.available if p in remember.known and p not in match]
+    unknown = [p for p in remember.available if p in remember.unknown_places]
+    p_nothing = {W.p_match(nothing, clue, p, "animal").value for p in remember.available}
+    p_unknown = {W.p_match(remember, clue, p, "animal").value for p in unknown}
+    return {"clue": game.cards[clue], "match": match, "miss": miss, "unknown": unknown,
+            "p_nothing": p_nothing.pop() if len(p_nothing) == 1 else None,
+            "p_unknown": p_unknown.pop() if len(p_unknown) == 1 else None,
+            "n_nothing": len(nothing.pool), "n_remember": len(remember.pool),
+            "m_nothing": sum(1 for c in nothing.pool if game.cards[c].animal == animal),
+            "m_remember": sum(1 for c in remember.pool if game.cards[c].animal == animal),
+            "identify": {"remembering": W.identify_value(remember).value,
+                         "knowing nothing": W.identify_value(nothing).value},
+            "reveal": {"remembering": W.reveal_another_value(remember).value,
+                       "knowing nothing": W.reveal_another_value(nothing).value}}
+
+
+def shows_the_value_of_memory(claims: dict) -> bool:
+    """The property §4-§5 need: a remembered match (1) and a remembered miss (0) where knowing nothing
+    gives one fraction everywhere; unknown places left, over fewer unknown cards when remembering; and
+    reveal another better than identify now with memory, worse without."""
+    p = claims["p_nothing"]
+    return (bool(claims["match"]) and bool(claims["miss"]) and bool(claims["unknown"]) and p is not None
+            and 0 < p < 1 and claims["n_remember"] < claims["n_nothing"]
+            and claims["reveal"]["remembering"] > claims["identify"]["remembering"]
+            and claims["reveal"]["knowing nothing"] < claims["identify"]["knowing nothing"])
+
+
+def find_memory_position(seeds=range(1, 60), turns=(3, 4, 5, 6)) -> tuple[int, int] | None:
+    """The first (seed, turns), fewest turns first, whose position shows the value of memory (how
+    MEMORY_SEED and MEMORY_TURNS were chosen)."""
+    for t in turns:
+        for seed in seeds:
+            try:
+                game, state = memory_position(seed, t)
+            except ValueError:
+                continue
+            if shows_the_value_of_memory(memory_claims(game, state)):
+                return seed, t
+    return None

@@ -32,19 +32,46 @@ def _safe() -> int:
     return _w().safe_count(_tam())
 
 
+def share_mistakes() -> dict[str, int]:
+    """What the right count and each common mistake give for the cards sharing an element with the TAM
+    Elephant (inclusion–exclusion), and for its safe cards; the hints fire on exactly these counts
+    (tests/notebooks/test_lesson_hints.py recounts them from the card data).
+
+    ``singles``: |A| + |T| + |C|; ``pairs``: |A∩T| + |A∩C| + |T∩C|; ``no overlap``: the singles alone;
+    ``overlap added``: the pairs added instead of subtracted; ``overlap twice``: subtracted twice;
+    ``names forgotten``: the others minus the sharers (the safe count without the names).
+    """
+    W, tam = _w(), _tam()
+    a, t, c = (W.match_count(tam, k) for k in ("animal", "texture", "color"))
+    pairs = sum(x + y - W.match_count(tam, (kx, ky)) for (kx, x), (ky, y) in
+                ((("animal", a), ("texture", t)), (("animal", a), ("color", c)), (("texture", t), ("color", c))))
+    singles = a + t + c
+    share = W.shared_element_count(tam)
+    return {"right": share, "singles": singles, "pairs": pairs, "no overlap": singles,
+            "overlap added": singles + pairs, "overlap twice": singles - 2 * pairs,
+            "safe": _safe(), "names forgotten": _n() - share}
+
+
+def _share_is(*kinds: str):
+    return lambda a: any(a == share_mistakes()[k] for k in kinds)
+
+
 register(Exercise(
     "03.share-any", lambda: _w().shared_element_count(_tam()),
-    hints=[Hint(lambda a: a == 42, "14 + 14 + 14 counts some cards twice: those sharing two elements "
-                                   "(inclusion–exclusion)."),
-           Hint(lambda a: a == 48, "Subtract the cards counted twice (animal & texture, animal & color, "
-                                   "texture & color), don't add them.")],
+    hints=[Hint(_share_is("no overlap"), "14 + 14 + 14 counts some cards twice: those sharing two elements "
+                                         "(inclusion–exclusion)."),
+           Hint(_share_is("overlap added"), "Subtract the cards counted twice (animal & texture, animal & color, "
+                                            "texture & color), don't add them."),
+           Hint(_share_is("overlap twice"), "Each card sharing two elements was counted twice: subtract it "
+                                            "once, not twice.")],
     general_hint="|A ∪ T ∪ C| = |A| + |T| + |C| − |A∩T| − |A∩C| − |T∩C| + |A∩T∩C|."))
 
 register(Exercise(
     "03.safe", _safe,
-    hints=[Hint(lambda a: a == 38, "74 − 36 forgets the names: a TAM (or an ink card that could be TAM) is "
-                                   "not safe either."),
-           Hint(lambda a: a == 36, "36 is the number of cards that share an element: the safe ones are the others.")],
+    hints=[Hint(_share_is("names forgotten"), "74 minus the sharing cards forgets the names: a TAM (or an ink "
+                                              "card that could be TAM) is not safe either."),
+           Hint(_share_is("right"), "That is the number of cards that share an element: the safe ones are "
+                                    "the others.")],
     general_hint="Safe = 74 − (cards sharing an element) − (the other cards that could share the name)."))
 
 

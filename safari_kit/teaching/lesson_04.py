@@ -116,8 +116,66 @@ register(Exercise(
 register(Exercise(
     "04.pigeonhole",
     pigeonhole_answer,
-    hints=[Hint(lambda a: a == 2, "Round 2 has 8 − 2 = 6 turns: each of the 6 players could win one of them."),
-           Hint(lambda a: a == 5, "That is the answer for 4 players. With 6 players there are more players than "
-                                  "turns sooner."),
+    hints=[Hint(lambda a: a == pigeonhole_answer() - 1,
+                "Round 2 has 8 − 2 = 6 turns: each of the 6 players could win one of them."),
+           Hint(lambda a: a == pigeonhole_answer(4), "That is the answer for 4 players. With 6 players there are "
+                                                     "more players than turns sooner."),
            Hint(lambda a: a == 1, "Round 1 has 7 turns for 6 players: everyone could win one.")],
     general_hint="Round r has 8 − r turns, each won by one player: when is 8 − r smaller than 6?"))
+
+
+# ----------------------------------------------------------------------------- §3: leading versus following
+# Seat 0's hand in "Your whole hand: leading versus following" (4 players, round 1). Chosen by
+# find_hand_seed(): the first seed whose hand shows what the section says (following_claims), so a new
+# dealer cannot silently turn the table into zeros again (tests/notebooks/test_lesson_demonstrations.py).
+HAND_SEED = 6
+FOLLOWED, FOLLOW_LATER_HANDS = "K36", (7, 7)  # the Common Warthog led on top speed; two players of 7 cards after you
+
+
+def hand_view(seed: int = HAND_SEED):
+    """Seat 0's KnockoutView at the first lead of the 4-player game dealt from ``seed``."""
+    from safari_kit.knockout import KnockoutGame
+    from safari_kit.probability.knockout import view_of
+
+    return view_of(KnockoutGame(players=4).new_initial_state(seed=seed).observation(0))
+
+
+def following_claims(seed: int = HAND_SEED, digits: int = 3) -> dict:
+    """Each card of the hand: its speed, P(win) leading on top speed and following the Warthog (exact), and
+    both rounded as the lesson prints them. ``slower``: cards no faster than the Warthog; ``faster``: the
+    others; ``best``: the hand's best lead (card, item)."""
+    from safari_kit.knockout import KnockoutGame
+    from safari_kit.probability import knockout as pk
+
+    game = KnockoutGame(players=4)
+    view = hand_view(seed)
+    follow = pk.KnockoutView(hand=view.hand, later=FOLLOW_LATER_HANDS, trick=(FOLLOWED,), item=FOLLOW_ITEM)
+    warthog = game.by_id[FOLLOWED].value(FOLLOW_ITEM)
+    rows = {}
+    for card in view.hand:
+        lead = pk.p_win_leading(game, view, card, FOLLOW_ITEM).value
+        after = pk.p_win_following(game, follow, card).value
+        rows[card] = {"speed": game.by_id[card].value(FOLLOW_ITEM), "lead": lead, "follow": after,
+                      "lead_shown": round(float(lead), digits), "follow_shown": round(float(after), digits)}
+    best = pk.best_play(game, view)
+    return {"rows": rows, "warthog": warthog, "in_hand": FOLLOWED in view.hand,
+            "slower": [c for c, r in rows.items() if r["speed"] <= warthog],
+            "faster": [c for c, r in rows.items() if r["speed"] > warthog],
+            "best": (best.card, best.action.item)}
+
+
+def shows_following(claims: dict) -> bool:
+    """The property §3 needs: the Warthog is not in the hand; some cards are no faster (their chance
+    following is 0) and at least three are faster; every faster card's chance following is higher than
+    leading, visibly so at the printed precision; and the hand's best lead names top speed, so the table
+    compares the lead you would make with following."""
+    rows = claims["rows"]
+    return (not claims["in_hand"] and bool(claims["slower"]) and len(claims["faster"]) >= 3
+            and all(rows[c]["follow"] == 0 for c in claims["slower"])
+            and all(rows[c]["follow_shown"] > rows[c]["lead_shown"] for c in claims["faster"])
+            and claims["best"][1] == FOLLOW_ITEM)
+
+
+def find_hand_seed(seeds=range(1, 400)) -> int | None:
+    """The first seed whose hand shows leading versus following (how HAND_SEED was chosen)."""
+    return next((s for s in seeds if shows_following(following_claims(s))), None)

@@ -38,13 +38,13 @@ def test_every_lesson_has_facts():
 
 
 def test_a_changed_number_in_the_text_fails():
-    """Control: in a copy of lesson 02, 14/74 becomes 15/74 once; the check names the fact."""
+    """Control: in a copy of lesson 02, 15/75 becomes 16/75 once; the check names the fact."""
     path = next(p for p in LESSONS if p.name.startswith("02"))
     text = path.read_text(encoding="utf-8")
-    changed = text.replace("only **14** of them are Elephants", "only **15** of them are Elephants")
+    changed = text.replace("an Elephant with probability 15/75", "an Elephant with probability 16/75")
     assert changed != text
     problems = _check(path, changed)
-    assert any("only 14 of them are Elephants" in p for p in problems), problems
+    assert any("an Elephant with probability 15/75 = 1/5" in p for p in problems), problems
 
 
 def test_a_new_untied_number_fails():
