@@ -249,8 +249,9 @@ def _rules():
     return {"rounds": ROUNDS, "deal": cards_per_player, "archive_to_end": ARCHIVE_TO_END, "min_safe": MIN_SAFE}
 
 
-def _fresh_table_p_next() -> Fraction:
-    """P(next safe) after 4 safe reveals on a fresh table (lesson 03 §3, 8 places): (S − 4)/(N − 4)."""
+def _p_next_nothing_remembered() -> Fraction:
+    """P(next safe) after 4 safe reveals with nothing remembered (lesson 03 §3, 8 places): (S − 4)/(N − 4).
+    Not "a fresh table": that has only 4 face-down places, so no fifth reveal."""
     s = _rules()["min_safe"]
     return Fraction(_safe() - s, _others() - s)
 
@@ -331,8 +332,9 @@ FACTS: tuple[Fact, ...] = (
          lambda: (_others(), _others(), _others() - 1, 4, 4, _others(), 4, _others(), 4)),
     Fact("03", "P(the first {} reveals are safe)", lambda: (_rules()["min_safe"],)),
     Fact("03", "with probability p and {} otherwise", lambda: (0,)),
-    Fact("03", "on a table with {} face-down places. On a fresh table P(next safe) ≈ {} is far below {}",
-         lambda: (8, _approx(_fresh_table_p_next(), 2), Fraction(5, 6))),
+    Fact("03", "on a table with {} face-down places. With nothing remembered, P(next safe) ≈ {} after {} safe "
+               "reveals is far below {}",
+         lambda: (8, _approx(_p_next_nothing_remembered(), 2), _rules()["min_safe"], Fraction(5, 6))),
     Fact("03", "(P = {}): see section {}", lambda: (1, _section("03", "A challenge as a memory play"))),
     Fact("03", "With {} safe reveals ({} cards if you stop)", lambda: (6, 7)),
     Fact("03", "Remembering {} safe places: S and N drop by {}, and only {} more unknown reveals are needed to "
@@ -974,6 +976,9 @@ FACTS += (
 )
 GIVEN += (
     Given("06", "You are Player 0 against two greedy bots", "the lab's learner seat (humans=(0,) in the cell)"),
+    Given("06", "press the Player 1 and Player 2 toggles beside Learners",
+          "the lab's two bot seats (players=3, humans=(0,) in the cell): the Learners toggles are named Player 0, "
+          "Player 1, … (FullGameLab._draw_learner_picker)"),
     Given("06", "close to 1", "a wrong answer: taking ten cards for a near certainty"),
     Given("06", '"SAM swaps the cards", so P(X still at place 2) = 0',
           "a wrong answer: believing that SAM always swaps (place 2: the exercise's place, tied above)"),

@@ -213,6 +213,23 @@ def test_following_values_by_counting_and_simulation():
         assert (row["lead"], row["follow"]) == (lead, follow), card
 
 
+# ----------------------------------------------------------------------------- nb06 §4: the Learners toggles
+def test_lesson_06_names_the_learners_toggles_the_lab_shows():
+    """nb06 §4 tells a class at one screen to press the Player 1 and Player 2 toggles beside Learners: the lab
+    of the cell shows those toggles, and pressing them makes every seat a learner's."""
+    pytest.importorskip("ipywidgets")
+    from safari_kit.widgets.labs.fullgame import FullGameLab
+
+    text = " ".join(_lesson("06").split())
+    assert "press the *Player 1* and *Player 2* toggles beside **Learners**" in text
+    assert "FullGameLab(seed=3, players=3, case_module=True, advanced=True, humans=(0,), bots=\"greedy\")" in text
+    lab = FullGameLab(seed=3, players=3, case_module=True, advanced=True, humans=(0,), bots="greedy")
+    toggles = {t.description: t for t in lab.learner_picker.children}
+    assert set(toggles) == {"Player 0", "Player 1", "Player 2"}
+    toggles["Player 1"].value = toggles["Player 2"].value = True
+    assert lab.learner_seats == (0, 1, 2)
+
+
 # ----------------------------------------------------------------------------- controls: the property can fail
 def test_the_positions_the_issue_found_fail_the_properties():
     """The positions the issue reported (seed 7 after turn 6: 6/31 everywhere, nothing remembered; hand seed
