@@ -9,7 +9,9 @@ Everything here is *what one viewer may see*, in plain JSON types:
   is sent as ``{"place": 3, "face_up": False}`` and nothing else; the log of
   past reveals is not sent at all (remembering is the learner's game, W11);
   in Knockout only the viewer's own hand and the cards played *this round*
-  appear (an earlier round's cards may be in someone's hand again).
+  appear (before the first card of a turn, the turn just finished is repeated
+  as ``last_turn``); of earlier rounds only the counts of turns won (their
+  cards may be in someone's hand again).
 - :func:`selectable_from_legal` maps the engine's ``legal_actions()`` to
   click targets; nothing here decides a rule.
 - :func:`explain_refusal` says why a click is not accepted, in the engine's
@@ -132,6 +134,13 @@ def witness_view(state, viewer: int) -> dict:
     won = [face(c) for c in obs["won_this_turn"]]
     archive_order = [face(c) for c in obs["archive_order"]]
     challenged = None if obs["challenged"] is None else face(obs["challenged"])
+    # the Clue Area's title counts a Challenge's safe reveals only while the challenged card lies there (after
+    # Stop it has gone to the cards won, then to the archive: an empty area titled "4 safe" says nothing true).
+    # Short: a longer title widens the Clue Area and pushes a place of the Unidentified Area onto a second row
+    if challenged is not None and obs["phase"] == "challenge" and challenged in clue:
+        clue_title = f"Clue · {obs['safe_reveals']} safe"
+    else:
+        clue_title = "Clue Area"
     archives = []
     for p, archive in enumerate(obs["archives"]):
         archives.append({"player": p, "count": len(archive), "cards": [face(c) for c in archive],
@@ -179,6 +188,7 @@ def witness_view(state, viewer: int) -> dict:
         "face_up_places": [p["place"] for p in places if p["face_up"]],
         "challenged": challenged,
         "safe_reveals": obs["safe_reveals"],
+        "clue_title": clue_title,
         "archives": archives,
         "scores": list(obs["scores"]),
         "winners": obs["winners"],
@@ -269,6 +279,13 @@ def knockout_view(state, viewer: int) -> dict:
         else:  # earlier rounds: counts only (their cards are back in the deck, maybe in a hand)
             wins = summary.setdefault(t["round"], [0] * obs["players"])
             wins[t["winner"]] += 1
+    # Before the first card of a turn, the table shows the turn just finished this round (who played what, who
+    # won): every player saw those cards played. A turn of an earlier round is not shown: its cards were dealt
+    # again and may be in someone's hand.
+    last_turn = None
+    if not obs["trick"] and this_round:
+        last_turn = dict(this_round[-1], winning_card=next(p["card"] for p in this_round[-1]["plays"]
+                                                           if p["player"] == this_round[-1]["winner"]))
     terminal = obs["terminal"]
     current = None if terminal else obs["current_player"]
     out = set(obs["out"])
@@ -306,6 +323,7 @@ def knockout_view(state, viewer: int) -> dict:
         "hand": hand,
         "trick": trick,
         "turns_this_round": this_round,
+        "last_turn": last_turn,
         "earlier_rounds": [{"round": r, "wins": w} for r, w in sorted(summary.items())],
         "seats": seats,
         "scores": list(obs["scores"]),

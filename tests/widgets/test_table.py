@@ -145,6 +145,20 @@ def assert_knockout_private(state, table, viewer):
     for cid in others:
         card = game.card(cid)
         assert card.name not in names and json.dumps(card.name) not in text, f"name of hidden {cid} sent"
+    # last_turn (issue 17): before the first card of a turn, the turn just finished *this round* is repeated,
+    # nothing else; none while a turn is being played, none before a round's first turn is over (an earlier
+    # round's cards were dealt again and may be in someone's hand)
+    last = table.get_state()["view"]["last_turn"]
+    this_round = [t for t in state.completed_turns if t["round"] == rnd]
+    if state.trick or not this_round:
+        assert last is None, (rnd, len(this_round), last)
+        return "none"
+    t = this_round[-1]
+    assert [(p["player"], p["card"]) for p in last["plays"]] == [tuple(p) for p in t["plays"]]
+    assert last["winner"] == t["winner"] and last["item"] == t["item"]
+    assert (last["winner"], last["winning_card"]) in {tuple(p) for p in t["plays"]}
+    assert last == dict(table.view["turns_this_round"][-1], winning_card=last["winning_card"])
+    return "shown"
 
 
 @pytest.mark.parametrize("seed,players,elim", [(1, 2, False), (2, 3, True), (3, 4, False), (4, 5, True), (5, 7, False)])
@@ -153,12 +167,13 @@ def test_knockout_page_never_holds_another_hand(seed, players, elim):
     state = KnockoutGame(players=players, elimination=elim).new_initial_state(seed=seed)
     tables = [CardTable.for_knockout(state, v) for v in range(players)]
     steps = 0
+    last_turns = set()
     while True:
         for v, t in enumerate(tables):
             if steps % 3 and v not in (state.current_player, 0) and not state.is_terminal():
                 continue
             t.show(state, v)
-            assert_knockout_private(state, t, v)
+            last_turns.add(assert_knockout_private(state, t, v))
             if v != state.current_player:
                 assert t.selectable == []
         if state.is_terminal():
@@ -167,6 +182,7 @@ def test_knockout_page_never_holds_another_hand(seed, players, elim):
         state.apply(legal[rng.randrange(len(legal))])
         steps += 1
     assert steps > 10
+    assert last_turns == {"none", "shown"}  # both cases were met (a round's start, a turn just finished)
 
 
 def test_knockout_bars_use_public_deck_ranges():

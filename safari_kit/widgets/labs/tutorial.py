@@ -125,6 +125,7 @@ class RulesTutorial(Lab):
         before = self._states[k - 1] if k else None
         self.table.show(state, self.viewer, selectable=[], message=f"Step {k + 1}: {step.title}",
                         highlight=self._highlight(before, state))
+        self.table.set_notes(self._look_notes(before, state))
         self.counter.value = f"<b>Step {k + 1} of {self.steps}</b>"
         self.step_title.value = f"<h4 style='margin:6px 0'>{html.escape(step.title)}</h4>"
         badges = []
@@ -190,10 +191,46 @@ class RulesTutorial(Lab):
         return [m for m in marks if (m["kind"] == "card" and m["id"] in visible)
                 or (m["kind"] == "place" and m["id"] in places)]
 
-    def _revealed_html(self, before, state) -> str:
-        """The faces turned up in this step, read from the viewer's own observation log (Witness)."""
+    def _look_notes(self, before, state) -> dict:
+        """Under a face-down place the viewer looked at in this step (TOM), what they saw: the card stays face
+        down, but the step's words name it, so the table says it where it lies. Read from the viewer's own
+        observation (another seat's look has no card in it)."""
         if self.script.game != "witness":
+            return {}
+        obs = state.observation(self.viewer)
+        start = 0 if before is None else len(before.log)
+        notes = {}
+        for event in obs.log[start:]:
+            if event["kind"] == "tom" and "card" in event and event["place"] in state.places:
+                card = state.game.cards[state.game.index[event["card"]]]
+                notes[("place", event["place"])] = f"you saw:\n{card.color} {card.animal}\n({card.name})"
+        return notes
+
+    def _turns_html(self, before, state) -> str:
+        """Knockout: the turns finished in this step, in words (an earlier round's turn is no longer on the
+        table: its cards were dealt again)."""
+        done = 0 if before is None else before.turns_played
+        new = state.completed_turns[done:]
+        if not new:
             return ""
+        from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
+
+        game = state.game
+        rows = []
+        for t in new:
+            item = t["item"]
+            plays = ", ".join(f"{'you' if s == self.viewer else f'Player {s}'}: {html.escape(game.by_id[c].name)} "
+                              f"({float(game.by_id[c].value(item)):g} {ITEM_UNITS[item]})" for s, c in t["plays"])
+            won = "you" if t["winner"] == self.viewer else f"Player {t['winner']}"
+            rows.append(f"<li>Round {t['round']}, {ITEM_SHORT[item].lower()}: {plays}; won by <b>{won}</b></li>")
+        return ("<div class='safari-tutorial-turns'><b>Turns finished in this step</b>"
+                f"<ul style='margin:2px 0'>{''.join(rows)}</ul></div>")
+
+    def _revealed_html(self, before, state) -> str:
+        """The faces turned up in this step, read from the viewer's own observation log (Witness); the
+        turns finished in this step (Knockout)."""
+        if self.script.game != "witness":
+            return self._turns_html(before, state)
         from safari_kit.cards.html import mugshot_html
 
         obs = state.observation(self.viewer)

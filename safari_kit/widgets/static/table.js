@@ -363,7 +363,7 @@ export default {
             noteFor("clue", cid)));
         }
         if (!(v.clue_area || []).length) clue.appendChild(h("div", { class: "st-none" }, "empty"));
-        const clueTitle = v.challenged ? `Clue · ${v.safe_reveals} safe` : "Clue Area";
+        const clueTitle = v.clue_title || "Clue Area";  // names a Challenge only while its card lies here
         row.appendChild(h("div", { class: "st-zone st-clue" }, h("div", { class: "st-zone-title" }, clueTitle), clue));
 
         // Unidentified Area
@@ -501,8 +501,25 @@ export default {
             h("div", { class: "st-place-id" }, `${i + 1}. ${who(v, play.player)}`),
             target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", play.card]], `${who(v, play.player)} played ${face.label}`)));
         });
-        if (!(v.trick || []).length) trick.appendChild(h("div", { class: "st-none" }, "No card played yet this turn."));
-        body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Played this turn"), trick));
+        const last = !(v.trick || []).length ? v.last_turn : null;
+        let playedTitle = "Played this turn";
+        if (last) {
+          // before the first card of a turn: the turn just finished, so who won it stays on the table
+          playedTitle = `Turn ${last.number} just finished · ${last.item_label} · won by ${who(v, last.winner)}`;
+          last.plays.forEach((play, i) => {
+            const face = cards[play.card];
+            if (!face) return;
+            const won = play.card === last.winning_card;
+            trick.appendChild(h("div", { class: "st-slot st-last" + (won ? " st-last-won" : "") },
+              h("div", { class: "st-place-id" }, `${i + 1}. ${who(v, play.player)}`),
+              target(h("div", { class: "st-card st-pal-box" }, palCard(face, Object.assign({}, v, { item: last.item }))),
+                [["card", play.card]], `${who(v, play.player)} played ${face.label}`),
+              won ? h("div", { class: "st-tag st-ok" }, "★ won the turn") : null));
+          });
+          trick.appendChild(h("div", { class: "st-none st-next-turn" }, `Turn ${last.number + 1}: no card played yet.`));
+        } else if (!(v.trick || []).length) trick.appendChild(h("div", { class: "st-none" }, "No card played yet this turn."));
+        body.appendChild(h("div", { class: "st-zone st-played" + (last ? " st-finished" : "") },
+          h("div", { class: "st-zone-title" }, playedTitle), trick));
 
         const items = live ? selectable.filter((t) => t.kind === "item") : [];
         if (items.length) {
