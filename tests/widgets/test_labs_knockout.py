@@ -287,6 +287,10 @@ def test_elimination_other_seat_and_bots():
     assert lab.state == replayed(lab)
     assert lab.game.elimination and lab.state.out
     assert "Out now" in lab.log.value
+    # at the end the result beside the table is the game's last turn, and only if the learner played in it
+    last = lab.state.completed_turns[-1]
+    assert ("safari-ko-result" in lab.prob.value) == any(seat == lab.learner for seat, _ in last["plays"])
+    assert "data-phase='over'" in lab.prob.value
 
 
 def test_play_to_end_of_round_checkbox_and_new_game():

@@ -423,11 +423,10 @@ class KnockoutLab(Lab):
         self.tally.value = self._tally_html()
 
     def _last_mine(self) -> int | None:
-        """Index of the last completed turn the learner played in (None if none yet)."""
+        """Index of the last completed turn if the learner played in it (the game's last turn, at the end)."""
         turns = self.state.completed_turns
-        for i in range(len(turns) - 1, -1, -1):
-            if any(seat == self.learner for seat, _ in turns[i]["plays"]):
-                return i
+        if turns and any(seat == self.learner for seat, _ in turns[-1]["plays"]):
+            return len(turns) - 1
         return None
 
     def _shown_turn(self) -> tuple[int, dict]:
