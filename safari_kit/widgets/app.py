@@ -236,6 +236,9 @@ class LabChooser:
                              f"(e.g. a browser-only site without it); every other lab works here.")
             return None
         self.stage.children = [self.current.layout]
+        # at least a window tall: a lab whose top was scrolled to the window's top stays there when its log
+        # gets shorter during a turn (the browser would otherwise pull the whole page down by the difference)
+        self.stage.layout.min_height = "100vh"
         return self.current
 
     def show_status(self, text: str, kind: str = "info") -> None:
