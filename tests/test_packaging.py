@@ -1,5 +1,6 @@
 """The wheel ships the card data (safari_kit/data/cards.csv, byte-identical to data/cards.csv),
-the py.typed marker, and the version written once in safari_kit/__init__.py."""
+the rules text the Rules tutorial shows (safari_kit/data/rules.md, docs/rules.md), the py.typed marker,
+and the version written once in safari_kit/__init__.py."""
 from __future__ import annotations
 
 import os
@@ -59,6 +60,22 @@ def test_installed_wheel_loads_its_own_deck(wheel, tmp_path):
     shipped, counts = proc.stdout.splitlines()
     assert shipped == str(site / "safari_kit" / "data" / "cards.csv")
     assert counts == "75 True"
+
+
+@pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)
+def test_installed_wheel_shows_the_rulings_text(wheel, tmp_path):
+    """The Rules tutorial shows each ruling's words from docs/rules.md, which the wheel carries (issue 18)."""
+    repo, whl = wheel
+    site = tmp_path / "site"
+    with zipfile.ZipFile(whl) as z:
+        assert z.read("safari_kit/data/rules.md") == (repo / "docs" / "rules.md").read_bytes()
+        z.extractall(site)
+    code = ("from safari_kit.teaching import rulebook as r; print(r.rules_path()); "
+            "print(r.ruling_markdown('K3').split()[:3])")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [str(site / "safari_kit" / "data" / "rules.md"), "['The', \"lead's\", 'action']"]
 
 
 @pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)

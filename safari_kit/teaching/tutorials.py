@@ -28,9 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-RULES_DOC = "../docs/rules.md"
-
-#: One line per ruling, in our own words (the full text: docs/rules.md).
+#: One line per ruling, in our own words (the full text: docs/rules.md, shown by safari_kit.teaching.rulebook).
 RULINGS: dict[str, tuple[str, str]] = {
     "W2": ("Names and ink", "A ? hides one letter; two cards share a name when some name fits both."),
     "W3": ("A turn", "Reveal the top card into the Clue Area, then Identify, reveal one more and Identify, "
@@ -51,20 +49,6 @@ RULINGS: dict[str, tuple[str, str]] = {
     "K4": ("Score", "One point per turn won, added up over the whole game."),
     "K5": ("Elimination", "After a round, every player who won no turn in it is out of the rest of the game."),
 }
-
-_WITNESS_HEADINGS = {"W2": "Names and ink", "W3": "A turn", "W4": "Identification", "W5": "Challenge",
-                     "W6": "Refill", "W7": "End", "W8": "Winner", "W10": "Advanced Mode"}
-
-
-def rules_link(code: str, base: str = RULES_DOC) -> str:
-    """The address of ruling ``code`` in docs/rules.md (a heading anchor for Witness rulings)."""
-    if code in _WITNESS_HEADINGS:
-        slug = f"{code} {_WITNESS_HEADINGS[code]}".lower().replace(" ", "-")
-        return f"{base}#{slug}"
-    if code.startswith("K"):
-        return f"{base}#safari-knockout"
-    return base
-
 
 # ----------------------------------------------------------------------------- data structures
 @dataclass(frozen=True)

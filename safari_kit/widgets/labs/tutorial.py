@@ -5,7 +5,10 @@ is data in :mod:`safari_kit.teaching.tutorials`; the engine plays every
 action, so what the table shows is what the rules did. Next / Back / Restart
 move through the steps; at each step the lab shows the table from the
 learner's seat (seat 0 by default), the explanation with its rulings (W4,
-K3, ...) linked to docs/rules.md, a line of facts read from the engine, and
+K3, ...), each opening on its full text from docs/rules.md (inline: a link in a
+widget resolves against the page's address, which no one path fits in JupyterLab,
+Voilà and the static site; :mod:`safari_kit.teaching.rulebook`), a line of facts
+read from the engine, and
 the faces of the cards turned face up in that step (public, or the learner's
 own TOM look).
 
@@ -36,17 +39,13 @@ class RulesTutorial(Lab):
     """Play a scripted Safari Witness or Safari Knockout game step by step, with the rules explained.
 
     ``game``: ``"witness"`` or ``"knockout"``. ``viewer``: the seat whose view the
-    table shows (default: the learner's seat of the script, 0). ``docs``: where
-    the ruling links point (default ``../docs/rules.md``, right from ``notebooks/``).
+    table shows (default: the learner's seat of the script, 0).
     """
 
-    def __init__(self, game: str = "witness", viewer: int | None = None, docs: str | None = None):
-        from safari_kit.teaching import tutorials as tutorials
-
+    def __init__(self, game: str = "witness", viewer: int | None = None):
         self.script = _script(game)
         self.game_name = game
         self.title = self.script.title
-        self.docs = tutorials.RULES_DOC if docs is None else docs
         self.viewer = self.script.viewer if viewer is None else int(viewer)
         super().__init__(seed=self.script.setup.get("seed", 0))
         # the script fixes the whole game: no seed to choose; Reset is the Restart button
@@ -117,7 +116,7 @@ class RulesTutorial(Lab):
 
     # ------------------------------------------------------------------ drawing
     def _show(self, k: int) -> None:
-        from safari_kit.teaching import tutorials as tutorials
+        from safari_kit.teaching import rulebook, tutorials
 
         self.step = k
         step = self.script.steps[k]
@@ -131,14 +130,17 @@ class RulesTutorial(Lab):
         badges = []
         for code in step.rulings:
             name, summary = tutorials.RULINGS.get(code, (code, ""))
-            link = tutorials.rules_link(code, self.docs)
-            badges.append(f"<li><a href='{html.escape(link)}' target='_blank'><b>{html.escape(code)}</b> "
-                          f"{html.escape(name)}</a>: {html.escape(summary)}</li>")
+            # the ruling's full text opens in place (no link: see the module's docstring)
+            badges.append(f"<li><details class='safari-ruling' data-ruling='{html.escape(code)}'>"
+                          f"<summary style='cursor:pointer'><b>{html.escape(code)}</b> {html.escape(name)}: "
+                          f"{html.escape(summary)}</summary><div class='safari-ruling-text' style='font-size:13px;"
+                          f"border-left:3px solid #9bb;padding-left:8px'>{rulebook.ruling_html(code)}</div>"
+                          f"</details></li>")
         self.explanation.value = (f"<div class='safari-tutorial-text' style='font-size:14px;line-height:1.5'>"
                                   f"<p>{html.escape(self.script.explain(k))}</p>"
                                   f"<p style='margin-bottom:2px'><b>Rulings in this step</b> "
-                                  f"(full text in <a href='{html.escape(self.docs)}' target='_blank'>"
-                                  f"docs/rules.md</a>):</p><ul style='margin-top:2px'>{''.join(badges)}</ul></div>")
+                                  f"(click one for its full text, from docs/rules.md):</p>"
+                                  f"<ul style='margin-top:2px'>{''.join(badges)}</ul></div>")
         self.facts.value = f"<div style='color:#345'>{html.escape(self._facts(state))}</div>"
         self.revealed.value = self._revealed_html(before, state)
         self.back_button.disabled = k == 0
