@@ -205,8 +205,10 @@ def test_save_is_refused_mid_game_and_allowed_once_over(records):
     assert not lab.save_button.disabled
     lab.path_box.value = "our-game"
     lab.save_button.click()
-    assert lab.errors == [] and (records / "our-game.json").is_file()
-    assert json.loads((records / "our-game.json").read_text())["seed"] == lab.state.seed
+    saved = list(records.glob("our-game-*.json"))  # issue 19: the server picks the end of the name
+    assert lab.errors == [] and len(saved) == 1 and saved[0].name[:-5] == lab.path_box.value
+    assert saved[0].name in lab.status.value
+    assert json.loads(saved[0].read_text())["seed"] == lab.state.seed
     # the record box shows a finished game's record only
     assert json.loads(lab.record_box.value)["actions"]
 
@@ -215,6 +217,8 @@ def test_load_is_refused_mid_game_and_unfinished_records_never_load(records, tmp
     done = FullGameLab(seed=None, fair=True, players=2, humans=(), bots="random")
     assert done.state.is_terminal()
     done.save_record("finished")
+    finished = done.path_box.value  # the name the app chose (issue 19: finished-<5 letters>)
+    assert finished.startswith("finished-")
     unfinished = FullGameLab(seed=11, players=2, humans=(0,), bots="random")  # notebook mode may save mid-game
     learner_move(unfinished)
     unfinished.save_record("unfinished")
@@ -223,11 +227,11 @@ def test_load_is_refused_mid_game_and_unfinished_records_never_load(records, tmp
     learner_move(lab)
     assert lab.in_progress
     before = repr(lab.state.full_view())
-    for source in ("finished", (records / "finished.json").read_text()):
+    for source in (finished, (records / f"{finished}.json").read_text()):
         lab.load_record(source)
         assert "refused while a game is in progress" in lab.status.value
         assert repr(lab.state.full_view()) == before
-    lab.path_box.value = "finished"
+    lab.path_box.value = finished
     lab.load_button.click()
     assert repr(lab.state.full_view()) == before and lab.errors == []
 
@@ -237,7 +241,7 @@ def test_load_is_refused_mid_game_and_unfinished_records_never_load(records, tmp
     fresh.load_record("unfinished")
     assert "unfinished game" in fresh.status.value and "finished games only" in fresh.status.value
     assert repr(fresh.state.full_view()) == mine and fresh.state.seed == fresh.seed
-    fresh.load_record("finished")
+    fresh.load_record(finished)
     assert fresh.state.is_terminal() and fresh.state.seed == done.state.seed and fresh.errors == []
     assert fresh.seed_box.value == 0, "a loaded record's seed is not put in the (hidden) seed box"
 

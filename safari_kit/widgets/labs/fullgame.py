@@ -31,9 +31,16 @@ anything else is refused and no other file is read or written). A record holds
 the seed and every action, so a record of an unfinished game shows every
 hidden card. In **fair mode** (the classroom app): Save works once the game is
 over; Load is refused while a game is in progress (from the learners' first
-move or device pass until the end) and loads finished games only; and every
+move or device pass until the end) and loads finished games only; a saved
+name gets a server-chosen ending (``my-game-k3f9x.json``: nobody can take a
+name before another learner needs it) and counts against the records quota;
+a record that does not replay is refused without quoting it; and every
 press of "I am player N" is written in the *Device passes* line that the
-whole table sees, which neither New game nor Load clears.
+whole table sees, which neither New game nor Load clears (repeat presses fold
+into one line with a count, so the first opening is never pushed out). The
+press counts only for a learner's seat while the pass screen waits for it: a
+crafted click on the hidden button at any other moment (a bot's failed turn)
+changes nothing.
 
 >>> lab = FullGameLab(seed=3, players=2, humans=(0,), bots="greedy")  # the bots play to the learner's turn
 >>> lab.state.current_player in (0, None) or lab.state.is_terminal()
@@ -42,6 +49,7 @@ True
 from __future__ import annotations
 
 import html
+import logging
 from pathlib import Path
 from typing import Sequence
 
@@ -53,6 +61,7 @@ from safari_kit.presentation.narration import card_label, describe_event
 from safari_kit.presentation.views import action_of, learner_sentence
 
 __all__ = ["FullGameLab"]
+log = logging.getLogger("safari_kit.widgets")
 
 _SPOT_KINDS = ("place", "archive")
 _MAX_BOT_ACTIONS = 5000  # a safety net: a bot loop never runs away
@@ -68,6 +77,53 @@ BOT_CHOICES = (
     ("random", "random: picks any legal move"),
     ("greedy,random", "greedy and random, seat by seat"),
 )
+
+
+_PASS_LINES = 12  # lines of the Device passes list on the page
+
+
+def _fold_passes(passes: list[dict]) -> list[str]:
+    """The Device passes story in lines: an opening, then its repeat presses folded into one line with a count.
+
+    Repeats never push an opening out: 13 repeat presses are one line ("pressed again 13 times").
+
+    >>> for line in _fold_passes([{"time": "10:00:00", "game": 1, "turn": 2, "seat": 0, "repeat": False}]
+    ...                          + [{"time": "10:00:05", "game": 1, "turn": 2, "seat": 0, "repeat": True}] * 13):
+    ...     print(line)
+    10:00:00, game 1, turn 2: Player 0: the table was opened
+    10:00:05, game 1, turn 2: Player 0: pressed again 13 times (the table was already open; last at 10:00:05)
+    """
+    lines: list[str] = []
+    run: dict | None = None
+    count = 0
+
+    def flush():
+        if run is not None:
+            times = "once" if count == 1 else f"{count} times"
+            lines.append(f"{run['first']}, game {run['game']}, turn {run['turn']}: Player {run['seat']}: pressed "
+                         f"again {times} (the table was already open; last at {run['last']})")
+
+    for p in passes:
+        key = (p["game"], p["turn"], p["seat"])
+        if p["repeat"] and run is not None and run["key"] == key:
+            count += 1
+            run["last"] = p["time"]
+            continue
+        flush()
+        run, count = None, 0
+        if p["repeat"]:
+            run, count = {"key": key, "first": p["time"], "last": p["time"], "game": p["game"], "turn": p["turn"],
+                          "seat": p["seat"]}, 1
+        else:
+            lines.append(f"{p['time']}, game {p['game']}, turn {p['turn']}: Player {p['seat']}: the table was opened")
+    flush()
+    return lines
+
+
+def _record_words(exc: Exception) -> str:
+    """A refused record's message for the page: at most a few hundred characters (it never quotes a file)."""
+    text = str(exc)
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 class FullGameLab(Lab):
@@ -168,6 +224,7 @@ class FullGameLab(Lab):
         self._spots: list = []
         self._seen: dict[int, int] = {}  # human seat -> log length when it last finished acting
         self._pause: str | None = None  # "bot_failed" or "tom": the table waits for "go on"
+        self._waiting_for: int | None = None  # the learner seat the pass screen waits for, while it shows
         self.go_on_button = W.Button(description="I remember them: go on", button_style="warning")
         self.go_on_button.on_click(lambda _b: self._go_on_clicked())
         self._first_player = first_player
@@ -249,6 +306,7 @@ class FullGameLab(Lab):
         self._clear_pick()
         self._close_table()
         self.viewer = None
+        self._waiting_for = None
         self.record_box.layout.display = "none"
         self.record_box.value = ""
         self._advance()
@@ -349,6 +407,7 @@ class FullGameLab(Lab):
             + ("<p style='color:#555'>Every press is written in the <b>Device passes</b> line below, for "
                "everyone to see: if the table is already open when you get the device, someone looked.</p>"))
         self.confirm_button.description = f"I am player {seat}"
+        self._waiting_for = seat
         self.game_area.children = [self.pass_screen]
         self.show_status(f"Waiting for Player {seat}.")
 
@@ -364,6 +423,13 @@ class FullGameLab(Lab):
         import time
 
         repeat = self.viewer == current
+        # only a learner's seat, and only while the pass screen waits for it (or its table is already open: a
+        # repeat press, written down): a click sent to the hidden button at any other moment (a bot's failed
+        # turn, the game's end) would open a seat nobody may see, a bot's Case Card included
+        if current not in self.humans or not (repeat or self._waiting_for == current):
+            log.warning("a press of 'I am player N' while no pass screen waits for seat %s was ignored", current)
+            return
+        self._waiting_for = None
         self.passes.append({"game": self._games, "turn": self.state.turn, "seat": current, "repeat": repeat,
                             "time": time.strftime("%H:%M:%S")})
         self._touched = True
@@ -383,13 +449,12 @@ class FullGameLab(Lab):
             self.pass_log.value = ("<div style='color:#555;padding:2px 0'><b>Device passes</b> "
                                    "(everyone sees this): none yet.</div>")
             return
-        items = []
-        for p in self.passes[-12:]:
-            what = ("pressed again (the table was already open)" if p["repeat"]
-                    else "the table was opened")
-            items.append(f"<li>{html.escape(p['time'])}, game {p['game']}, turn {p['turn']}: "
-                         f"Player {p['seat']}: {what}</li>")
-        more = f" (the last 12 of {len(self.passes)})" if len(self.passes) > 12 else ""
+        lines = _fold_passes(self.passes)
+        shown = lines if len(lines) <= _PASS_LINES else lines[:1] + lines[-(_PASS_LINES - 1):]
+        items = [f"<li>{html.escape(x)}</li>" for x in shown]
+        if len(shown) < len(lines):  # the first opening always stays; the lines between are counted, not dropped
+            items.insert(1, f"<li>… {len(lines) - len(shown)} more lines (see lab.passes) …</li>")
+        more = f" ({len(self.passes)} presses)" if len(self.passes) > len(shown) else ""
         self.pass_log.value = ("<details open style='color:#444'><summary><b>Device passes</b> (everyone sees this)"
                                f"{more}</summary><ul style='margin:2px 0'>{''.join(items)}</ul></details>")
 
@@ -739,20 +804,24 @@ class FullGameLab(Lab):
             self.show_status(f"Not saved: {exc}", kind="bad")
 
     def _save(self, name: str | None) -> str | None:
-        from safari_kit.core.record_files import record_name, write_record_file
+        from safari_kit.core.record_files import learner_record_name, record_name, write_record_file
 
         if self.fair and not self.state.is_terminal():
             self.show_status("Save is possible once the game is over: a record holds the seed and every move, "
                              "so a record of an unfinished game would show every face-down card.", kind="bad")
             return None
         fname = record_name(name) if name is not None else None  # refuse a bad name before anything else
+        if fname is not None and self.fair:  # a shared folder: the server picks the end of the name
+            fname = learner_record_name(fname)
         text = self.state.save()
+        self.record_box.value = text  # shown first: a refused save (the quota) leaves it to copy
+        self.record_box.layout.display = ""
         where = ""
         if fname is not None:
-            write_record_file(fname, text)
+            write_record_file(fname, text, learner=self.fair)
             where = f" as {fname} in the records folder"
-        self.record_box.value = text
-        self.record_box.layout.display = ""
+            if self.fair:
+                self.path_box.value = fname[:-5]
         self.show_status(f"Record saved{where}. It holds the seed: whoever loads it can replay everything.",
                          kind="good")
         return text
@@ -769,7 +838,7 @@ class FullGameLab(Lab):
         try:
             self._load(source)
         except SafariKitError as exc:
-            self.show_status(f"Not loaded: {exc}", kind="bad")
+            self.show_status(f"Not loaded: {_record_words(exc)}", kind="bad")
 
     @guarded
     def load_record(self, record) -> None:
@@ -782,7 +851,7 @@ class FullGameLab(Lab):
         self._load(record)
 
     def _load(self, record) -> None:
-        from safari_kit.core.record_files import load_record_file, parse_record_text
+        from safari_kit.core.record_files import RecordFileError, load_record_file, parse_record_text
         from safari_kit.witness import WitnessGame
 
         if self.fair and self.in_progress:
@@ -794,7 +863,14 @@ class FullGameLab(Lab):
         elif isinstance(record, str):
             record = (parse_record_text(record) if record.lstrip().startswith("{")
                       else load_record_file(record))
-        state = WitnessGame.replay(record)
+        try:
+            state = WitnessGame.replay(record)
+        except Exception as exc:  # noqa: BLE001 - any record that does not replay is refused the same way
+            if not self.fair:
+                raise
+            log.info("a record did not replay: %s: %s", type(exc).__name__, exc)
+            raise RecordFileError("this is not a Safari Witness game record that replays here (a move, an "
+                                  "option or the seed in it is not what a saved game holds)") from None
         if self.fair and not state.is_terminal():
             self.show_status("This record is of an unfinished game: the classroom app loads finished games only, "
                              "because such a record shows every hidden card.", kind="bad")
