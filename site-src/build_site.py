@@ -26,7 +26,9 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
    writes on opening (kernelspec ``python``, its language_info), so opening a lesson changes nothing; a patch
    of JupyterLite's service-worker manager (SW_UNSUPPORTED) lets the app page start over plain http by a
    network name, where browsers allow no service worker; and every page opened as a file (``file://``, where
-   nothing can run) says in one sentence how to open the site (site-src/no-server.js).
+   nothing can run) says in one sentence how to open the site (site-src/no-server.js); Voici's rendered
+   lessons open the docs they link to in JupyterLite (every link of the site resolves:
+   tests/browser/test_site_links.py).
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -387,6 +390,36 @@ def patch_service_worker(out: Path) -> None:
     log(f"service worker: `ready` settles without one in {patched} bundles")
 
 
+VOICI_PAGES = "voici/render"
+DOC_HREF = re.compile(r'(<a\b[^>]*\bhref=")([^"#:?]+)(#[^"]*)?"')
+
+
+def link_docs_from_voici_pages(out: Path) -> int:
+    """Voici's rendered lessons link a doc as the lesson does (``../docs/rules.md``), but from
+    ``voici/render/notebooks/``, where no doc is: point such links to JupyterLite, which shows the doc (as
+    Markdown Preview) from the drive. Links to another lesson are Voici's own (``01-meet-the-cards.html``).
+    Returns how many links were changed (tests/browser/test_site_links.py checks every link of the site)."""
+    changed = 0
+    render = out / VOICI_PAGES
+    for page in render.rglob("*.html"):
+        folder = page.relative_to(render).parent        # the notebook's folder in the drive
+        up = "../" * (len(page.relative_to(out).parts) - 1)
+
+        def to_lab(m: re.Match) -> str:
+            nonlocal changed
+            target = Path(os.path.normpath(folder / m.group(2))).as_posix()
+            if m.group(2).endswith(".html") or target.startswith("..") or not (out / "files" / target).is_file():
+                return m.group(0)
+            changed += 1
+            return f'{m.group(1)}{up}lab/index.html?path={target}{m.group(3) or ""}"'
+
+        text = page.read_text()
+        new = DOC_HREF.sub(to_lab, text)
+        if new != text:
+            page.write_text(new)
+    return changed
+
+
 def guard_file_urls(out: Path) -> None:
     """Every page says in one sentence that it must be served over http when it is opened as a file."""
     script = f"<script>{NO_SERVER.read_text().strip()}</script>"
@@ -492,6 +525,7 @@ def main(argv=None) -> int:
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico
     patch_service_worker(out)
     guard_file_urls(out)
+    log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")
     for m in out.rglob("*.map"):
         m.unlink()
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
