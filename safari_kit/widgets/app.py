@@ -14,12 +14,17 @@ drawn on the server, so two tabs never share a deal and Reset deals afresh
 (the Simulation lab too: it hides no card, but its questions, trials and
 games come from its own secret seed, so the app's sentence "every lab
 shuffles its cards in secret" holds for it and it shows no Seed box);
-the Full game lab saves finished games only and refuses Load mid-game. A
-teacher may tick **Shared class seed** (off by default) to give everyone the
-same, visible deal for a class exercise. The server's environment decides
-whether learners may touch that control: ``SAFARI_KIT_CLASS_SEED=off`` hides
-it (nobody can pick a seed), ``SAFARI_KIT_CLASS_SEED=42`` fixes the shared seed
-42 for everyone; unset, the control is there and off.
+the Full game lab saves finished games only and refuses Load mid-game.
+
+**The shared class seed is off by default** (issue 19: two learners who
+ticked it and typed the same number saw each other's face-down cards, and
+anyone with the kit computes every card of a known seed). The teacher turns
+it on for the server: ``SAFARI_KIT_CLASS_SEED=on`` offers the **Shared class
+seed** box (unticked), ``SAFARI_KIT_CLASS_SEED=42`` fixes the shared seed 42
+for everyone; unset (or ``off``) there is no box and nobody can pick a seed.
+Wherever a class seed is shown, the lab says anyone can compute every card.
+In the static site (Python in the learner's browser, which the learner owns)
+no class seed is offered and no page says "in secret" or "fair deal".
 ``LabChooser(fair=False)`` gives the notebook behaviour (a visible seed).
 """
 from __future__ import annotations
@@ -31,7 +36,7 @@ from importlib import import_module
 
 import ipywidgets as W
 
-from safari_kit.widgets.labs.base import Lab, guarded, where_python_runs
+from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
 
 
 @dataclass(frozen=True)
@@ -89,8 +94,9 @@ class LabChooser:
     ``fair`` (default True, the classroom app): labs deal from fresh secret
     seeds unless the shared class seed is ticked; ``seed`` is the value the
     class-seed box starts with. ``class_seed``: ``"off"`` (no shared seed
-    control), an int (that shared seed, fixed) or None (read
-    ``$SAFARI_KIT_CLASS_SEED``; unset: the control is offered, off).
+    control), ``"on"`` (the control is offered, unticked), an int (that shared
+    seed, fixed) or None (read ``$SAFARI_KIT_CLASS_SEED``; unset: ``"off"``).
+    In the learner's browser (the static site) it is always ``"off"``.
     """
 
     def __init__(self, seed: int = 1, fair: bool = True, class_seed: str | int | None = None):
@@ -117,16 +123,20 @@ class LabChooser:
             intro = "Everyone in the class who types the same seed sees the same cards."
             self.shared.layout.display = "none"
         else:
-            intro = (f"Every lab shuffles its cards in secret {where_python_runs()}: no two screens, and no two "
+            intro = ("Every lab deals its own cards in your browser: no two tabs get the same deal. "
+                     + BROWSER_DEAL_WORDS if python_in_browser() else
+                     "Every lab shuffles its cards in secret on the server: no two screens, and no two "
                      "tabs, get the same deal.")
             setting = self.class_seed_setting
+            self.shared.tooltip = f"Everyone who ticks this and types the same seed gets the same deal. " \
+                                  f"{CLASS_SEED_WARNING}"
             if setting == "off":
                 self.shared.layout.display = "none"
             elif isinstance(setting, int):
                 self.seed.value, self.shared.value = setting, True
                 self.shared.disabled = self.seed.disabled = True
                 intro = (f"Your teacher has set the class seed {setting}: everyone gets the same deal "
-                         "in each lab.")
+                         f"in each lab. {CLASS_SEED_WARNING}")
             self._on_shared(None)
         # compact (two rows): on a 1366x768 laptop the opened lab must fit under the chooser
         self.header = W.HTML("<b style='font-size:20px;margin-right:12px'>Safari Kit</b>")
@@ -158,17 +168,21 @@ class LabChooser:
 
     @staticmethod
     def _setting(class_seed) -> str | int | None:
+        """``"off"`` (no box), None (the box offered, unticked) or an int (that seed, fixed for everyone)."""
+        if python_in_browser():  # the learner owns the kernel: a class seed would only give the cards away
+            return "off"
         raw = os.environ.get(CLASS_SEED_ENV, "") if class_seed is None else class_seed
         if isinstance(raw, int) and not isinstance(raw, bool):
             return int(raw)
         raw = str(raw).strip().lower()
-        if raw in ("", "on"):
+        if raw in ("on", "yes", "true"):
             return None
-        if raw in ("off", "no", "0", "false"):
+        if raw in ("", "off", "no", "0", "false"):
             return "off"
-        if raw.isdigit():
+        if raw.isdigit() and len(raw) <= 40:
             return int(raw)
-        raise ValueError(f"{CLASS_SEED_ENV}={raw!r}: use off (no shared seed) or a seed such as 42")
+        raise ValueError(f"{CLASS_SEED_ENV}={raw[:50]!r}: use on (a Shared class seed box for the teacher), "
+                         "off (the default: no shared seed) or a seed such as 42")
 
     def _on_shared(self, _change) -> None:
         if self.fair:

@@ -127,6 +127,9 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     app.wait_for(timeout=90_000)  # Voilà runs the notebook, then shows the chooser
     page.locator(".safari-app .widget-dropdown select").wait_for()
     print(f"\napp ready in {time.perf_counter() - t0:.1f} s")
+    # issue 19: no Shared class seed box unless the teacher turns it on for the server (SAFARI_KIT_CLASS_SEED)
+    assert not page.locator(".safari-app .safari-shared-seed").is_visible(), "the class-seed box is offered"
+    assert "Shared class seed" not in app.inner_text()
 
     # Voilà: outputs only, no code cells, no prompts, no editor
     body = page.locator("body").inner_text()

@@ -2,9 +2,11 @@
 
 After a failed identification or challenge every card revealed that turn lies
 face up for everyone until the failing player turns them down. The app opens
-the labs with the teacher's *shared class seed* (ticked on the chooser), so
-the deal is known; the seeds are found first in Python by driving the same
-labs with the same seed (the kernel runs the same code), so the test clicks
+the labs with the teacher's *shared class seed* (ticked on the chooser; the
+server offers the box because this module starts it with
+``SAFARI_KIT_CLASS_SEED=on``, issue 19: it is off by default), so the deal
+is known; the seeds are found first in Python by driving the same labs with
+the same seed (the kernel runs the same code), so the test clicks
 exactly where a failure happens:
 
 * ``test_identification_face_up_moments``: Identification lab. The learner's
@@ -26,6 +28,7 @@ remember and the button to go on are on screen without scrolling.
 """
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -37,6 +40,18 @@ from tests.browser.test_app_voila import assert_app_clean, button, click_and_wai
 pytestmark = pytest.mark.browser
 
 SMALL = {"width": 1366, "height": 768}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def class_seed_offered():
+    """The teacher turns the Shared class seed box on for this module's server (autouse: set before voila_app)."""
+    old = os.environ.get("SAFARI_KIT_CLASS_SEED")
+    os.environ["SAFARI_KIT_CLASS_SEED"] = "on"
+    yield
+    if old is None:
+        os.environ.pop("SAFARI_KIT_CLASS_SEED", None)
+    else:
+        os.environ["SAFARI_KIT_CLASS_SEED"] = old
 SEEDS = range(1, 40)  # searched in this order; the first seed that shows every moment is used
 ID_LAB = ".safari-app .safari-identification-lab"
 FG_LAB = ".safari-app .safari-fullgame-lab"

@@ -196,6 +196,11 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
 
     _play_identification_turn(page)
+    # issue 19: the learner owns this kernel (Python in the browser): no page says "in secret" or "Fair deal",
+    # and no Shared class seed box is offered
+    words = page.locator(".safari-app").inner_text()
+    assert "in secret" not in words and "Fair deal" not in words and "in your browser" in words, words[:600]
+    assert not page.locator(".safari-app .safari-shared-seed").is_visible()
 
     open_lab(page, "Safari Knockout", "Knockout", ".safari-knockout-lab")
     lab = ".safari-app .safari-knockout-lab"

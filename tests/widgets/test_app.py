@@ -6,7 +6,7 @@ from safari_kit.widgets.app import LABS, LabChooser
 
 @pytest.mark.parametrize("entry", LABS, ids=[f"{e.game}-{e.title}" for e in LABS])
 def test_chooser_opens_every_lab(entry):
-    chooser = LabChooser(seed=4)
+    chooser = LabChooser(seed=4, class_seed="on")
     lab = chooser.open(entry.game, entry.title, 7)
     assert chooser.errors == []
     assert lab is chooser.current and chooser.stage.children == (lab.layout,)
@@ -45,12 +45,19 @@ def test_one_seed_box_with_a_shared_class_seed():
 def test_the_words_say_where_the_cards_are_shuffled(monkeypatch):
     import sys
 
-    assert "on the server" in LabChooser(fair=True, class_seed=None).intro.value
+    assert "in secret on the server" in LabChooser(fair=True, class_seed=None).intro.value
     monkeypatch.setattr(sys, "platform", "emscripten")  # JupyterLite: the learner's browser runs Python
-    chooser = LabChooser(fair=True, class_seed=None)
-    assert "in your browser" in chooser.intro.value and "server" not in chooser.intro.value
-    lab = chooser.open(game="Safari Witness", lab="Identification")
-    assert "in your browser" in lab.deal_note.value
+    chooser = LabChooser(fair=True, class_seed="on")
+    assert "in your browser" in chooser.intro.value and "on the server" not in chooser.intro.value
+    # issue 19: the learner owns this kernel, so no page says "in secret" or "Fair deal", no class seed is offered
+    assert chooser.shared.layout.display == "none" and chooser.class_seed_setting == "off"
+    assert "not for contests" in chooser.intro.value
+    for entry in LABS:
+        lab = chooser.open(entry.game, entry.title)
+        words = f"{chooser.intro.value} {lab.deal_note.value} {chooser.blurb.value}".lower()
+        assert "in secret" not in words and "fair deal" not in words and "secret seed" not in words, entry
+        if entry.cls not in ("RulesTutorial",):
+            assert "in your browser" in lab.deal_note.value, entry
 
 
 def test_the_start_page_says_what_to_do_until_a_lab_is_opened():
@@ -72,7 +79,7 @@ def test_the_apps_simulation_lab_keeps_the_apps_promise():
 
     import ipywidgets
 
-    chooser = LabChooser(fair=True, class_seed=None)
+    chooser = LabChooser(fair=True, class_seed="on")
     assert "shuffles its cards in secret" in chooser.intro.value
     one = chooser.open("Both games", "Simulation")
     two = chooser.open("Both games", "Simulation")

@@ -128,10 +128,19 @@ def test_chooser_is_fair_by_default(monkeypatch):
     one = chooser.open("Safari Knockout", "Knockout")
     two = chooser.open()
     assert one.secret and two.secret and one.seed != two.seed and chooser.errors == []
+    # issue 19: no Shared class seed box unless the server turns it on; a tick sent anyway changes nothing
+    assert chooser.class_seed_setting == "off" and chooser.shared.layout.display == "none"
+    chooser.shared.value = True
+    assert chooser.shared_seed is None and chooser.open().secret
+    monkeypatch.setenv("SAFARI_KIT_CLASS_SEED", "on")  # the teacher turns it on for the server
+    chooser = LabChooser(seed=3)
+    assert chooser.shared.layout.display != "none" and not chooser.shared.value
+    assert "compute every card" in chooser.shared.tooltip
     chooser.shared.value = True
     assert chooser.seed.layout.display == ""
     three = chooser.open()
     assert three.seed == 3 and not three.secret and three.fair
+    assert "compute every card" in three.deal_note.value  # the lab says what a class seed gives away
     chooser.shared.value = False
     assert chooser.open().secret
 

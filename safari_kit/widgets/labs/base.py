@@ -35,11 +35,28 @@ from safari_kit.core.chance import fresh_seed
 log = logging.getLogger("safari_kit.widgets")
 
 
-def where_python_runs() -> str:
-    """Where the kernel deals, in a learner's words: a server's kernel, or the browser's own (JupyterLite)."""
+def python_in_browser() -> bool:
+    """True when Python runs in the learner's own browser (the static site, JupyterLite/Pyodide).
+
+    There the learner owns the kernel: a deal is not secret from them (the browser's console reaches it), so the
+    pages must not say "in secret" or "fair deal", and no class seed is offered (issue 19).
+    """
     import sys
 
-    return "in your browser" if sys.platform == "emscripten" else "on the server"
+    return sys.platform == "emscripten"
+
+
+def where_python_runs() -> str:
+    """Where the kernel deals, in a learner's words: a server's kernel, or the browser's own (JupyterLite)."""
+    return "in your browser" if python_in_browser() else "on the server"
+
+
+#: what a class seed gives away, said wherever one is shown (issue 19: the kit computes every card in one line)
+CLASS_SEED_WARNING = ("Anyone who knows the seed can compute every card, the face-down ones too: "
+                      "a class seed is for class exercises, not for contests.")
+#: what a deal in the learner's own browser is (the static site): theirs, not secret from them
+BROWSER_DEAL_WORDS = ("Python runs in this browser, so the face-down cards are on this computer: "
+                      "good for practice, not for contests (those need the class server).")
 
 
 def guarded(method):
@@ -81,14 +98,18 @@ class Lab:
         if self.secret:
             self.seed_box.layout.display = "none"
             self.reset_button.tooltip = "Start again with a new deal"
-            self.deal_note.value = ("<span style='color:#555'>Fair deal: the cards are shuffled in secret "
-                                    f"{where_python_runs()}, and every Reset deals new ones.</span>")
+            self.deal_note.value = (
+                "<span style='color:#555'>"
+                + (f"Your own deal: the cards are shuffled in your browser, and every Reset deals new ones. "
+                   f"{BROWSER_DEAL_WORDS}" if python_in_browser() else
+                   "Fair deal: the cards are shuffled in secret on the server, and every Reset deals new ones.")
+                + "</span>")
         elif self.fair:  # the class seed is shown in the note (the chooser has the one Seed box)
             self.seed_box.disabled = True
             self.seed_box.layout.display = "none"
             self.reset_button.tooltip = "Start the class deal again"
             self.deal_note.value = (f"<span style='color:#555'>Class seed {int(self.seed_box.value)}: everyone "
-                                    "using this seed has the same deal.</span>")
+                                    f"using this seed has the same deal. {html.escape(CLASS_SEED_WARNING)}</span>")
         self.status = W.HTML()
         self.status.add_class("safari-status")
         self.header = W.HTML(f"<h3 style='margin:2px 12px 2px 0'>{html.escape(self.title)}</h3>")

@@ -64,7 +64,7 @@ import numpy as np
 
 from safari_kit.probability.distributions import Estimate
 from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
-from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, where_python_runs
+from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, python_in_browser
 from safari_kit.widgets.labs.simulation_draws import (  # noqa: F401 - the lab's public helpers, as before
     DEFAULT_SEED, Question, count_at_most, coverage_run, draw_rng, exact_coverage, questions, running_estimate,
     tournament_seed, typical_range,
@@ -177,8 +177,10 @@ class SimulationLab(Lab):
         super().__init__(seed, fair=fair)
         self.header.value = f"<h3 style='margin:2px 12px 2px 0;white-space:nowrap'>{html.escape(self.title)}</h3>"
         if self.secret:
+            seed_words = ("a seed drawn in your browser" if python_in_browser()
+                          else "a secret seed drawn on the server")
             self.deal_note.value = ("<span style='color:#555'>Your own draws: the questions, trials and games "
-                                    f"here come from a secret seed drawn {where_python_runs()}, so no two "
+                                    f"here come from {seed_words}, so no two "
                                     "screens show the same runs; Reset draws again.</span>")
         self._questions: dict[str, Question] = {}
         self.results: dict = {}
