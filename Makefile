@@ -2,6 +2,7 @@
 #   make lab   - set everything up, copy the lessons into my-lessons/ and open JupyterLab there
 #   make test  - set everything up and run every test
 #   make check - the fast loop: ruff, mypy, the import layers, and the tests without browser, Binder or slow ones
+#   make class - the classroom app for a whole class on the school network (make app: one laptop)
 #   make site  - the static site (JupyterLite + Voici) in site/; make site OFFLINE=1: nothing fetched from a CDN.
 #                Its lessons are the student copies (no solutions, no teacher notes); make site TEACHER=1 adds the
 #                teacher's copies in a teacher/ folder of the site: a site for the teacher, not for the class
@@ -10,7 +11,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test check lint venv clean student app binder-check site
+.PHONY: lab test check lint venv clean student app class binder-check site
 
 venv: $(STAMP)
 
@@ -53,6 +54,12 @@ check: lint
 
 app: $(STAMP)
 	$(VENV)/bin/voila notebooks/app.ipynb $(VOILA_NODELAY)
+
+# The app for a class on the school network (docs/teachers.md, "Class server"): every interface, port 8866,
+# each lab owned by the browser that opened it, caps on labs, memory and message sizes; prints the address
+# to give learners. CLASS_ARGS: e.g. CLASS_ARGS="--ip 192.168.1.20 --port 8000 --max-labs 40".
+class: $(STAMP)
+	$(VENV)/bin/safari-kit class notebooks/app.ipynb $(CLASS_ARGS)
 
 # the learners' copies (no solutions, no teachers' notes), as Binder's build (binder/postBuild) makes them
 student: $(STAMP)

@@ -446,6 +446,55 @@ def _setup_lessons(sub) -> None:
     p.set_defaults(func=_run_lessons)
 
 
+# ---------------------------------------------------------------------- class
+@_guarded
+def _run_class(args) -> int:
+    from safari_kit.server.classroom import ClassSettings, run
+
+    settings = ClassSettings(ip=args.ip, port=args.port, max_kernels=args.max_labs,
+                             new_kernels_per_minute=args.labs_per_minute, cull_idle_seconds=args.idle_seconds,
+                             cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
+                             memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024)
+    return run(args.notebook, settings, print_fn=lambda text: _write(sys.stdout, text))
+
+
+@command("class")
+def _setup_class(sub) -> None:
+    from safari_kit.server.classroom import ClassSettings
+
+    d = ClassSettings()
+    p = _one_line_errors(sub.add_parser(
+        "class", help="serve the classroom app to a class on the school network (make class)",
+        description="Serve the classroom app (Voila, standalone) to a class: each learner's lab belongs to "
+                    "the browser that opened it, and the server caps labs, memory and message sizes "
+                    "(docs/teachers.md, 'Class server'). Prints the address to give learners. Ctrl+C stops it."))
+    p.add_argument("notebook", nargs="?", default="notebooks/app.ipynb",
+                   help="the app notebook (default: notebooks/app.ipynb)")
+    p.add_argument("--ip", default=d.ip, help=f"the interface to listen on (default {d.ip}: every interface, "
+                                              f"so the class can reach it; 127.0.0.1: this computer only)")
+    p.add_argument("--port", type=_int_in(1, 65535, "a port"), default=d.port, help=f"port (default {d.port})")
+    p.add_argument("--max-labs", type=_int_in(0, None, "a number of labs"), default=d.max_kernels,
+                   help=f"live labs (kernels) at most, 0 = no cap (default {d.max_kernels})")
+    p.add_argument("--labs-per-minute", type=_int_in(0, None, "a number of labs"),
+                   default=d.new_kernels_per_minute,
+                   help=f"new labs one computer (IP address) may open in a minute, 0 = no cap "
+                        f"(default {d.new_kernels_per_minute})")
+    p.add_argument("--idle-seconds", type=_int_in(0, None, "a number of seconds"), default=d.cull_idle_seconds,
+                   help=f"close a lab no page has been connected to for this long, 0 = never "
+                        f"(default {d.cull_idle_seconds}: {d.cull_idle_seconds // 60} minutes)")
+    p.add_argument("--cull-interval", type=_int_in(1, None, "a number of seconds"), default=d.cull_interval_seconds,
+                   help=f"seconds between two looks for idle labs (default {d.cull_interval_seconds})")
+    p.add_argument("--memory-mb", type=_int_in(0, None, "a number of MB"), default=d.memory_limit_mb,
+                   help=f"memory one lab may use, in MB, 0 = no cap (default {d.memory_limit_mb})")
+    p.add_argument("--memory-check", type=_int_in(1, None, "a number of seconds"),
+                   default=int(d.memory_check_seconds),
+                   help=f"seconds between two memory readings (default {d.memory_check_seconds:g})")
+    p.add_argument("--max-message-kib", type=_int_in(64, None, "a number of KiB"),
+                   default=d.max_message_bytes // 1024,
+                   help=f"largest websocket message a page may send, in KiB (default {d.max_message_bytes // 1024})")
+    p.set_defaults(func=_run_class)
+
+
 # ---------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="safari-kit",

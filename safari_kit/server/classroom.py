@@ -1,0 +1,183 @@
+"""The class server (``make class``): the standalone Voilà app with every classroom setting, in one place.
+
+``make app`` is the one-laptop way in: Voilà's defaults, on localhost. A class
+of 25-30 learners on the school network needs more, and :class:`ClassSettings`
+holds all of it; :func:`voila_config` turns it into Voilà's traitlets config
+using only documented hooks (no installed file is changed):
+
+=========================  =======================================  ============================================
+setting (CLI option)       default                                  what it does
+=========================  =======================================  ============================================
+``ip`` (--ip)              ``0.0.0.0``: every interface             where learners reach the server
+``port`` (--port)          8866                                     Voilà's port
+``max_kernels``            80 live kernels                          a page beyond it: "the class server is full"
+``new_kernels_per_minute`` 10 per client (IP address)               a page beyond it: "wait a minute"
+``cull_idle_seconds``      600 s idle, checked every 60 s           a kernel no page is connected to is shut
+``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
+``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
+=========================  =======================================  ============================================
+
+Hooks: ``Voila.identity_provider_class`` (kernel ownership,
+:mod:`safari_kit.server.owners`), ``VoilaConfiguration.multi_kernel_manager_class``
+(owners, caps, memory: :mod:`safari_kit.server.kernels`), jupyter_server's own
+culler (``MappingKernelManager.cull_idle_timeout``), ``Voila.tornado_settings``
+(``websocket_max_message_size``), ``Voila.kernel_websocket_connection_class``
+(TCP_NODELAY, and the pages' sockets known to the kernel manager), and the
+kit's Voilà template read from the kit itself (``JUPYTER_PATH``), so the
+page can say why its kernel was stopped even when the installed copy is older.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import socket
+import tempfile
+from pathlib import Path
+
+__all__ = ["ClassSettings", "voila_config", "learner_urls", "template_root", "run"]
+
+MiB = 1024 * 1024
+CONNECTION_CLASS = "safari_kit.server.kernels.ClassroomWebsocketConnection"
+KERNEL_MANAGER_CLASS = "safari_kit.server.kernels.ClassroomKernelManager"
+IDENTITY_PROVIDER_CLASS = "safari_kit.server.owners.KernelOwnerIdentityProvider"
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassSettings:
+    """Every setting of the class server; the defaults are the documented ones (docs/teachers.md)."""
+
+    ip: str = "0.0.0.0"
+    port: int = 8866
+    max_kernels: int = 80
+    new_kernels_per_minute: int = 10
+    cull_idle_seconds: int = 600
+    cull_interval_seconds: int = 60
+    memory_limit_mb: int = 512
+    memory_check_seconds: float = 5.0
+    max_message_bytes: int = 1 * MiB
+
+    def __post_init__(self):
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.name == "ip":
+                continue
+            if not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"class setting {field.name} must be a number >= 0, got {value!r}")
+        if not 0 < self.port < 65536:
+            raise ValueError(f"class setting port must be from 1 to 65535, got {self.port}")
+        if self.cull_idle_seconds and self.cull_interval_seconds <= 0:
+            raise ValueError("class setting cull_interval_seconds must be > 0 when kernels are culled")
+        if self.max_message_bytes and self.max_message_bytes < 64 * 1024:
+            raise ValueError(f"class setting max_message_bytes must be at least 65536 (the app's own messages), "
+                             f"got {self.max_message_bytes}")
+
+
+def voila_config(settings: ClassSettings):
+    """Voilà's traitlets config for ``settings`` (a ``traitlets.config.Config``)."""
+    from traitlets.config import Config
+
+    c = Config()
+    c.Voila.ip = settings.ip
+    c.Voila.port = settings.port
+    c.Voila.port_retries = 0  # the address printed for the learners is the one served, or a clear error
+    c.Voila.open_browser = False
+    c.Voila.kernel_websocket_connection_class = CONNECTION_CLASS
+    c.Voila.identity_provider_class = IDENTITY_PROVIDER_CLASS
+    # the owner cookie: HttpOnly (jupyter_server's default), and never sent by another site's page
+    c.PasswordIdentityProvider.cookie_options = {"samesite": "Strict"}
+    c.Voila.tornado_settings = {"websocket_max_message_size": settings.max_message_bytes or None}
+    c.VoilaConfiguration.multi_kernel_manager_class = KERNEL_MANAGER_CLASS
+    c.VoilaConfiguration.show_tracebacks = False  # a learner never sees a traceback or a server path
+    # the kit's template for every page, its error page too (the learner's sentence, nothing from a CDN)
+    c.VoilaConfiguration.template = "safari"
+    km = c.ClassroomKernelManager
+    km.max_kernels = settings.max_kernels
+    km.new_kernels_per_minute = settings.new_kernels_per_minute
+    km.memory_limit_mb = settings.memory_limit_mb
+    km.memory_check_interval = settings.memory_check_seconds
+    km.cull_idle_timeout = settings.cull_idle_seconds
+    km.cull_interval = settings.cull_interval_seconds or 60
+    km.cull_connected = False  # a kernel with an open page is never culled
+    km.cull_busy = False
+    return c
+
+
+def _lan_addresses() -> list[str]:
+    """This machine's addresses other machines can use (best effort, no packet sent)."""
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))  # UDP connect: picks the outgoing interface, sends nothing
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    return [a for a in dict.fromkeys(found) if not a.startswith("127.")]
+
+
+def learner_urls(ip: str, port: int) -> list[str]:
+    """The addresses to give learners, best first.
+
+    >>> learner_urls("192.168.1.20", 8866)
+    ['http://192.168.1.20:8866/']
+    """
+    if ip in ("", "0.0.0.0", "::"):
+        hosts = _lan_addresses() or ["localhost"]
+        name = socket.gethostname()
+        if name and name not in hosts:
+            hosts.append(name)
+    else:
+        hosts = [ip]
+    return [f"http://{h}:{port}/" for h in hosts]
+
+
+def template_root() -> Path:
+    """A Jupyter data folder holding the kit's Voilà template (``voila/templates/safari``), from the kit itself.
+
+    The install copies the template into the environment's ``share/jupyter``; an
+    edit of the kit reaches that copy only at the next install. Put first on
+    ``JUPYTER_PATH``, this folder makes the class server use the kit's own.
+    """
+    root = Path(tempfile.mkdtemp(prefix="safari-kit-class-"))
+    dest = root / "voila" / "templates" / "safari"
+    dest.parent.mkdir(parents=True)
+    shutil.copytree(Path(__file__).resolve().parents[1] / "voila_template" / "safari", dest)
+    return root
+
+
+def check_port_free(ip: str, port: int) -> None:
+    """Raise OSError naming the address when ``ip:port`` cannot be listened on."""
+    with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((ip, port))
+        except OSError as exc:
+            raise OSError(f"cannot listen on {ip}:{port} ({exc.strerror or exc}); pick another --port "
+                          f"or --ip") from None
+
+
+def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
+    """Serve ``notebook`` to a class with ``settings`` until Ctrl+C; return the exit code."""
+    if not Path(notebook).is_file():
+        raise OSError(f"notebook not found: {notebook}")
+    check_port_free(settings.ip, settings.port)
+    root = template_root()
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(root), os.environ.get("JUPYTER_PATH")) if p)
+    from voila.app import Voila
+
+    urls = learner_urls(settings.ip, settings.port)
+    print_fn("Safari kit class server: give learners this address" + (" (or one of these)" if len(urls) > 1 else "")
+             + ":\n" + "\n".join(f"    {u}" for u in urls))
+    print_fn(f"Limits: {settings.max_kernels or 'no'} labs at most, {settings.new_kernels_per_minute or 'no limit of'}"
+             f" new labs per computer per minute, {settings.memory_limit_mb or 'no limit of'} MB per lab, idle labs "
+             f"closed after {settings.cull_idle_seconds or 'never'} s. Stop with Ctrl+C.")
+    try:
+        Voila.launch_instance(argv=[notebook], config=voila_config(settings))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0

@@ -1,0 +1,250 @@
+"""The class server's kernel manager: who owns each kernel, and the limits on kernels.
+
+``make class`` (:mod:`safari_kit.server.classroom`) gives Voilà this class as
+``VoilaConfiguration.multi_kernel_manager_class``, the documented hook for the
+kernel manager (Voilà wraps it for its own needs, preheated pools included).
+It is jupyter_server's ``AsyncMappingKernelManager`` plus:
+
+* **an owner per kernel.** A kernel started while a learner's page is rendered
+  belongs to the browser that asked for the page: its user id, a random value
+  jupyter_server keeps in a signed, HttpOnly login cookie (see
+  :mod:`safari_kit.server.owners`, which checks it on every kernel route). The
+  request is found through jupyter_server's ``CallContext`` (the handler of the
+  request in progress). A kernel started outside any page (Voilà's preheated
+  pool) is claimed by the first browser that uses it: its id was only ever
+  written into that browser's page.
+* **a cap on live kernels** (:attr:`max_kernels`) and **on new kernels per
+  client per minute** (:attr:`new_kernels_per_minute`, per IP address): a page
+  request beyond either gets an HTTP error page with a sentence for the
+  learner, never a traceback, and no kernel.
+* **a memory cap per kernel** (:attr:`memory_limit_mb`): every
+  :attr:`memory_check_interval` seconds each kernel's resident memory (its
+  process and children) is read; a kernel over the cap has its page's
+  websockets closed with code :data:`CLOSE_MEMORY` and a sentence the page shows
+  (the kit's Voilà template), then is shut down, so one runaway lab cannot take
+  the machine's memory from the class.
+
+Idle kernels are culled by jupyter_server's own culler (``cull_idle_timeout``,
+``cull_interval``); the class settings keep ``cull_connected`` off, so a kernel
+with an open page is never culled.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import time
+from collections.abc import Iterable
+
+from jupyter_server.base.call_context import CallContext
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from tornado.ioloop import PeriodicCallback
+from traitlets import Float, Integer, Unicode
+
+from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
+
+__all__ = ["ClassroomKernelManager", "ClassroomConnectionMixin", "ClassroomWebsocketConnection", "CLOSE_MEMORY",
+           "kernel_memory_bytes"]
+
+#: websocket close code sent to a page whose kernel passed the memory cap (4000-4999: the application's own)
+CLOSE_MEMORY = 4001
+
+
+def _process_tree_rss(pid: int) -> int:
+    """Resident memory in bytes of process ``pid`` and all its children (0 if it is gone)."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with ipykernel
+        return _proc_rss(pid)
+    try:
+        proc = psutil.Process(pid)
+        procs = [proc, *proc.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for p in procs:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def _proc_rss(pid: int) -> int:
+    """Resident memory of one process from /proc (Linux), without psutil."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def kernel_memory_bytes(kernel) -> int:
+    """Resident memory of a kernel's process tree, or 0 when its process is not a local one."""
+    provisioner = getattr(kernel, "provisioner", None)
+    pid = getattr(provisioner, "pid", None)
+    if pid is None:
+        process = getattr(provisioner, "process", None) or getattr(kernel, "process", None)
+        pid = getattr(process, "pid", None)
+    return _process_tree_rss(pid) if isinstance(pid, int) else 0
+
+
+class ClassroomKernelManager(AsyncMappingKernelManager):
+    """Kernels with owners and limits (see the module's docstring)."""
+
+    max_kernels = Integer(80, config=True, help="Live kernels at most (0: no cap). A page beyond it gets "
+                                                "a page saying the class server is full.")
+    new_kernels_per_minute = Integer(10, config=True, help="New kernels per client (IP address) in any "
+                                                           "60 seconds (0: no cap).")
+    memory_limit_mb = Integer(512, config=True, help="Resident memory of one kernel, in MB (0: no cap); "
+                                                     "a kernel over it is shut down and its page says so.")
+    memory_check_interval = Float(5.0, config=True, help="Seconds between two readings of kernels' memory.")
+    full_message = Unicode(
+        "The class server is full: it runs as many labs as it allows ({max_kernels}). Close a tab you no longer use, "
+        "wait a minute, then reload this page. If it stays full, tell your teacher.",
+        config=True, help="The page shown when the cap on live kernels is reached ({max_kernels}).")
+    too_fast_message = Unicode(
+        "This computer opened {limit} labs in the last minute, the most the class server allows. "
+        "Wait a minute, then reload this page.",
+        config=True, help="The page shown when a client opens pages too fast ({limit}).")
+    memory_message = Unicode(
+        "This lab used more than {limit_mb} MB of the server's memory, so the server stopped it.",
+        config=True, help="What the page says when its kernel is stopped for memory ({limit_mb}); "
+                          "at most 120 bytes (a websocket close reason).")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._owners: dict[str, str] = {}
+        self._sockets: dict[str, set] = collections.defaultdict(set)
+        self._starts: dict[str, collections.deque] = collections.defaultdict(collections.deque)
+        self._memory_callback: PeriodicCallback | None = None
+        self.stopped: dict[str, str] = {}  # kernel id -> why the server stopped it (memory)
+
+    # ------------------------------------------------------------------ owners
+    def owner_of(self, kernel_id: str) -> str | None:
+        return self._owners.get(kernel_id)
+
+    def owned_by(self, kernel_id: str, user_id: str | None) -> bool:
+        """Whether ``user_id`` owns ``kernel_id``; a live kernel nobody owns yet is claimed by its first user."""
+        if not user_id or kernel_id not in self:
+            return False
+        if kernel_id not in self._owners:
+            self.log.info("Kernel %s had no owner (a preheated kernel): its first user claims it", kernel_id)
+            self._owners[kernel_id] = user_id
+        return self._owners[kernel_id] == user_id
+
+    @staticmethod
+    def _request_handler():
+        """The request handler whose call started this one (jupyter_server's CallContext), if any."""
+        return CallContext.get(CallContext.JUPYTER_HANDLER)
+
+    # ------------------------------------------------------------------ limits at start
+    def _check_limits(self, handler) -> None:
+        """Raise an HTTP error with the learner's sentence when a new kernel would pass a cap."""
+        if self.max_kernels > 0 and len(self.list_kernel_ids()) >= self.max_kernels:
+            self.log.warning("Kernel cap reached (%d live kernels): page refused", self.max_kernels)
+            raise web.HTTPError(503, reason="Class server full",
+                                log_message=self.full_message.format(max_kernels=self.max_kernels))
+        if handler is None or self.new_kernels_per_minute <= 0:
+            return
+        client = handler.request.remote_ip or "?"
+        now = time.monotonic()
+        starts = self._starts[client]
+        while starts and now - starts[0] > 60:
+            starts.popleft()
+        if len(starts) >= self.new_kernels_per_minute:
+            self.log.warning("Client %s opened %d pages in a minute: page refused", client, len(starts))
+            raise web.HTTPError(429, reason="Too many labs opened",
+                                log_message=self.too_fast_message.format(limit=self.new_kernels_per_minute))
+        starts.append(now)
+
+    async def start_kernel(self, *args, **kwargs):
+        handler = self._request_handler()
+        self._check_limits(handler)
+        kernel_id = await super().start_kernel(*args, **kwargs)
+        user = getattr(handler, "current_user", None)
+        user_id = getattr(user, "username", None)
+        if user_id:
+            self._owners[kernel_id] = user_id
+        self._start_memory_watch()
+        return kernel_id
+
+    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+        try:
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        finally:
+            if kernel_id not in self:
+                self._owners.pop(kernel_id, None)
+                self._sockets.pop(kernel_id, None)
+
+    # ------------------------------------------------------------------ pages' websockets
+    def websocket_opened(self, kernel_id: str, handler) -> None:
+        self._sockets[kernel_id].add(handler)
+
+    def websocket_closed(self, kernel_id: str, handler) -> None:
+        self._sockets.get(kernel_id, set()).discard(handler)
+
+    def _close_websockets(self, kernel_id: str, code: int, reason: str) -> None:
+        for handler in list(self._sockets.get(kernel_id, ())):
+            try:
+                handler.close(code, reason)
+            except Exception:  # noqa: BLE001 - an already closed socket
+                self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)
+
+    # ------------------------------------------------------------------ memory
+    def _start_memory_watch(self) -> None:
+        if self._memory_callback is None and self.memory_limit_mb > 0 and self.memory_check_interval > 0:
+            self._memory_callback = PeriodicCallback(self.check_memory, 1000 * self.memory_check_interval)
+            self._memory_callback.start()
+            self.log.info("Kernels over %d MB are stopped (checked every %g s)",
+                          self.memory_limit_mb, self.memory_check_interval)
+
+    def memory_by_kernel(self) -> dict[str, int]:
+        """Resident bytes of each live kernel."""
+        return {kid: kernel_memory_bytes(self.get_kernel(kid)) for kid in self.list_kernel_ids()}
+
+    async def check_memory(self, kernel_ids: Iterable[str] | None = None) -> list[str]:
+        """Stop every kernel over :attr:`memory_limit_mb`; return the ids stopped."""
+        if self.memory_limit_mb <= 0:
+            return []
+        limit = self.memory_limit_mb * 1_000_000
+        over = []
+        for kid in list(kernel_ids if kernel_ids is not None else self.list_kernel_ids()):
+            if kid not in self:
+                continue
+            rss = kernel_memory_bytes(self.get_kernel(kid))
+            if rss > limit:
+                over.append(kid)
+                self.log.warning("Kernel %s uses %.0f MB, over the %d MB cap: stopping it",
+                                 kid, rss / 1e6, self.memory_limit_mb)
+                reason = self.memory_message.format(limit_mb=self.memory_limit_mb).encode()[:120].decode(
+                    "utf-8", "ignore")
+                self.stopped[kid] = reason
+                self._close_websockets(kid, CLOSE_MEMORY, reason)
+        if over:
+            await asyncio.gather(*(self.shutdown_kernel(kid, now=True) for kid in over), return_exceptions=True)
+        return over
+
+
+class ClassroomConnectionMixin:
+    """Mix into a kernel websocket connection class: tell the kernel manager which pages are connected.
+
+    :meth:`ClassroomKernelManager.check_memory` closes them, with a sentence, before it stops their kernel.
+    """
+
+    def connect(self):
+        km = getattr(self, "multi_kernel_manager", None)
+        if hasattr(km, "websocket_opened"):
+            km.websocket_opened(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
+        return super().connect()  # type: ignore[misc]
+
+    def disconnect(self):
+        km = getattr(self, "multi_kernel_manager", None)
+        if hasattr(km, "websocket_closed"):
+            km.websocket_closed(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
+        return super().disconnect()  # type: ignore[misc]
+
+
+class ClassroomWebsocketConnection(ClassroomConnectionMixin, NoDelayZMQChannelsWebsocketConnection):
+    """The class server's kernel websocket connection: TCP_NODELAY, and known to the kernel manager."""
