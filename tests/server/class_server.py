@@ -38,7 +38,7 @@ TINY_NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "id": "c1",
                "source": ["import ipywidgets as w\n", "hog = []\n",
                           "b = w.Button(description='Use memory')\n",
-                          "b.on_click(lambda _: hog.append(bytearray(300_000_000)))\n", "b"]}],
+                          "b.on_click(lambda _: hog.append(b'x' * 300_000_000))\n", "b"]}],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
                  "voila": {"template": "safari"}},
     "nbformat": 4, "nbformat_minor": 5,
@@ -60,11 +60,20 @@ class ClassServer:
 
 
 @contextlib.contextmanager
-def class_server(*options: str, notebook: dict | None = None):
-    """``safari-kit class`` on 127.0.0.1 with ``options``, serving the tiny notebook (or ``notebook``)."""
+def class_server(*options: str, notebook: dict | None = None, app: bool = False):
+    """``safari-kit class`` on 127.0.0.1 with ``options``, serving the tiny notebook (or ``notebook``).
+
+    ``app=True``: the kit's own app, from a copy of notebooks/app.ipynb and data/ (as ``make class``).
+    """
     home = Path(tempfile.mkdtemp(prefix="safari-class-"))
-    nb = home / "app.ipynb"
-    nb.write_text(json.dumps(notebook or TINY_NOTEBOOK))
+    if app:
+        (home / "notebooks").mkdir()
+        shutil.copy(REPO / "notebooks" / "app.ipynb", home / "notebooks" / "app.ipynb")
+        shutil.copytree(REPO / "data", home / "data")
+        nb = home / "notebooks" / "app.ipynb"
+    else:
+        nb = home / "app.ipynb"
+        nb.write_text(json.dumps(notebook or TINY_NOTEBOOK))
     port = free_port()
     log = home / "server.log"
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}

@@ -1,0 +1,78 @@
+"""The class server (``make class``, issue 19) in Chromium: the page's own unload shutdown, the memory cap's words.
+
+* Leaving the app's page (reload, close, another address) sends Voilà's
+  unload ``POST /voila/api/shutdown/<id>``; on ``make app`` it gets 403
+  "_xsrf argument missing" (voila-dashboards/voila#1458) and the kernel lives on.
+  On the class server the kernel is gone.
+* A lab that passes the memory cap: its kernel is stopped and the page says so
+  above the lab (screenshot test-artifacts/issue19-class-memory-cap.png).
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser.helpers import screenshot
+from tests.server.class_server import class_server, request
+
+pytestmark = pytest.mark.browser
+
+
+def _kernel_id(page) -> str:
+    return page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+
+
+def _cookie_header(context) -> str:
+    return "; ".join(f"{c['name']}={c['value']}" for c in context.cookies())
+
+
+def _wait_status(server, kid: str, cookie: str, want: int, seconds: float = 20) -> int:
+    deadline = time.monotonic() + seconds
+    status = request(server, f"api/kernels/{kid}", cookie=cookie)[0]
+    while status != want and time.monotonic() < deadline:
+        time.sleep(0.3)
+        status = request(server, f"api/kernels/{kid}", cookie=cookie)[0]
+    return status
+
+
+def test_leaving_the_app_shuts_its_kernel_down(browser):
+    with class_server("--labs-per-minute", "0", app=True) as srv:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
+            page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+            kid, cookie = _kernel_id(page), _cookie_header(context)
+            assert request(srv, f"api/kernels/{kid}", cookie=cookie)[0] == 200
+            assert request(srv, f"api/kernels/{kid}")[0] == 403  # a second laptop: no owner cookie
+            page.reload(wait_until="domcontentloaded")  # the unload shutdown of the first page
+            page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+            assert _kernel_id(page) != kid
+            assert _wait_status(srv, kid, cookie, 404) == 404, srv.log_text()[-3000:]
+            assert "_xsrf argument missing" not in srv.log_text()
+        finally:
+            context.close()
+
+
+def test_a_lab_over_the_memory_cap_is_stopped_and_its_page_says_so(browser):
+    with class_server("--memory-mb", "200", "--memory-check", "1", "--labs-per-minute", "0") as srv:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
+            hog = page.locator("button", has_text="Use memory")
+            hog.wait_for(timeout=120_000)
+            kid, cookie = _kernel_id(page), _cookie_header(context)
+            page.wait_for_timeout(1500)  # the widget's websocket is open
+            assert request(srv, f"api/kernels/{kid}", cookie=cookie)[0] == 200
+            hog.click()
+            notice = page.locator("#safari-server-notice")
+            notice.wait_for(timeout=30_000)
+            text = notice.inner_text()
+            assert "more than 200 MB" in text and "stopped it" in text and "Reload the page" in text
+            assert _wait_status(srv, kid, cookie, 404) == 404
+            shot = screenshot(page, "issue19-class-memory-cap")
+            print(f"\nscreenshot: {shot}")
+        finally:
+            context.close()
