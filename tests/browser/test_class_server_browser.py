@@ -76,3 +76,23 @@ def test_a_lab_over_the_memory_cap_is_stopped_and_its_page_says_so(browser):
             print(f"\nscreenshot: {shot}")
         finally:
             context.close()
+
+
+def test_the_full_class_server_says_so_on_a_page(browser):
+    with class_server("--max-labs", "1", "--labs-per-minute", "0") as srv:
+        first = request(srv, "")  # one lab open: the server is full
+        assert first[0] == 200
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            outside = []
+            page.on("request", lambda req: outside.append(req.url)
+                    if not req.url.startswith(("http://127.0.0.1", "data:")) else None)
+            response = page.goto(srv.url, wait_until="load", timeout=60_000)
+            assert response is not None and response.status == 503
+            text = page.locator("main.safari-error").inner_text()
+            assert "The class server is full" in text and "Reload the app" in text
+            assert "Traceback" not in page.content() and not outside
+            print(f"\nscreenshot: {screenshot(page, 'issue19-class-server-full')}")
+        finally:
+            context.close()

@@ -1,0 +1,92 @@
+"""The class server's settings (safari_kit.server.classroom) and its command line, without starting Voilà."""
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+pytest.importorskip("voila")
+
+from safari_kit.cli import main  # noqa: E402
+from safari_kit.server.classroom import (  # noqa: E402
+    ClassSettings, check_port_free, learner_urls, template_root, voila_config,
+)
+from safari_kit.server.owners import kernel_id_of  # noqa: E402
+
+
+def test_the_settings_reach_voilas_config():
+    c = voila_config(ClassSettings(ip="10.0.0.5", port=9000, max_kernels=7, new_kernels_per_minute=2,
+                                   cull_idle_seconds=30, cull_interval_seconds=5, memory_limit_mb=300,
+                                   max_message_bytes=2 * 1024 * 1024))
+    assert (c.Voila.ip, c.Voila.port, c.Voila.port_retries, c.Voila.open_browser) == ("10.0.0.5", 9000, 0, False)
+    assert c.Voila.identity_provider_class == "safari_kit.server.owners.KernelOwnerIdentityProvider"
+    assert c.Voila.kernel_websocket_connection_class == "safari_kit.server.kernels.ClassroomWebsocketConnection"
+    assert c.VoilaConfiguration.multi_kernel_manager_class == "safari_kit.server.kernels.ClassroomKernelManager"
+    assert c.VoilaConfiguration.show_tracebacks is False and c.VoilaConfiguration.template == "safari"
+    assert c.Voila.tornado_settings == {"websocket_max_message_size": 2 * 1024 * 1024}
+    km = c.ClassroomKernelManager
+    assert (km.max_kernels, km.new_kernels_per_minute, km.memory_limit_mb) == (7, 2, 300)
+    assert (km.cull_idle_timeout, km.cull_interval, km.cull_connected, km.cull_busy) == (30, 5, False, False)
+    assert c.PasswordIdentityProvider.cookie_options == {"samesite": "Strict"}
+
+
+def test_the_documented_defaults():
+    d = ClassSettings()
+    assert (d.ip, d.port, d.max_kernels, d.new_kernels_per_minute, d.cull_idle_seconds, d.memory_limit_mb,
+            d.max_message_bytes) == ("0.0.0.0", 8866, 80, 10, 600, 512, 1024 * 1024)
+
+
+@pytest.mark.parametrize("bad", [{"port": 0}, {"max_kernels": -1}, {"max_message_bytes": 1000},
+                                 {"cull_interval_seconds": 0}])
+def test_bad_settings_are_refused_by_name(bad):
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        ClassSettings(**bad)
+
+
+def test_learner_urls():
+    assert learner_urls("192.168.1.20", 8866) == ["http://192.168.1.20:8866/"]
+    urls = learner_urls("0.0.0.0", 8000)
+    assert urls and all(u.startswith("http://") and u.endswith(":8000/") and "0.0.0.0" not in u for u in urls)
+
+
+def test_a_busy_port_is_named():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        with pytest.raises(OSError, match=f"127.0.0.1:{port}.*--port"):
+            check_port_free("127.0.0.1", port)
+
+
+def test_the_template_comes_from_the_kit(tmp_path):
+    root = template_root()
+    try:
+        assert (root / "voila" / "templates" / "safari" / "index.html.j2").is_file()
+        assert "SafariWebSocket" in (root / "voila" / "templates" / "safari" / "index.html.j2").read_text()
+        assert (root / "voila" / "templates" / "safari" / "error.html").is_file()
+    finally:
+        import shutil
+        shutil.rmtree(root)
+
+
+def test_kernel_routes():
+    class H:
+        path_kwargs = {"kernel_id": "abc"}
+
+        class request:
+            path = "/api/kernels/abc/channels"
+
+    assert kernel_id_of(H()) == "abc"
+    H.path_kwargs = {}
+    H.request.path = "/voila/api/shutdown/1234-5"
+    assert kernel_id_of(H()) == "1234-5"
+    H.request.path = "/"
+    assert kernel_id_of(H()) is None
+
+
+def test_the_command_line_refuses_a_missing_notebook_in_one_line(capsys):
+    assert main(["class", "no-such.ipynb", "--ip", "127.0.0.1", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such.ipynb" in err
+    assert main(["class", "--max-labs", "-3"]) == 2
+    assert "--max-labs" in capsys.readouterr().err
