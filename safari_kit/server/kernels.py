@@ -119,7 +119,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._sockets: dict[str, set] = collections.defaultdict(set)
         self._starts: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._memory_callback: PeriodicCallback | None = None
-        self.stopped: dict[str, str] = {}  # kernel id -> why the server stopped it (memory)
 
     # ------------------------------------------------------------------ owners
     def owner_of(self, kernel_id: str) -> str | None:
@@ -220,7 +219,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                                  kid, rss / 1e6, self.memory_limit_mb)
                 reason = self.memory_message.format(limit_mb=self.memory_limit_mb).encode()[:120].decode(
                     "utf-8", "ignore")
-                self.stopped[kid] = reason
                 self._close_websockets(kid, CLOSE_MEMORY, reason)
         if over:
             await asyncio.gather(*(self.shutdown_kernel(kid, now=True) for kid in over), return_exceptions=True)

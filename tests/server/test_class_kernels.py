@@ -1,0 +1,92 @@
+"""The class server's kernel manager without kernels: owners, the caps at start, the memory reading and cap."""
+from __future__ import annotations
+
+import asyncio
+import os
+import types
+
+import pytest
+
+pytest.importorskip("jupyter_server")
+
+from tornado import web  # noqa: E402
+
+from safari_kit.server.kernels import CLOSE_MEMORY, ClassroomKernelManager, kernel_memory_bytes  # noqa: E402
+
+
+def _handler(ip="10.0.0.7"):
+    return types.SimpleNamespace(request=types.SimpleNamespace(remote_ip=ip))
+
+
+class _Manager(ClassroomKernelManager):
+    """The class's own logic over a list of kernel ids (the parent's kernel bookkeeping is not exercised)."""
+
+    _live: list = []
+
+    def list_kernel_ids(self):
+        return list(self._live)
+
+    def __contains__(self, kernel_id):
+        return kernel_id in self._live
+
+
+class _Page:
+    def __init__(self):
+        self.closed = []
+
+    def close(self, code, reason):
+        self.closed.append((code, reason))
+
+
+@pytest.fixture
+def km(tmp_path):
+    return _Manager(connection_dir=str(tmp_path))
+
+
+def test_a_kernel_without_owner_is_claimed_by_its_first_user_only(km):
+    km._live = ["k1", "k2"]
+    km._owners["k1"] = "alice"
+    assert km.owned_by("k1", "alice") and not km.owned_by("k1", "bob")
+    assert km.owned_by("k2", "bob") and not km.owned_by("k2", "alice")  # a preheated kernel: first use claims it
+    assert not km.owned_by("gone", "alice") and not km.owned_by("k1", None)
+
+
+def test_the_caps_at_start(km):
+    km.max_kernels, km.new_kernels_per_minute = 2, 3
+    km._live = ["a"]
+    for _ in range(3):
+        km._check_limits(_handler())
+    with pytest.raises(web.HTTPError) as too_fast:
+        km._check_limits(_handler())
+    assert too_fast.value.status_code == 429 and "3 labs in the last minute" in too_fast.value.log_message
+    km._check_limits(_handler("10.0.0.8"))  # another computer is not slowed down
+    km._live = ["a", "b"]
+    with pytest.raises(web.HTTPError) as full:
+        km._check_limits(_handler("10.0.0.9"))
+    assert full.value.status_code == 503 and "class server is full" in full.value.log_message
+    km.max_kernels = km.new_kernels_per_minute = 0  # 0: no cap
+    km._live = ["k"] * 500
+    for _ in range(20):
+        km._check_limits(_handler())
+
+
+def test_memory_reading_and_the_cap_closes_the_pages_then_shuts_the_kernel(km):
+    me = types.SimpleNamespace(provisioner=types.SimpleNamespace(pid=os.getpid()))
+    assert kernel_memory_bytes(me) > 10_000_000  # this Python process
+    assert kernel_memory_bytes(types.SimpleNamespace(provisioner=None)) == 0
+    km._live = ["big"]
+    km.get_kernel = lambda kid: me
+    shut, page = [], _Page()
+    closed = page.closed
+    km.websocket_opened("big", page)
+
+    async def shutdown(kid, **kw):
+        shut.append(kid)
+
+    km.shutdown_kernel = shutdown
+    km.memory_limit_mb = 100_000
+    assert asyncio.run(km.check_memory()) == [] and not closed
+    km.memory_limit_mb = 5
+    assert asyncio.run(km.check_memory()) == ["big"] and shut == ["big"]
+    assert closed == [(CLOSE_MEMORY, "This lab used more than 5 MB of the server's memory, so the server stopped it.")]
+    assert len(closed[0][1].encode()) <= 120
