@@ -8,6 +8,9 @@ archives nothing, stopping archives the challenged card and every safe card
 (1 + s0 + r). Trials are processed in chunks of uniforms, so a million
 trials take well under a second.
 
+numpy is imported by the simulators only: the stopping rules are plain Python, so a lesson that imports them
+runs its exact part where numpy cannot be installed (the offline static site, issue 18).
+
 >>> from safari_kit.probability.witness import challenge_dp
 >>> sizes = simulate_streaks(30, 74, 8, 200_000, rng=1)
 >>> est = streak_estimate(30, 74, 8, 200_000, rng=1)
@@ -17,12 +20,13 @@ True
 from __future__ import annotations
 
 import time
-from typing import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable
 
 from safari_kit.probability.distributions import Estimate
 from safari_kit.probability.witness import MIN_SAFE, one_step_continue
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["simulate_streaks", "streak_estimate", "optimal_rule", "fixed_rule", "trials_per_second"]
 
@@ -50,6 +54,8 @@ def simulate_streaks(safe: int, unknown: int, places: int, trials: int, rng=None
     face-down places forbid stopping before 4 safe when the unknown places run
     out (scored 0, as in :func:`safari_kit.probability.witness.challenge_dp`).
     """
+    import numpy as np
+
     if not 0 <= safe <= unknown:
         raise ValueError("need 0 <= safe <= unknown")
     rng = np.random.default_rng(rng)
@@ -84,6 +90,8 @@ def simulate_streaks(safe: int, unknown: int, places: int, trials: int, rng=None
 
 def streak_estimate(safe: int, unknown: int, places: int, trials: int, rng=None, **kw) -> Estimate:
     """The mean archive size of :func:`simulate_streaks` as an :class:`Estimate`."""
+    import numpy as np
+
     x = simulate_streaks(safe, unknown, places, trials, rng, **kw).astype(np.float64)
     return Estimate(float(x.mean()), trials, sd=float(x.std(ddof=1)) if trials > 1 else 0.0, proportion=False)
 

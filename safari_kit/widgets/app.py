@@ -36,6 +36,7 @@ from importlib import import_module
 
 import ipywidgets as W
 
+from safari_kit.presentation.offline import data_package_missing, needs_package
 from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
 
 
@@ -85,7 +86,6 @@ LABS = (
 
 
 CLASS_SEED_ENV = "SAFARI_KIT_CLASS_SEED"
-DATA_PACKAGES = ("numpy", "pandas", "matplotlib")  # off the play path (issue 13): only the Simulation lab needs one
 
 
 class LabChooser:
@@ -241,13 +241,13 @@ class LabChooser:
         try:
             self.current = entry.build(self.shared_seed, fair=self.fair)
         except ModuleNotFoundError as exc:
-            missing = (exc.name or "").split(".")[0]
-            if missing not in DATA_PACKAGES:
+            missing = data_package_missing(exc)
+            if missing is None:
                 raise
-            # issue 13: the play path needs neither; the Simulation lab needs numpy. Say so in one sentence.
+            # issue 13: the play path needs neither; the Simulation lab needs numpy. Say so in the words the
+            # offline site's lessons use (issue 18), and that the other labs work.
             self.current = None
-            self.show_status(f"The {entry.title} lab needs {missing}, which this Python does not have "
-                             f"(e.g. a browser-only site without it); every other lab works here.")
+            self.show_status(f"{needs_package(missing, f'The {entry.title} lab')} Every other lab works here.")
             return None
         self.stage.children = [self.current.layout]
         # at least a window tall: a lab whose top was scrolled to the window's top stays there when its log

@@ -36,7 +36,7 @@ LOCAL = ("http://127.0.0.1:", "data:", "blob:")
 #: tools/measure_site.py use them)
 APP = "voici/render/notebooks/app.html"
 LESSON = "notebooks/02-identification.ipynb"
-FRIENDLY = "which this offline copy of the site does not include"
+FRIENDLY = "which this offline copy of the site does not have"
 KERNEL_IDLE = """(path) => {
     const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
     if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
