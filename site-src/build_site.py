@@ -64,12 +64,19 @@ START_UP_PATCH = '"import pyodide_kernel\\ntry:\\n    import safari_site\\nexcep
 #: JupyterLite's service-worker manager (0.7.6, also upstream main) never settles its ``ready`` promise where
 #: the browser offers no service worker: a page reached over plain http by a network name (not a secure context:
 #: only https, localhost and 127.0.0.1 are). Voici awaits that promise before it runs the page's notebook, so the
-#: app page sat on "Running ..." for ever. The patch settles it as a failed registration does (rejected, with a
-#: handler on the promise itself so nobody's page logs an unhandled rejection): Voici goes on, and the kernel
-#: starts without the synced drive (the kit reads its cards from its own wheel, so no lab and no lesson needs it)
+#: app page sat on "Running ..." for ever. The patch resolves it with no registration: Voici goes on, the manager's
+#: ``enabled`` stays false (it is ``registration !== null``), so the kernel starts without the synced drive (the
+#: kit reads its cards from its own wheel, so no lab and no lesson needs it). Rejected (as a failed registration
+#: is), Voici's start-up caught it and logged ``console.error(undefined)``: the only awaiter of ``ready`` is
+#: Voici's ``try { await ready } catch (e) { console.error(e) }``, the kernel reads ``enabled``
 SW_UNSUPPORTED = 'else console.warn("ServiceWorkers not supported in this browser")}'
 SW_PATCH = ('else console.warn("ServiceWorkers not supported in this browser"),'
-            'this._ready.promise.catch((()=>{})),this._ready.reject(void 0)}')
+            'this._ready.resolve(void 0)}')
+#: labextensions of the build venv that the site must not load: jupytext (there to read the lesson texts) brings
+#: its JupyterLab extension, built for JupyterLab 4.6+, which fails in JupyterLite's 4.5 and Voici (a console
+#: error on every page: "The getter for the shared module is not a function ... @jupyterlab/docmanager")
+UNWANTED_EXTENSIONS = ("jupyterlab-jupytext",)
+CONFIG_DATA = re.compile(r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)', re.S)
 #: the kernel's log line for that case blames private browsing; on a plain-http network name the cause is another
 NOT_SYNCED = ("For full functionality, try using a regular browser tab instead of private/incognito mode, "
               "especially in Firefox where this is a known limitation.")
@@ -420,6 +427,41 @@ def link_docs_from_voici_pages(out: Path) -> int:
     return changed
 
 
+def drop_extensions(out: Path, names=UNWANTED_EXTENSIONS) -> int:
+    """Take labextensions out of the built site: their folders, and their entries in every page's config (the
+    root jupyter-lite.json, and the config Voici writes into each of its pages). Returns the entries dropped."""
+    dropped = 0
+
+    def without(config: dict) -> dict:
+        nonlocal dropped
+        exts = config.get("federated_extensions")
+        if isinstance(exts, list):
+            kept = [e for e in exts if e.get("name") not in names]
+            dropped += len(exts) - len(kept)
+            config["federated_extensions"] = kept
+        return config
+
+    for path in out.rglob("jupyter-lite.json"):
+        data = json.loads(path.read_text())
+        before = dropped
+        without(data.get("jupyter-config-data", {}))
+        if dropped != before:
+            path.write_text(json.dumps(data, indent=2))
+    for page in (out / "voici").rglob("*.html"):
+        text = page.read_text()
+        new = CONFIG_DATA.sub(lambda m: m.group(1) + json.dumps(without(json.loads(m.group(2)))).replace("</", "<\\/")
+                              + m.group(3), text)
+        if new != text:
+            page.write_text(new)
+    schemas = out / "build" / "schemas" / "all_federated.json"
+    if schemas.is_file():
+        plugins = json.loads(schemas.read_text())
+        schemas.write_text(json.dumps([p for p in plugins if p.get("id", "").split(":")[0] not in names]))
+    for name in names:
+        shutil.rmtree(out / "extensions" / name, ignore_errors=True)
+    return dropped
+
+
 def guard_file_urls(out: Path) -> None:
     """Every page says in one sentence that it must be served over http when it is opened as a file."""
     script = f"<script>{NO_SERVER.read_text().strip()}</script>"
@@ -523,7 +565,9 @@ def main(argv=None) -> int:
     localize_pages(out, cache)
     landing_page(out, contents, teacher=args.teacher)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico
+    shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
     patch_service_worker(out)
+    log(f"labextensions left out: {', '.join(UNWANTED_EXTENSIONS)} ({drop_extensions(out)} config entries)")
     guard_file_urls(out)
     log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")
     for m in out.rglob("*.map"):
@@ -536,7 +580,7 @@ def main(argv=None) -> int:
     if args.teacher:
         log(f"with the teacher's copies in {TEACHER}/ (worked solutions, teacher notes): not a site for the class")
     log(f"{out} ready ({'offline' if args.offline else 'online runtime'}): {size / 1e6:.1f} MB; "
-        f"serve it with `python3 -m http.server -d {out.name}`")
+        f"serve it with `python3 {out.name}/serve.py` (cache headers; --bind 0.0.0.0 for the class)")
     return 0
 
 

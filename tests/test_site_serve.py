@@ -1,0 +1,101 @@
+"""site-src/serve_site.py (``python3 site/serve.py``) sends the cache headers a class needs (issue 18, item 5).
+
+A server on 127.0.0.1 (a free port) over a tiny stand-in for a built site: hashed assets are cached for a
+year without asking, everything else is revalidated (``no-cache``) and an unchanged file answers 304 with no
+body; the wasm runtime gets its MIME type; a folder that is not a site is refused by name. Fast, no browser:
+tests/browser/test_site_subpath.py plays the real site through the same handler under a sub-path.
+"""
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "site-src" / "serve_site.py"
+
+
+def load_serve_site():
+    spec = importlib.util.spec_from_file_location("serve_site", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+serve_site = load_serve_site()
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("/build/5691.235bc0a.js", serve_site.IMMUTABLE),
+    ("/extensions/anywidget/static/remoteEntry.698dcaf7.js", serve_site.IMMUTABLE),
+    ("/voici/build/721921bab0d001ebff02.woff", serve_site.IMMUTABLE),
+    ("/", serve_site.REVALIDATE),
+    ("/index.html", serve_site.REVALIDATE),
+    ("/voici/render/notebooks/app.html", serve_site.REVALIDATE),
+    ("/jupyter-lite.json", serve_site.REVALIDATE),
+    ("/files/notebooks/02-identification.ipynb", serve_site.REVALIDATE),
+    ("/api/contents/all.json", serve_site.REVALIDATE),
+    ("/static/pyodide/pyodide-lock.json", serve_site.REVALIDATE),
+    ("/static/pyodide/safari_kit-0.1.0-py3-none-any.whl", serve_site.REVALIDATE),  # same name, new kit
+    ("/static/pyodide/pyodide.asm.wasm", serve_site.REVALIDATE),
+    ("/voici/build/5828.js", serve_site.REVALIDATE),        # a chunk id, not a hash: may change with Voici
+    ("/bootstrap.js", serve_site.REVALIDATE),
+    ("/service-worker.js", serve_site.REVALIDATE),
+])
+def test_cache_control_by_name(path, expected):
+    assert serve_site.cache_control(path) == expected
+
+
+@pytest.fixture
+def served(tmp_path):
+    site = tmp_path / "site"
+    (site / "build").mkdir(parents=True)
+    (site / "static").mkdir()
+    (site / "jupyter-lite.json").write_text("{}")
+    (site / "index.html").write_text("<!doctype html><title>site</title>")
+    (site / "build" / "5691.235bc0a.js").write_text("console.log(1)")
+    (site / "static" / "pyodide.asm.wasm").write_bytes(b"\0asm")
+    server = serve_site.make_server(site, "127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def get(url: str, headers: dict | None = None):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as resp:
+            return resp.status, resp.headers, resp.read()
+    except urllib.error.HTTPError as exc:  # 304 and 404 arrive as errors
+        return exc.code, exc.headers, exc.read()
+
+
+def test_the_server_sends_the_headers(served):
+    status, headers, body = get(served)
+    assert status == 200 and b"<title>site</title>" in body
+    assert headers["Cache-Control"] == "no-cache"
+    status, headers, _ = get(served + "build/5691.235bc0a.js?v=1")
+    assert status == 200 and headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    status, headers, _ = get(served + "static/pyodide.asm.wasm")
+    assert headers["Content-Type"] == "application/wasm" and headers["Cache-Control"] == "no-cache"
+    # revalidation: an unchanged page answers 304 with no body (what no-cache costs a learner)
+    _, headers, _ = get(served + "index.html")
+    status, _, body = get(served + "index.html", {"If-Modified-Since": headers["Last-Modified"]})
+    assert status == 304 and body == b""
+    status, headers, _ = get(served + "missing.html")
+    assert status == 404
+
+
+def test_a_folder_that_is_not_a_site_is_refused_by_name(tmp_path):
+    proc = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--port", "0"], capture_output=True,
+                          text=True, timeout=30)
+    assert proc.returncode != 0 and f"{tmp_path} is not a built site" in proc.stderr, proc.stderr
