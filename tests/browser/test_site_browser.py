@@ -251,6 +251,8 @@ NOT_SECURE = "() => [window.isSecureContext, !!navigator.serviceWorker, typeof S
 def test_app_page_plays_on_a_school_network_name(school_page, js_errors, offline_site):
     """Over plain http by a network name (item 1): no service worker, yet the app starts and plays."""
     page = school_page
+    console_errors: list[str] = []  # the service-worker patch once made Voici log console.error(undefined) here
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
     t0 = time.perf_counter()
     page.goto(school_url(offline_site) + APP, wait_until="domcontentloaded")
     # the condition itself (the test would prove nothing on a secure page): no secure context, no service worker
@@ -259,6 +261,7 @@ def test_app_page_plays_on_a_school_network_name(school_page, js_errors, offline
     print(f"\napp page at {school_url(offline_site)}: the app shown in {time.perf_counter() - t0:.1f} s")
     _play_identification_turn(page)
     screenshot(page, "site-school-network-app")
+    assert not console_errors, console_errors
     assert not app_errors(page), app_errors(page)
     assert not page.outside, f"requests to other hosts: {page.outside}"
     assert not js_errors, js_errors
