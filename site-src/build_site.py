@@ -44,8 +44,12 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
+
+import kernel_startup
+from precompile import precompile
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "site-src"
@@ -54,9 +58,9 @@ FONTAWESOME_VERSION = "5.15.4"
 CDN = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
-#: what the kernel loads from the lock at start-up, in one go (the kernel then skips its own piplite installs)
-STARTUP = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
-           "ipywidgets", "anywidget", "safari-site", "safari-kit"]
+#: what the kernel loads from the lock at start-up, in one go (the kernel then skips its own piplite installs);
+#: the app page has its own, shorter list (site-src/kernel_startup.py)
+STARTUP = kernel_startup.LESSON_STARTUP
 #: the kernel's own wheels, shipped by jupyterlite-pyodide-kernel in its piplite index
 KERNEL_WHEELS = {"piplite": [], "ipykernel": [], "pyodide-kernel": []}
 START_UP_LINE = '"import pyodide_kernel"'
@@ -329,9 +333,23 @@ def write_runtime(out: Path, offline: bool, cache: Path, py: str, lite_ext: Path
     kit_dir = cache / "kit"
     shutil.rmtree(kit_dir, ignore_errors=True)
     run([py, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(kit_dir), str(REPO)])
-    # the kit imports numpy and pandas until its play path needs only the standard library (issue 13, part 1):
-    # online they come from the standard distribution; offline the start-up check explains their absence
-    wheels["safari-kit"] = (next(kit_dir.glob("safari_kit-*.whl")), [] if offline else ["numpy", "pandas"])
+    # the kit's play path needs only the standard library (issue 13): numpy and pandas are no dependency of its
+    # lock entry, so the app page never loads them at start; online the lessons name them in their start-up list
+    # and safari_site loads them in the app page's background (the Simulation lab); offline the sentence explains
+    wheels["safari-kit"] = (next(kit_dir.glob("safari_kit-*.whl")), [])
+    # IPython without its terminal front end at import, then every wheel (and offline the standard library)
+    # precompiled for the site's Pyodide (site-src/kernel_startup.py, site-src/precompile.py: issue 18, item 3)
+    work = Path(tempfile.mkdtemp(prefix="site-precompile-"))  # not in the cache: builds may run side by side
+    ipython, deps = wheels["ipython"]
+    wheels["ipython"] = (kernel_startup.slim_ipython(ipython, work / "slim"), deps)
+    jobs = [(path, work / "pyc" / path.name, "wheel") for path, _ in wheels.values()]
+    stdlib = work / "pyc" / "python_stdlib.zip"
+    if offline:
+        jobs.append((pyodide / "python_stdlib.zip", stdlib, "stdlib"))
+    report = precompile(jobs, pyodide, work / "node", kernel_startup.WARM_IMPORTS, kernel_startup.COMPILE_ALL)
+    compiled = sum(int(n) for n in re.findall(r": (\d+) modules compiled", report))
+    log(f"precompiled for the site's Pyodide: {compiled} modules")
+    wheels = {name: (work / "pyc" / path.name, deps) for name, (path, deps) in wheels.items()}
 
     packages = {} if offline else {
         name: {**entry, "file_name": CDN + entry["file_name"]} for name, entry in npm_lock["packages"].items()}
@@ -340,10 +358,11 @@ def write_runtime(out: Path, offline: bool, cache: Path, py: str, lite_ext: Path
         packages[name] = lock_entry(name, path, deps)
     if offline:
         for name in CORE_FILES:
-            shutil.copy(pyodide / name, target / name)
+            shutil.copy(stdlib if name == "python_stdlib.zip" else pyodide / name, target / name)
         missing = {d for e in packages.values() for d in e["depends"] if d not in packages}
         if missing:
             sys.exit(f"offline lock: dependencies without a local wheel: {sorted(missing)}")
+    shutil.rmtree(work, ignore_errors=True)
     lock = {"info": npm_lock["info"], "packages": dict(sorted(packages.items()))}
     (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
     log(f"lock: {len(wheels)} local wheels, {len(packages)} entries ({'offline' if offline else 'online'})")
@@ -352,7 +371,8 @@ def write_runtime(out: Path, offline: bool, cache: Path, py: str, lite_ext: Path
 
 def runtime_settings(offline: bool) -> dict:
     """The kernel's settings: Voici writes them into every page it renders, so they go in before the build."""
-    options: dict = {"packages": STARTUP, "lockFileURL": "./static/pyodide/pyodide-lock.json"}
+    options: dict = {"packages": STARTUP + ([] if offline else kernel_startup.LESSON_ONLINE),
+                     "lockFileURL": "./static/pyodide/pyodide-lock.json"}
     settings: dict = {"loadPyodideOptions": options}
     if offline:
         settings.update(pyodideUrl="./static/pyodide/pyodide.js", disablePyPIFallback=True)
@@ -374,7 +394,8 @@ def patch_kernel_startup(out: Path) -> None:
     for js in (out / "extensions").rglob("*.js"):
         text = js.read_text(errors="surrogateescape")
         if START_UP_LINE in text:
-            js.write_text(text.replace(START_UP_LINE, START_UP_PATCH), errors="surrogateescape")
+            js.write_text(kernel_startup.patch_kernel_js(text.replace(START_UP_LINE, START_UP_PATCH)),
+                          errors="surrogateescape")
             patched += 1
     if not patched:
         sys.exit(f"the kernel's start-up line {START_UP_LINE} was not found: jupyterlite-pyodide-kernel changed?")
@@ -562,6 +583,8 @@ def main(argv=None) -> int:
     write_runtime(out, args.offline, cache, py, lite_ext)
     patch_config(out, settings)
     patch_kernel_startup(out)
+    kernel_startup.set_page_packages(out / kernel_startup.APP_PAGE, kernel_startup.APP_STARTUP)
+    kernel_startup.add_starting_note(out / kernel_startup.APP_PAGE, None if args.offline else CDN + "pyodide.js")
     localize_pages(out, cache)
     landing_page(out, contents, teacher=args.teacher)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico

@@ -2,24 +2,30 @@
 
     make site OFFLINE=1 && .venv/bin/python tools/measure_site.py             # site/, 30 clicks, JupyterLab too
     .venv/bin/python tools/measure_site.py --site .site-build/test-site --clicks 60 --no-jupyterlab
+    .venv/bin/python tools/measure_site.py --site /tmp/site-off --app-only --cpu-quota 0.25   # as root
 
 A benchmark, not a test: it prints figures and asserts nothing. It serves the built site from a small
-counting web server on 127.0.0.1 (every byte the server sends is counted: pages, the Pyodide runtime, the
-wheels, and whatever the kernel's web worker fetches) and drives Debian's headless chromium with a cold cache:
+counting web server on 127.0.0.1 (every response counts as a request, 304s included, and every byte of a body
+is counted: pages, the Pyodide runtime, the wheels, and whatever the kernel's web worker fetches) and drives
+Debian's headless chromium:
 
-1. **the app page** (Voici, ``voici/render/notebooks/app.html``): seconds and bytes from opening the page until
-   a lab is playable: the chooser shown, Identification opened, its cards on the table (kernel idle). While the
-   kit still needs numpy to import (issue 13, part 1), the offline site stops at the start-up check's sentence:
-   then the figures are "kernel ready", and the line says so;
+1. **the app page** (Voici, ``voici/render/notebooks/app.html``), twice in one browser profile: a **first
+   visit** (cold cache) and a **second visit** (what the first left in the browser's cache and storage, as a
+   learner who comes back). Each: seconds and bytes from opening the page until a lab is playable: the
+   chooser shown, Identification opened, its cards on the table (kernel idle); and when the start-up sentence
+   ("Starting Python in your browser ...") first showed. With ``--cpu-quota 0.25`` the two visits are
+   measured again with the whole browser capped at a quarter of one core by a cgroup (tools/cpu_cap.py; needs
+   root): a stand-in for a cheap Chromebook. DevTools' CPU throttle would not do: it slows the page's thread,
+   not the kernel's web worker, where the Python start-up happens;
 2. **a lesson** in JupyterLite (lesson 02): seconds and bytes until its kernel is idle;
 3. **click -> updated chances** in the browser kernel: the Identification lab of tools/bench_click_latency.py
    (``IdentificationLab(seed=1)`` at the Identify step, a click on a face-down place until ``.safari-prob``
-   changes) and the bare anywidget echo beside it, both inserted into the lesson; the lab needs part 1 in
-   the offline site, the echo runs now;
+   changes) and the bare anywidget echo beside it, both inserted into the lesson;
 4. the same two clicks in **JupyterLab** from this venv (tools/bench_click_latency.py, Nagle off: the kit's
    default), unless ``--no-jupyterlab``.
 
-Other hosts: every request the browser context makes to another host is listed (there should be none offline).
+``--app-only`` measures item 1 only. Other hosts: every request the browser context makes to another host is
+listed (there should be none offline). tools/profile_site_kernel.py says where the start-up's time goes.
 """
 from __future__ import annotations
 
@@ -40,6 +46,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tools"))
 
 import bench_click_latency as bench  # noqa: E402
+from cpu_cap import capped_chromium  # noqa: E402
 from tests.browser.helpers import click_latency_ms, latency_summary, write_notebook  # noqa: E402
 from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON  # noqa: E402
 
@@ -56,9 +63,12 @@ class Counter:
         with self.lock:
             self.bytes, self.requests = 0, 0
 
-    def add(self, n: int):
+    def add_bytes(self, n: int):
         with self.lock:
             self.bytes += n
+
+    def add_request(self):
+        with self.lock:
             self.requests += 1
 
 
@@ -70,7 +80,10 @@ def serve(root: Path, counter: Counter):
         def copyfile(self, source, outputfile):
             start = source.tell()
             super().copyfile(source, outputfile)
-            counter.add(source.tell() - start)
+            counter.add_bytes(source.tell() - start)
+
+        def log_request(self, code="-", size="-"):
+            counter.add_request()
 
         def log_message(self, *args):
             pass
@@ -89,30 +102,74 @@ def new_page(browser, outside: list[str]):
     context.on("request", lambda r: outside.append(r.url)
                if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:")) else None)
     page = context.new_page()
-    page.set_default_timeout(180_000)
+    page.set_default_timeout(600_000)
     return context, page
 
 
-def app_to_playable(browser, url: str, counter: Counter, outside: list[str]) -> dict:
+#: the app page's start-up sentence (site-src/build_site.py, STARTING)
+STARTING = "Starting Python in your browser"
+
+
+def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None) -> dict:
+    """One visit of the app page in ``page``: seconds, bytes and requests until Identification is playable
+    (and the browser's CPU seconds, where ``cpu_seconds`` counts them)."""
     from tests.browser.test_app_voila import open_lab
 
-    context, page = new_page(browser, outside)
     counter.reset()
+    cpu0 = cpu_seconds()
     t0 = time.perf_counter()
     page.goto(url + APP, wait_until="domcontentloaded")
+    sentence = None
+    try:
+        page.wait_for_function(f"() => document.body && document.body.innerText.includes({json.dumps(STARTING)})",
+                               timeout=10_000, polling=50)
+        sentence = time.perf_counter() - t0
+    except Exception:  # noqa: BLE001 - a site built before the sentence existed
+        pass
     page.wait_for_function(
         f"() => document.querySelector('.safari-app .widget-dropdown select') || "
-        f"document.body.innerText.includes({json.dumps(FRIENDLY)})", timeout=180_000, polling=100)
+        f"document.body.innerText.includes({json.dumps(FRIENDLY)})", timeout=600_000, polling=100)
     ready = time.perf_counter() - t0
     if page.locator(".safari-app").count():
         open_lab(page, "Safari Witness", "Identification", ".safari-identification-lab")
         what = "Identification lab playable (cards on the table)"
     else:
         what = "kernel ready, start-up check's sentence shown (the lab needs part 1: the kit imports numpy)"
-    result = {"what": what, "seconds": time.perf_counter() - t0, "chooser_seconds": ready,
-              "bytes": counter.bytes, "requests": counter.requests}
-    context.close()
-    return result
+    cpu = cpu_seconds()
+    return {"what": what, "seconds": time.perf_counter() - t0, "chooser_seconds": ready,
+            "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0,
+            "sentence_seconds": sentence, "bytes": counter.bytes, "requests": counter.requests}
+
+
+def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None) -> list[dict]:
+    """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
+    storage and service worker, as a learner who comes back). A profile on disk, not an incognito context: the
+    in-memory cache of those keeps no file as big as the 8.6 MB wasm runtime, nor its compiled code."""
+    profile = tempfile.mkdtemp(prefix="measure-site-profile-")
+    try:
+        context = pw.chromium.launch_persistent_context(profile, executable_path=exe, headless=True,
+                                                        args=bench.CHROMIUM_ARGS,
+                                                        viewport={"width": 1400, "height": 1000})
+        context.on("request", lambda r: outside.append(r.url)
+                   if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:")) else None)
+        visits = []
+        for _ in range(2):
+            page = context.new_page()
+            page.set_default_timeout(600_000)
+            visits.append(app_to_playable(page, url, counter, cpu_seconds))
+            page.close()
+        context.close()
+        return visits
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def capped_app_visits(chromium: str, quota: float, url: str, counter: Counter, outside: list[str]) -> list[dict]:
+    """The two visits in a browser capped at ``quota`` of one core (a cgroup: the worker is capped too)."""
+    from playwright.sync_api import sync_playwright
+
+    with capped_chromium(chromium, quota) as (exe, cpu_seconds), sync_playwright() as pw:
+        return app_visits(pw, exe, url, counter, outside, cpu_seconds)
 
 
 def lesson_and_clicks(browser, url: str, counter: Counter, outside: list[str], clicks: int) -> dict:
@@ -184,11 +241,26 @@ def row(name: str, samples: list[float]) -> str:
     return f"  {name:52s} n={s['n']:3d}  median {s['median']:6.1f}  p95 {s['p95']:6.1f}  max {s['max']:6.1f} ms"
 
 
+def visit_rows(visits: list[dict], where: str) -> str:
+    lines = []
+    for name, v in zip(("first visit ", "second visit"), visits):
+        shown = f"{v['sentence_seconds']:.1f} s" if v["sentence_seconds"] is not None else "never"
+        cpu = f", {v['cpu_seconds']:.1f} CPU s" if v.get("cpu_seconds") is not None else ""
+        lines.append(f"  {where:>18s}, {name}: {v['seconds']:5.1f} s to playable{cpu}, {v['bytes'] / 1e6:5.1f} MB in "
+                     f"{v['requests']:3d} requests (chooser at {v['chooser_seconds']:.1f} s, "
+                     f"start-up sentence at {shown})")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--site", default=str(REPO / "site"), help="a built site (make site [OFFLINE=1])")
     ap.add_argument("--clicks", type=int, default=30, help="timed clicks of each kind (after 5 warm-up)")
     ap.add_argument("--no-jupyterlab", dest="jupyterlab", action="store_false")
+    ap.add_argument("--app-only", action="store_true", help="only the app page's two visits (no lesson, no clicks)")
+    ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES",
+                    help="also measure the app page's visits with the browser capped at this share of one core "
+                         "(0.25: a quarter; a cgroup, needs root)")
     args = ap.parse_args(argv)
     site = Path(args.site)
     if not (site / "jupyter-lite.json").is_file():
@@ -208,23 +280,30 @@ def main(argv=None) -> int:
     server, url = serve(site, counter)
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=bench.CHROMIUM_ARGS)
-            app = app_to_playable(browser, url, counter, outside)
-            lesson = lesson_and_clicks(browser, url, counter, outside, args.clicks)
-            browser.close()
+            visits = app_visits(pw, chromium, url, counter, outside)
+            lesson = None
+            if not args.app_only:
+                browser = pw.chromium.launch(executable_path=chromium, headless=True, args=bench.CHROMIUM_ARGS)
+                lesson = lesson_and_clicks(browser, url, counter, outside, args.clicks)
+                browser.close()
+        capped = capped_app_visits(chromium, args.cpu_quota, url, counter, outside) if args.cpu_quota else None
     finally:
         server.shutdown()
-    lab = jupyterlab_clicks(args.clicks, chromium) if args.jupyterlab else {"lab": [], "bare": []}
+    lab = (jupyterlab_clicks(args.clicks, chromium) if args.jupyterlab and not args.app_only
+           else {"lab": [], "bare": []})
 
     mode = "offline" if build.get("offline") else "online runtime"
     print(f"\nThe static site {site} ({mode}, Pyodide {build.get('pyodide', '?')}): {total / 1e6:.1f} MB on disk, "
           f"of which static/pyodide/ {runtime / 1e6:.1f} MB")
-    print("\nFirst visit, cold cache, headless chromium on this machine:")
-    print(f"  app page -> {app['what']}:")
-    print(f"    {app['seconds']:.1f} s, {app['bytes'] / 1e6:.1f} MB downloaded in {app['requests']} requests "
-          f"(chooser or sentence after {app['chooser_seconds']:.1f} s)")
-    print(f"  lesson 02 in JupyterLite -> kernel idle: {lesson['seconds']:.1f} s, {lesson['bytes'] / 1e6:.1f} MB "
-          f"in {lesson['requests']} requests")
+    print(f"\nThe app page -> {visits[0]['what']}, headless chromium on this machine:")
+    print(visit_rows(visits, "uncapped"))
+    if capped:
+        print(visit_rows(capped, f"capped at {args.cpu_quota:g} core"))
+    if lesson is None:
+        print(f"\nrequests to other hosts: {len(outside)}" + (f": {sorted(set(outside))[:10]}" if outside else ""))
+        return 0
+    print(f"\nlesson 02 in JupyterLite, cold cache -> kernel idle: {lesson['seconds']:.1f} s, "
+          f"{lesson['bytes'] / 1e6:.1f} MB in {lesson['requests']} requests")
     print(f"\nClick -> kernel -> DOM round trips ({args.clicks} clicks each):")
     print(row("browser kernel: lab place click -> chances", lesson["lab"]))
     if lesson["lab_note"]:

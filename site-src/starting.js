@@ -1,0 +1,67 @@
+/* The app page's start-up sentence (issue 18, items 3 and 5), put first in the page's <body> at build time
+   (site-src/kernel_startup.py).
+   From the first second until the app shows: "Starting Python in your browser: about N s on this computer",
+   N being this browser's last start-up of the page (kept in localStorage), or on a first visit the figure the
+   build was given (measured by tools/measure_site.py). The online build also checks that the Python runtime's
+   host answers; where it cannot be reached the sentence says so instead of the page waiting for ever. */
+(function () {
+  var KEY = "safari_kit.app_startup_seconds";
+  var FIRST = __FIRST_SECONDS__;
+  var RUNTIME = __RUNTIME_URL__;
+  var failed = false;
+  var timer = null;
+
+  function stored() {
+    try { return parseFloat(window.localStorage.getItem(KEY)) || 0; } catch (e) { return 0; }
+  }
+
+  function about(seconds) {
+    return seconds < 20 ? Math.max(1, Math.round(seconds)) : 5 * Math.round(seconds / 5);
+  }
+
+  var estimate = about(stored() || FIRST);
+
+  function note() {
+    var el = document.getElementById("safari-starting");
+    if (!el && document.body) {
+      el = document.createElement("div");
+      el.id = "safari-starting";
+      el.setAttribute("role", "status");
+      el.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:10000;padding:.7rem 1rem;" +
+        "font:16px/1.4 system-ui,sans-serif;background:#fff8dc;color:#222;border-bottom:1px solid #d8c78a;" +
+        "text-align:center";
+      document.body.appendChild(el);
+    }
+    return el;
+  }
+
+  function ready() {
+    return !!document.querySelector(".safari-app");
+  }
+
+  function tick() {
+    if (ready()) {
+      var seconds = performance.now() / 1000, shown = document.getElementById("safari-starting");
+      try { window.localStorage.setItem(KEY, seconds.toFixed(1)); } catch (e) { /* private window: no store */ }
+      if (shown) shown.remove();
+      clearInterval(timer);
+      return;
+    }
+    var el = note();
+    if (!el) return;
+    if (failed) {
+      el.textContent = "Python cannot start: this computer cannot reach the online Python runtime (" +
+        new URL(RUNTIME).host + "); connect it to the internet, or ask your teacher for the offline copy of the site.";
+      el.style.background = "#fde8e8";
+      return;
+    }
+    el.textContent = "Starting Python in your browser: about " + estimate + " s on this computer (" +
+      Math.round(performance.now() / 1000) + " s so far).";
+  }
+
+  if (RUNTIME) {
+    fetch(RUNTIME, { mode: "no-cors", cache: "no-store" }).catch(function () { failed = true; tick(); });
+  }
+  timer = setInterval(tick, 250);
+  tick();
+})();
