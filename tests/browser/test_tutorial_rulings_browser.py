@@ -1,0 +1,58 @@
+"""The Rules tutorial's rulings open their full text in place, in JupyterLab and in the Voilà app (issue 18).
+
+The tutorial linked each ruling to ``../docs/rules.md``: resolved against the page's address, that 404ed in
+JupyterLab (``make lab``'s root is ``my-lessons/``), in Voilà (no Markdown served) and in the static site.
+Now a ruling is a ``<details>``: a click shows its words from docs/rules.md, with no address involved. Here
+a click on a ruling's line shows that text in both places (the static site: tests/browser/test_site_subpath.py),
+and the tutorial holds no link.
+"""
+from __future__ import annotations
+
+import pytest
+
+from safari_kit.teaching.rulebook import ruling_markdown
+from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.test_app_voila import app_errors, button, open_lab
+
+pytestmark = pytest.mark.browser
+
+
+def open_a_ruling(page, tutorial) -> str:
+    """Step on until a ruling is listed, click its line; returns its code once its text is shown."""
+    for _ in range(6):
+        if tutorial.locator("details.safari-ruling").count():
+            break
+        button(tutorial, "Next").click()
+        page.wait_for_timeout(300)
+    ruling = tutorial.locator("details.safari-ruling").first
+    text = ruling.locator(".safari-ruling-text")
+    assert not text.is_visible()
+    ruling.locator("summary").click()
+    text.wait_for(state="visible", timeout=10_000)
+    code = ruling.get_attribute("data-ruling")
+    assert text.inner_text().split()[:5] == ruling_markdown(code).split()[:5], (code, text.inner_text()[:200])
+    assert tutorial.locator("a[href]").count() == 0
+    text.scroll_into_view_if_needed()
+    return code
+
+
+def test_a_ruling_opens_in_jupyterlab(page, js_errors, lab_server):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    write_notebook(lab_server.root / "rulings.ipynb",
+                   ["from safari_kit.widgets.labs import RulesTutorial\nlab = RulesTutorial('knockout')\nlab"])
+    run = open_and_run(page, lab_server, "rulings.ipynb", name="rulings-lab-run")
+    assert run.ok, run.errors
+    code = open_a_ruling(page, page.locator(".safari-tutorial").first)
+    screenshot(page, f"tutorial-ruling-{code}-jupyterlab")
+    assert not js_errors, js_errors
+
+
+def test_a_ruling_opens_in_the_voila_app(page, js_errors, voila_app):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=90_000)
+    open_lab(page, "Safari Witness", "Rules\u00a0tutorial", ".safari-tutorial")  # ipywidgets: no-break spaces
+    code = open_a_ruling(page, page.locator(".safari-app .safari-tutorial"))
+    screenshot(page, f"tutorial-ruling-{code}-voila")
+    assert not app_errors(page), app_errors(page)
+    assert not js_errors, js_errors
