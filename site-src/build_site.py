@@ -64,7 +64,8 @@ STARTUP = kernel_startup.LESSON_STARTUP
 #: the kernel's own wheels, shipped by jupyterlite-pyodide-kernel in its piplite index
 KERNEL_WHEELS = {"piplite": [], "ipykernel": [], "pyodide-kernel": []}
 START_UP_LINE = '"import pyodide_kernel"'
-START_UP_PATCH = '"import pyodide_kernel\\ntry:\\n    import safari_site\\nexcept ImportError:\\n    pass"'
+START_UP_PATCH = ('"import pyodide_kernel\\ntry:\\n    import safari_site\\n    import safari_site.later\\n'
+                  'except ImportError:\\n    pass"')
 #: JupyterLite's service-worker manager (0.7.6, also upstream main) never settles its ``ready`` promise where
 #: the browser offers no service worker: a page reached over plain http by a network name (not a secure context:
 #: only https, localhost and 127.0.0.1 are). Voici awaits that promise before it runs the page's notebook, so the

@@ -45,7 +45,7 @@ APP_STARTUP = ["ipykernel", "comm", "pyodide-kernel", "ipython", "ipywidgets", "
 #: lessons' start-up), and all of the kit
 WARM_IMPORTS = ["piplite.piplite", "pyodide_kernel", "safari_site", "jedi", "ipywidgets", "anywidget",
                 "safari_kit.widgets.app", "safari_kit.widgets.labs"]
-COMPILE_ALL = ["safari_kit"]
+COMPILE_ALL = ["safari_kit", "safari_site"]
 #: the app page of the site (Voici)
 APP_PAGE = "voici/render/notebooks/app.html"
 

@@ -1,0 +1,131 @@
+"""The static site's app page while Python starts (issue 18, items 3 and 5), in headless Debian chromium.
+
+* offline build (``offline_site``): from its first seconds the app page says "Starting Python in your browser:
+  about N s on this computer"; the sentence goes when the app shows, and the next visit's N is the figure this
+  browser measured (kept in localStorage);
+* online build (built here, ``make site`` into .site-build/test-site-online): its config loads only what each
+  page needs (the app page: no numpy, pandas, matplotlib; the lessons: no matplotlib until a cell imports it),
+  and with the online runtime's host unreachable the app page says so in one sentence within a few seconds.
+  Unreachable means Chromium's ``--host-resolver-rules`` resolving every name but 127.0.0.1 to nothing: no
+  request leaves the machine.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from tests.browser.helpers import screenshot
+from tests.browser.site_fixtures import APP, REPO, serve
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+STARTING = re.compile(r"^Starting Python in your browser: about (\d+) s on this computer")
+UNREACHABLE = "Python cannot start: this computer cannot reach the online Python runtime (cdn.jsdelivr.net)"
+ONLINE_DIR = REPO / ".site-build" / "test-site-online"
+KEY = "safari_kit.app_startup_seconds"
+NUMERIC = {"numpy", "pandas", "matplotlib", "pillow", "fonttools", "kiwisolver", "contourpy", "scipy"}
+
+
+def _note(page) -> str:
+    el = page.locator("#safari-starting")
+    return el.inner_text().strip() if el.count() else ""
+
+
+def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js_errors, offline_site):
+    page = site_page
+    t0 = time.perf_counter()
+    page.goto(offline_site.url + APP, wait_until="commit")
+    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
+                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
+    shown = time.perf_counter() - t0
+    first = _note(page)
+    screenshot(page, "issue18-app-starting")
+    assert STARTING.match(first), first
+    assert shown < 3, f"the start-up sentence came after {shown:.1f} s"
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+    page.wait_for_function("() => !document.getElementById('safari-starting')", timeout=5_000)
+    stored = float(page.evaluate(f"() => localStorage.getItem({json.dumps(KEY)})"))
+    print(f"\nsentence after {shown:.1f} s: {first!r}; the app after {stored:.1f} s (stored)")
+    assert 1 < stored < 120, stored
+
+    # the next visit in this browser announces this browser's own figure
+    page.evaluate(f"() => localStorage.setItem({json.dumps(KEY)}, '47.2')")
+    page.goto(offline_site.url + APP, wait_until="commit")
+    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
+                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
+    assert STARTING.match(_note(page)).group(1) == "45", _note(page)  # 47.2 s: "about 45 s"
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+    assert not page.outside, page.outside
+    assert not js_errors, js_errors
+
+
+@pytest.fixture(scope="module")
+def online_site():
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
+    proc = subprocess.run(["make", "--no-print-directory", "site", f"SITE_OUT={ONLINE_DIR}"], cwd=REPO, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode:
+        pytest.fail(f"make site (online) failed (rc={proc.returncode}):\n{proc.stdout[-4000:]}", pytrace=False)
+    url, server = serve(ONLINE_DIR)
+    try:
+        yield url
+    finally:
+        from tests.browser.conftest import _stop
+
+        _stop(server)
+
+
+def _page_config(html: str) -> dict:
+    m = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+
+
+def _closure(lock: dict, names: list[str]) -> set[str]:
+    seen: set[str] = set()
+    todo = [re.sub(r"[-_.]+", "-", n).lower() for n in names]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += lock[name]["depends"]
+    return seen
+
+
+def test_online_build_loads_only_what_each_page_needs(online_site):
+    lock = json.loads((ONLINE_DIR / "static/pyodide/pyodide-lock.json").read_text())["packages"]
+    app = _page_config((ONLINE_DIR / APP).read_text())
+    lessons = json.loads((ONLINE_DIR / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    lessons = lessons["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    app_loads = _closure(lock, app["loadPyodideOptions"]["packages"])
+    lesson_loads = _closure(lock, lessons["loadPyodideOptions"]["packages"])
+    print(f"\napp page: {sorted(app_loads)}\nlessons: {sorted(lesson_loads)}")
+    assert "safari-kit" in app_loads and not app_loads & NUMERIC, app_loads
+    assert not app_loads & {"jedi", "prompt-toolkit", "sqlite3", "micropip"}, app_loads
+    assert {"numpy", "pandas", "jedi"} <= lesson_loads and not lesson_loads & (NUMERIC - {"numpy", "pandas"})
+    assert lock["matplotlib"]["file_name"].startswith("https://cdn.jsdelivr.net/")  # a cell's import loads it
+
+
+def test_online_app_page_says_when_the_runtime_cannot_be_reached(browser, chromium_path, online_site):
+    from tests.browser.conftest import CHROMIUM_ARGS
+
+    offline = browser.browser_type.launch(
+        executable_path=chromium_path, headless=True,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
+    try:
+        page = offline.new_page(viewport={"width": 1366, "height": 768})
+        t0 = time.perf_counter()
+        page.goto(online_site + APP, wait_until="commit")
+        page.wait_for_function(f"() => document.body && document.body.innerText.includes({json.dumps(UNREACHABLE)})",
+                               timeout=15_000, polling=100)
+        print(f"\nthe sentence after {time.perf_counter() - t0:.1f} s: {_note(page)!r}")
+        screenshot(page, "issue18-online-runtime-unreachable")
+        assert ". " not in _note(page) and _note(page).endswith("site."), _note(page)  # one sentence
+        page.wait_for_timeout(2_000)  # the start-up sentence does not come back over it
+        assert _note(page).startswith(UNREACHABLE), _note(page)
+    finally:
+        offline.close()
