@@ -28,7 +28,9 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
    network name, where browsers allow no service worker; and every page opened as a file (``file://``, where
    nothing can run) says in one sentence how to open the site (site-src/no-server.js); Voici's rendered
    lessons open the docs they link to in JupyterLite (every link of the site resolves:
-   tests/browser/test_site_links.py).
+   tests/browser/test_site_links.py); labextensions of the build venv that fail in the site are left out
+   (UNWANTED_EXTENSIONS); ``serve.py`` (site-src/serve_site.py) goes in the site: ``python3 site/serve.py``
+   serves it with cache headers (docs/teachers.md, "Serving the site with cache headers").
 """
 from __future__ import annotations
 
