@@ -38,6 +38,7 @@ import ipywidgets as W
 
 from safari_kit.presentation.offline import data_package_missing, needs_package
 from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
+from safari_kit.widgets.labs.limits import bounded_int
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ LABS = (
 
 
 CLASS_SEED_ENV = "SAFARI_KIT_CLASS_SEED"
+MAX_SEED = 2**63 - 1  # a class seed a teacher types; anything bigger from the page is cut to it
 
 
 class LabChooser:
@@ -197,7 +199,7 @@ class LabChooser:
         if self.fair and isinstance(setting, int):
             return setting
         if not self.fair or self.shared.value:
-            return int(self.seed.value)
+            return bounded_int(self.seed.value, 0, MAX_SEED, 1)  # a 5,000-digit number from the page: cut
         return None
 
     def entries(self, game: str | None = None) -> list[LabEntry]:

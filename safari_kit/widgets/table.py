@@ -32,6 +32,16 @@ log = logging.getLogger("safari_kit.widgets")
 _STATIC = pathlib.Path(__file__).parent / "static"
 
 
+def _small(click: dict) -> bool:
+    """A click the page could really send: a short kind and id, a number for seq (issue 19: a crafted message
+    may carry anything; it is refused before any rule code sees it, and never echoed)."""
+    kind, id_, seq = click.get("kind"), click.get("id"), click.get("seq")
+    short = lambda x: isinstance(x, str) and len(x) <= 80  # noqa: E731
+    ok_id = short(id_) or (isinstance(id_, int) and not isinstance(id_, bool) and abs(id_) < 10**6)
+    ok_seq = seq is None or (isinstance(seq, (int, float)) and not isinstance(seq, bool) and abs(seq) < 1e15)
+    return short(kind) and ok_id and ok_seq and len(click) <= 8
+
+
 class CardTable(anywidget.AnyWidget):
     """The table of either game, as one viewer sees it.
 
@@ -162,7 +172,7 @@ class CardTable(anywidget.AnyWidget):
     def _handle_click(self, click) -> None:
         if not click:
             return
-        if not isinstance(click, dict) or "kind" not in click or "id" not in click:
+        if not isinstance(click, dict) or "kind" not in click or "id" not in click or not _small(click):
             self.message = "That click could not be read; please click again."
             return
         seq = click.get("seq")

@@ -136,3 +136,138 @@ def test_a_record_with_a_huge_seed_is_refused_cleanly(records):
     assert "Not loaded" in status and "SECRET-TEXT" not in status and fresh.errors == []
     with pytest.raises(RF.RecordFileError, match="not a game record"):
         RF.parse_record_text('{"seed": ' + "1" * 5000 + "}")
+
+
+# ----------------------------------------------------------------------------- values that size work
+def crafted(widget, **state):
+    """What a comm message from the page does: {"method": "update", "state": {...}} to the widget's model."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
+
+
+def crafted_click(button):
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
+
+
+def test_the_simulation_lab_never_trusts_a_synced_max():
+    """{"max": 1000000} then {"value": 1000000} to the Intervals slider, then Run the intervals: an hour of work."""
+    from safari_kit.widgets.labs.simulation import SimulationLab
+
+    lab = SimulationLab(seed=None, fair=True, run_tournament=False)
+    crafted(lab.cov_count, max=1_000_000)
+    crafted(lab.cov_count, value=1_000_000)
+    assert (lab.cov_count.max, lab.cov_count.value) == (200, 200)
+    crafted(lab.cov_count, min=0, max=10**9, value=10**9)  # in one message
+    assert (lab.cov_count.min, lab.cov_count.max) == (20, 200) and lab.cov_count.value <= 200
+    crafted_click(lab.cov_button)
+    assert lab.coverage["total"] <= 200 and lab.errors == []
+    crafted(lab.players_slider, max=100)
+    crafted(lab.players_slider, value=100)
+    assert lab.players_slider.value == 5 and len(lab.seat_boxes.children) == 5
+    crafted(lab.games_slider, index=10**6)  # not an offered number of games: refused by the slider itself
+    assert lab.games_slider.value in (10, 20, 30, 50, 100, 200, 500)
+
+
+def test_the_full_game_lab_never_trusts_a_synced_max():
+    lab = FullGameLab(seed=None, fair=True, players=3, humans=(0,), bots="random")
+    crafted(lab.players_box, max=1_000_000)
+    crafted(lab.players_box, value=1_000_000)  # would build a million seat toggles, then a million-seat game
+    assert lab.players_box.value == 7 and len(lab.learner_picker.children) == 7
+    crafted_click(lab.new_button)
+    assert lab.state.players == 7 and lab.errors == []
+
+
+def test_text_boxes_have_a_length_limit():
+    from safari_kit.widgets.labs.identification import IdentificationLab
+
+    lab = FullGameLab(seed=None, fair=True, players=2, humans=(), bots="random")
+    crafted(lab.path_box, value="x" * 100_000)
+    assert len(lab.path_box.value) == 80
+    crafted(lab.record_box, value="{" * 2_000_000)
+    assert len(lab.record_box.value) == 1_000_000
+    ident = IdentificationLab(seed=None, fair=True, bot="random")
+    crafted(ident.guess_box, value="1/" + "7" * 5000)
+    assert len(ident.guess_box.value) == 40
+
+
+def test_a_crafted_click_on_the_table_is_refused_without_being_echoed():
+    lab = FullGameLab(seed=None, fair=True, players=2, humans=(0,), bots="random")
+    for click in ({"kind": "place", "id": "Z" * 10_000, "seq": 10**6}, {"kind": "K" * 1000, "id": 1, "seq": 10**6 + 1},
+                  {"kind": "place", "id": [1, 2], "seq": 10**6 + 2}, {"kind": "place", "id": 1, "seq": "x" * 100}):
+        crafted(lab.table, click=click)
+        assert lab.table.message == "That click could not be read; please click again."
+    assert lab.errors == [] and lab.table.last_error is None
+
+
+# ----------------------------------------------------------------------------- long work: Stop and a wall-time cap
+def slow_lab(monkeypatch, cap: str | None = None):
+    from safari_kit.widgets.labs.simulation import SimulationLab
+
+    if cap is not None:
+        monkeypatch.setenv("SAFARI_KIT_WALL_TIME", cap)
+    lab = SimulationLab(seed=None, fair=True, run_tournament=False, tournament_game="witness")
+    lab.games_slider.value = 500  # the largest tournament the page offers (about a minute on 2 cores)
+    return lab
+
+
+def test_stop_ends_a_tournament_between_steps_and_the_page_says_so(monkeypatch):
+    lab = slow_lab(monkeypatch)
+    steps = []
+    real = lab.progress.update
+
+    def press_stop_after_the_first_step(done, total):
+        real(done, total)
+        steps.append(done)
+        assert not lab.stop_button.disabled  # Stop is on while games are played
+        if done == 10:
+            crafted_click(lab.stop_button)
+
+    lab.progress.update = press_stop_after_the_first_step
+    assert lab.run_tournament() is None
+    assert steps == [0, 10] and lab.tournament_result is None and lab.errors == []
+    assert "Stopped after 10 of 500 games: you pressed Stop" in lab.status.value
+    assert "Stopped after 10 of 500 games" in lab.tour_summary.value and lab.stop_button.disabled
+    assert not lab.tour_button.disabled and not lab.reset_button.disabled
+    lab.progress.update = real
+    lab.games_slider.value = 10
+    assert lab.run_tournament() is not None and lab.tournament_run == 1  # the stopped run was not counted
+
+
+def test_the_wall_time_cap_ends_a_tournament_in_the_app(monkeypatch):
+    import time
+
+    lab = slow_lab(monkeypatch, cap="0.5")
+    t0 = time.monotonic()
+    lab.tour_button.click()
+    seconds = time.monotonic() - t0
+    assert lab.tournament_result is None and lab.errors == []
+    assert "may take at most 0.5 seconds on this server" in lab.status.value
+    assert seconds < 15, seconds  # one step of 10 games past the cap, not 500 games
+    monkeypatch.delenv("SAFARI_KIT_WALL_TIME")
+    from safari_kit.widgets.labs.limits import wall_time_cap
+
+    assert wall_time_cap(True) == 30 and wall_time_cap(False) is None  # the app's default; a notebook: none
+
+
+def test_a_click_plays_beside_the_message_loop_so_stop_is_heard(monkeypatch):
+    """In a kernel a click's tournament runs in a thread: messages (Stop, crafted clicks) are handled meanwhile.
+    Every other action is refused until it ends (a click on a disabled button still reaches the server)."""
+    import time
+
+    import safari_kit.widgets.labs.simulation as S
+
+    monkeypatch.setattr(S, "in_kernel", lambda: True)
+    lab = slow_lab(monkeypatch)
+    crafted_click(lab.tour_button)
+    assert lab._job is not None and lab.tour_button.disabled and lab.reset_button.disabled
+    deadline = time.monotonic() + 30
+    while lab.progress.bar.value < 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for button in (lab.tour_button, lab.reset_button, lab.cov_button, lab.run_button):
+        crafted_click(button)  # disabled on the page; sent anyway
+        assert "Games are being played" in lab.status.value
+    crafted_click(lab.stop_button)
+    job = lab._job
+    if job is not None:
+        job.join(30)
+    assert lab._job is None and lab.tournament_result is None and lab.errors == []
+    assert "you pressed Stop" in lab.status.value and not lab.tour_button.disabled

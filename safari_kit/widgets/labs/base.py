@@ -92,7 +92,7 @@ class Lab:
         self.seed_box = W.IntText(value=0 if self.secret else 1 if seed is None else int(seed),
                                   description="Seed", layout=W.Layout(width="160px"))
         self.reset_button = W.Button(description="Reset", tooltip="Start again from this seed")
-        self.reset_button.on_click(lambda _b: self.reset(None if self.fair else self.seed_box.value))
+        self.reset_button.on_click(lambda _b: self._reset_clicked())
         self.deal_note = W.HTML()
         self.deal_note.add_class("safari-deal-note")
         if self.secret:
@@ -147,6 +147,10 @@ class Lab:
         if self._class_seed is not None:
             return self._class_seed
         return int(self.seed_box.value)
+
+    def _reset_clicked(self) -> None:
+        """The Reset button (a lab may run a click's long work in steps, see the Simulation lab)."""
+        self.reset(None if self.fair else self.seed_box.value)
 
     def reset(self, seed: int | None = None) -> None:
         """Deal again: from ``seed`` (notebook mode), or a fresh secret deal / the class deal (fair mode)."""

@@ -57,6 +57,7 @@ import ipywidgets as W
 
 from safari_kit.core.chance import Chance
 from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.widgets.labs.limits import bounded_int, limit_text, pin_range
 from safari_kit.presentation.narration import card_label, describe_event
 from safari_kit.presentation.views import action_of, learner_sentence
 
@@ -65,6 +66,8 @@ log = logging.getLogger("safari_kit.widgets")
 
 _SPOT_KINDS = ("place", "archive")
 _MAX_BOT_ACTIONS = 5000  # a safety net: a bot loop never runs away
+RECORD_TEXT_LIMIT = 1_000_000  # characters in the record box: a record file's size cap
+PLAYERS = (2, 7)  # seats at the table: the slider's range, kept on the server
 
 
 
@@ -146,7 +149,7 @@ class FullGameLab(Lab):
         super().__init__(seed, fair=fair)
         from safari_kit.witness.state import KRIS_ELEMENTS
 
-        self.players_box = W.IntSlider(value=players, min=2, max=7, description="Players",
+        self.players_box = W.IntSlider(value=players, min=PLAYERS[0], max=PLAYERS[1], description="Players",
                                        continuous_update=False, layout=W.Layout(width="260px"))
         self.case_box = W.Checkbox(value=bool(case_module), description="Case Module", indent=False,
                                    layout=W.Layout(width="130px"))
@@ -168,6 +171,7 @@ class FullGameLab(Lab):
         self.new_button = W.Button(description="New game", tooltip="Start a new game with these options",
                                    layout=W.Layout(width="110px"))
         self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
+        pin_range(self.players_box, *PLAYERS)  # issue 19: a page's {"max": 1000000} is put back
         self.players_box.observe(lambda _c: self._on_players(), names="value")
         self._draw_learner_picker()
         options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
@@ -195,6 +199,7 @@ class FullGameLab(Lab):
                                        "Records are kept in the records folder.",
                                layout=W.Layout(width="330px"))
         self.path_box.add_class("safari-record-name")
+        limit_text(self.path_box, 80)  # a record name is at most 64 letters and .json
         self.record_note = W.HTML()
         self.record_note.add_class("safari-record-note")
         self.passes: list[dict] = []  # every "I am player N" press, for the whole table to see
@@ -204,6 +209,7 @@ class FullGameLab(Lab):
         self._touched = False  # a learner has moved (or a device pass happened) in this game
         self.record_box = W.Textarea(placeholder="A saved record appears here; paste one to load it.",
                                      layout=W.Layout(width="95%", height="70px", display="none"))
+        limit_text(self.record_box, RECORD_TEXT_LIMIT)
         self.records = W.VBox([W.HBox([self.save_button, self.load_button, self.path_box]), self.record_note,
                                self.record_box])
         self.game_area = W.VBox()
@@ -235,12 +241,16 @@ class FullGameLab(Lab):
     def _reset(self) -> None:
         from safari_kit.witness import WitnessGame
 
-        humans = self._parse_humans(self.learner_seats, int(self.players_box.value))
-        game = WitnessGame(players=int(self.players_box.value), case_module=self.case_box.value,
+        humans = self._parse_humans(self.learner_seats, self._players())
+        game = WitnessGame(players=self._players(), case_module=self.case_box.value,
                            advanced=self.advanced_box.value, first_player=self._first_player)
         self._start(game, game.new_initial_state(seed=self.seed), humans)
 
     # ------------------------------------------------------------------ the learners' seats
+    def _players(self) -> int:
+        """The Players slider's value within the server's range (never trusting a synced min/max)."""
+        return bounded_int(self.players_box.value, *PLAYERS, 3)
+
     @property
     def learner_seats(self) -> tuple[int, ...]:
         """The seats learners play (the pressed toggles); every other seat is a bot."""
@@ -254,7 +264,7 @@ class FullGameLab(Lab):
         self._draw_learner_picker()
 
     def _draw_learner_picker(self) -> None:
-        players = int(self.players_box.value)
+        players = self._players()
         toggles = []
         for seat in range(players):
             t = W.ToggleButton(value=seat in self._learner_seats, description=f"Player {seat}",
@@ -266,7 +276,7 @@ class FullGameLab(Lab):
         self.learner_picker.children = toggles
 
     def _on_players(self) -> None:
-        players = int(self.players_box.value)
+        players = self._players()
         self._learner_seats = tuple(x for x in self._learner_seats if x < players)
         self._draw_learner_picker()
 

@@ -52,6 +52,7 @@ import ipywidgets as W
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, count_html, count_lines, guarded
+from safari_kit.widgets.labs.limits import limit_text
 from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
                                                types_label, who, why_failed)
 from safari_kit.presentation.numbers import count_first
@@ -125,6 +126,7 @@ class IdentificationLab(Lab):
         self.guess_box = W.Text(value="", placeholder="e.g. 0.2 or 14/74", description="Your guess",
                                 layout=W.Layout(width="260px"))
         self.guess_box.add_class("safari-guess")
+        limit_text(self.guess_box, 40)  # a guess is a short number; a huge one would only cost work
         self.reveal_button = W.Button(description="Reveal", button_style="primary",
                                       tooltip="Declare the clue type at the picked place and turn it over")
         self.reveal_button.layout.width = "90px"

@@ -56,7 +56,10 @@ True
 from __future__ import annotations
 
 import html
+import logging
 import math
+import threading
+import time
 from contextlib import contextmanager
 
 import ipywidgets as W
@@ -65,6 +68,7 @@ import numpy as np
 from safari_kit.probability.distributions import Estimate
 from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, python_in_browser
+from safari_kit.widgets.labs.limits import WorkStopped, bounded_int, in_kernel, pin_range, wall_time_cap
 from safari_kit.widgets.labs.simulation_draws import (  # noqa: F401 - the lab's public helpers, as before
     DEFAULT_SEED, Question, count_at_most, coverage_run, draw_rng, exact_coverage, questions, running_estimate,
     tournament_seed, typical_range,
@@ -81,6 +85,9 @@ BOT_CHOICES = {
     "witness": ("random", "greedy", "memory:0", "memory:0.25", "memory:0.5", "memory:0.75", "lastk:2", "lastk:6"),
     "knockout": ("random", "greedy", "highcard", "highcard:best"),
 }
+COVERAGE_COUNTS = (20, 200)  # intervals per round: the slider's range, kept on the server (issue 19)
+PLAYERS = (2, 5)  # tournament seats: the slider's range, kept on the server
+log = logging.getLogger("safari_kit.widgets")
 TOURNAMENT_CHUNK = 10  # games per chunk: a progress step every 10 games (results depend on it, never on workers)
 TOURNAMENTS_KEPT = 8  # tournaments kept per lab, so Reset at the same seed shows run 1 again without replaying it
 
@@ -216,8 +223,10 @@ class SimulationLab(Lab):
         self.plot_out.add_class("safari-sim-plot")
         self.cov_size = W.SelectionSlider(options=COVERAGE_SIZES, value=100, description="n per interval",
                                           continuous_update=False, style={"description_width": "95px"})
-        self.cov_count = W.IntSlider(value=100, min=20, max=200, step=10, description="Intervals",
-                                     continuous_update=False, style={"description_width": "70px"})
+        self.cov_count = W.IntSlider(value=100, min=COVERAGE_COUNTS[0], max=COVERAGE_COUNTS[1], step=10,
+                                     description="Intervals", continuous_update=False,
+                                     style={"description_width": "70px"})
+        pin_range(self.cov_count, *COVERAGE_COUNTS)  # a page's {"max": 1000000} is put back
         self.cov_method = W.Dropdown(options=[("mean ± 1.96·SE", "normal"), ("Wilson", "wilson")], value="normal",
                                      description="Interval", layout=W.Layout(width="260px"),
                                      style={"description_width": "60px"})
@@ -238,15 +247,26 @@ class SimulationLab(Lab):
         # tab 2: tournament
         self.game_box = W.ToggleButtons(options=[("Safari Witness", "witness"), ("Safari Knockout", "knockout")],
                                         value=tournament_game, description="Game")
-        self.players_slider = W.IntSlider(value=3, min=2, max=5, description="Players", continuous_update=False)
+        self.players_slider = W.IntSlider(value=3, min=PLAYERS[0], max=PLAYERS[1], description="Players",
+                                          continuous_update=False)
+        pin_range(self.players_slider, *PLAYERS)
         self.games_slider = W.SelectionSlider(options=TOURNAMENT_GAMES,
                                               value=100 if tournament_game == "knockout" else 30,
                                               description="Games", continuous_update=False)
         self.seat_boxes = W.HBox()
         self.tour_button = W.Button(description="Run tournament", button_style="primary",
                                     tooltip="Play fresh games (run 1, 2, 3, ...: the same games in every classroom)")
-        self.tour_button.on_click(lambda _b: self.run_tournament())
+        self.tour_button.on_click(lambda _b: self.run_tournament(background=in_kernel()))
         self.progress = Progress("Games")
+        # long work (a tournament) runs in steps of TOURNAMENT_CHUNK games; Stop and the wall-time cap end it
+        self.stop_button = W.Button(description="Stop", button_style="danger", disabled=True,
+                                    tooltip="Stop the games being played", layout=W.Layout(width="70px"))
+        self.stop_button.add_class("safari-sim-stop")
+        self.stop_button.on_click(lambda _b: self.stop())
+        self._stop_requested = False
+        self._deadline: float | None = None
+        self._job: threading.Thread | None = None  # a tournament played beside the kernel's message loop
+        self._clicked = False
         self.tour_summary = W.HTML()
         self.tour_out = W.HTML()
         self.game_box.observe(self._on_lineup_change, names="value")
@@ -254,7 +274,7 @@ class SimulationLab(Lab):
         tournament_tab = W.VBox([
             self.game_box, W.HBox([self.players_slider, self.games_slider]),
             W.HTML("Bots (seats rotate every game, so nobody keeps the first seat):"), self.seat_boxes,
-            W.HBox([self.tour_button, self.progress.widget]), self.tour_summary, self.tour_out])
+            W.HBox([self.tour_button, self.progress.widget, self.stop_button]), self.tour_summary, self.tour_out])
 
         self.tabs = W.Tab(children=[convergence, tournament_tab])
         self.tabs.set_title(0, "Convergence")
@@ -263,6 +283,7 @@ class SimulationLab(Lab):
         self.reset_progress = Progress("Reset")
         self.reset_progress.bar.bar_style = "info"
         self.reset_progress.widget.layout.display = "none"
+        self.reset_progress.widget.children = (*self.reset_progress.widget.children, self.stop_button)
         self.reset_progress.widget.add_class("safari-sim-reset-progress")
         self.body.children = [self.reset_progress.widget, self.tabs]
         self._question_default = question
@@ -271,15 +292,28 @@ class SimulationLab(Lab):
         self.reset(self.seed)
 
     # ------------------------------------------------------------------ reset
+    def _reset_clicked(self) -> None:
+        self._clicked = True  # a click's tournament is played beside the message loop, so Stop is heard
+        try:
+            super()._reset_clicked()
+        finally:
+            self._clicked = False
+
+    def reset(self, seed: int | None = None) -> None:
+        if self._refused_while_playing():
+            return
+        super().reset(seed)
+
     @guarded
     def _reset(self) -> None:
         """New questions, run 1, round 1 and the tournament's run 1 at the seed; buttons off, a bar above the tabs."""
+        background = self._clicked and self._run_tournament_on_reset and in_kernel()
         with self._busy("Working: new questions, runs and tournament..."):
             self._resetting = True
             bar = self.reset_progress
             bar.widget.layout.display = None
             bar.bar.value = 0  # before the new max: a smaller max would first clamp the old value
-            bar.update(0, 3 + (int(self.games_slider.value) if self._run_tournament_on_reset else 0))
+            bar.update(0, 3 + (self._games() if self._run_tournament_on_reset else 0))
             bar.label.value = "questions..."
             try:
                 self._questions = questions(self.seed)
@@ -296,22 +330,54 @@ class SimulationLab(Lab):
                 self._reset_step(2, "a round of intervals...")
                 self.run_coverage()
                 self._reset_step(3, "the tournament...")
-                if self._run_tournament_on_reset:
+                if self._run_tournament_on_reset and not background:
                     self.run_tournament()
             finally:
-                self._resetting = False
-                bar.widget.layout.display = "none"
+                if not background:
+                    self._end_reset()
         self.show_status(f"Run k of every button is the same draw {self._same_on_screens()}.")
+        if background:  # after the buttons are restored: the job disables them until it ends
+            self.run_tournament(background=True, on_end=self._end_reset)
+
+    def _end_reset(self) -> None:
+        self._resetting = False
+        self.reset_progress.widget.layout.display = "none"
 
     def _reset_step(self, done: int, what: str) -> None:
         self.reset_progress.bar.value = done
         self.reset_progress.label.value = what
 
     def _tournament_progress(self, done: int, total: int) -> None:
+        """A step of a tournament (every TOURNAMENT_CHUNK games): move the bars, then end it if Stop was pressed
+        or the wall-time cap is reached (:class:`WorkStopped`, caught by :meth:`_play`)."""
         self.progress.update(done, total)
         if self._resetting:  # Reset's bar: its 3 first steps, then the games
             self.reset_progress.bar.value = 3 + int(done)
             self.reset_progress.label.value = f"the tournament: {done:,} / {total:,} games"
+        if done < total:
+            if self._stop_requested:
+                raise WorkStopped("you pressed Stop", done, total)
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                raise WorkStopped(f"one run may take at most {wall_time_cap(self.fair):g} seconds on this "
+                                  "server", done, total)
+
+    def stop(self) -> None:
+        """Stop the tournament being played, at its next step (the Stop button)."""
+        if self._deadline is not None or self._job is not None:
+            self._stop_requested = True
+
+    def _refused_while_playing(self) -> bool:
+        """While a tournament plays beside the message loop, every other action waits (a click on a disabled
+        button still reaches the server): say so and refuse."""
+        if self._job is None:
+            return False
+        self.show_status("Games are being played: wait for them, or press Stop.", kind="bad")
+        return True
+
+    def _games(self) -> int:
+        """The Games slider's value, if it is one the lab offers (the page cannot add options; Python can)."""
+        games = int(self.games_slider.value)
+        return games if games in self.games_slider.options else TOURNAMENT_GAMES[0]
 
     @property
     def question(self) -> Question:
@@ -366,7 +432,7 @@ class SimulationLab(Lab):
 
     @guarded
     def _on_question(self, change) -> None:
-        if self._quiet or not change["new"]:
+        if self._quiet or not change["new"] or self._refused_while_playing():
             return
         with self._busy():
             self.run()
@@ -379,6 +445,8 @@ class SimulationLab(Lab):
 
         Press k with a question and N draws from the generator keyed by (seed, "run", question, N, k).
         """
+        if self._refused_while_playing():
+            return self.results
         if trials is not None:
             if trials not in TRIAL_CHOICES:
                 raise ValueError(f"trials must be one of {TRIAL_CHOICES}, got {trials!r}")
@@ -386,6 +454,8 @@ class SimulationLab(Lab):
         with self._busy():
             q = self.question
             n = int(self.trials_slider.value)
+            if n not in TRIAL_CHOICES:  # never trust what came from the page: only the offered sizes run
+                raise ValueError(f"trials must be one of {TRIAL_CHOICES}, got {n!r}")
             k = self._press("run", q.key, n)
             path = running_estimate(q, n, self._rng("run", q.key, n, k))
             self.history.setdefault(q.key, []).append(
@@ -459,12 +529,14 @@ class SimulationLab(Lab):
         (seed, "coverage", question, size, count, k); changing only the interval
         method re-counts the same round (the same trials, other intervals).
         """
+        if self._refused_while_playing():
+            return self.coverage
         if size is not None:
             if size not in COVERAGE_SIZES:
                 raise ValueError(f"size must be one of {COVERAGE_SIZES}, got {size!r}")
             self.cov_size.value = size
         if intervals is not None:
-            self.cov_count.value = int(intervals)
+            self.cov_count.value = bounded_int(intervals, *COVERAGE_COUNTS, 100)
         with self._busy():
             if method is not None:
                 self._quiet = True
@@ -473,22 +545,32 @@ class SimulationLab(Lab):
                 finally:
                     self._quiet = False
             q = self.question
-            k = self._press("coverage", q.key, int(self.cov_size.value), int(self.cov_count.value))
+            k = self._press("coverage", q.key, *self._coverage_size())
             return self._count_round(k)
+
+    def _coverage_size(self) -> tuple[int, int]:
+        """(trials per interval, intervals) as the server allows them, whatever the page sent (issue 19: a
+        slider sent {"max": 1000000} then {"value": 1000000} started an hour of work)."""
+        size = int(self.cov_size.value)
+        if size not in COVERAGE_SIZES:
+            raise ValueError(f"size must be one of {COVERAGE_SIZES}, got {size!r}")
+        return size, bounded_int(self.cov_count.value, *COVERAGE_COUNTS, 100)
 
     @guarded
     def _on_method(self, change) -> None:
         if self._quiet or not self.coverage or self.coverage.get("question") != self.question_box.value:
             return
+        if self._refused_while_playing():
+            return
         c = self.coverage
-        if (c["size"], c["total"]) != (int(self.cov_size.value), int(self.cov_count.value)):
+        if (c["size"], c["total"]) != self._coverage_size():
             return
         with self._busy():
             self._count_round(c["round"])  # the same trials, the other interval
 
     def _count_round(self, k: int) -> dict:
         q = self.question
-        size, count, method = int(self.cov_size.value), int(self.cov_count.value), self.cov_method.value
+        (size, count), method = self._coverage_size(), self.cov_method.value
         c = coverage_run(q, size, count, self._rng("coverage", q.key, size, count, k), method)
         c.update(question=q.key, round=k)
         self._rounds[(q.key, size, count, k, method)] = (c["covered"], c["total"])
@@ -530,7 +612,7 @@ class SimulationLab(Lab):
         defaults = (("greedy", "random", "memory:0.5", "memory:0.25", "memory:0.75") if game == "witness"
                     else ("greedy", "random", "highcard", "highcard:best", "random"))
         boxes = []
-        for s in range(int(self.players_slider.value)):
+        for s in range(bounded_int(self.players_slider.value, *PLAYERS, 3)):
             value = old[s] if s < len(old) and old[s] in choices else defaults[s]
             boxes.append(W.Dropdown(options=choices, value=value, description=f"Bot {s + 1}",
                                     layout=W.Layout(width="190px"), style={"description_width": "45px"}))
@@ -547,10 +629,17 @@ class SimulationLab(Lab):
         return [b.value for b in self.seat_boxes.children]
 
     @guarded
-    def run_tournament(self, game: str | None = None, bots=None, games: int | None = None):
-        """Play a tournament (in this process) with the chosen game, bots and number of games; plot win rates."""
-        from safari_kit.simulation.tournament import tournament
+    def run_tournament(self, game: str | None = None, bots=None, games: int | None = None, *,
+                       background: bool = False, on_end=None):
+        """Play a tournament (in this process) with the chosen game, bots and number of games; plot win rates.
 
+        It runs in steps of :data:`TOURNAMENT_CHUNK` games; between steps the Stop button and (in the app) the
+        wall-time cap (:func:`~safari_kit.widgets.labs.limits.wall_time_cap`) can end it, and the page says it
+        stopped. ``background`` (a button's click in a kernel): play beside the kernel's message loop, so a
+        Stop press is heard, and return None at once; ``on_end`` is called when it ends.
+        """
+        if self._refused_while_playing():
+            return None
         if game is not None:
             self.game_box.value = game
         if bots is not None:
@@ -565,29 +654,99 @@ class SimulationLab(Lab):
             if games not in TOURNAMENT_GAMES:
                 self.games_slider.options = tuple(sorted(set(TOURNAMENT_GAMES) | {int(games)}))
             self.games_slider.value = int(games)
-        game, players, games = self.game_box.value, int(self.players_slider.value), int(self.games_slider.value)
-        lineup = (game, players, tuple(self.bots), games)
+        game, players, games = self.game_box.value, bounded_int(self.players_slider.value, *PLAYERS, 3), self._games()
+        lineup = (game, players, tuple(self.bots[:players]), games)
         k = self._press("tournament", *lineup)
         seed = tournament_seed(self.seed, k)
         key = (seed, *lineup, TOURNAMENT_CHUNK)
-        with self._busy(f"Playing {games} games, run {k} of this line-up (the bar counts them)..."):
-            res = self._tournaments.pop(key, None)
-            if res is None:
-                self._tournament_progress(0, games)
-                res = tournament(game, players=players, bots=list(lineup[2]), games=games, seed=seed, workers=1,
-                                 progress=self._tournament_progress, chunk_size=TOURNAMENT_CHUNK)
-            else:
-                self._tournament_progress(games, games)  # played before at this seed: the same games, at once
-            self._tournaments[key] = res
-            while len(self._tournaments) > TOURNAMENTS_KEPT:
-                self._tournaments.pop(next(iter(self._tournaments)))
-            self.tournament_result, self.tournament_run = res, k
-            self.tour_summary.value = (  # run k, never the tournament's seed (a huge number, or a secret)
-                f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
-                f"{games:,} games. Run {k} is the same {self._same_on_screens()}; "
-                f"press again for {games:,} new games.</p>" + tournament_html(res))
-            self._draw_tournament()
+        message = f"Playing {games} games, run {k} of this line-up (the bar counts them)..."
+        res = self._tournaments.pop(key, None)
+        if res is not None:  # played before at this seed: the same games, at once
+            with self._busy(message):
+                self._tournament_progress(games, games)
+                self._show_tournament(res, k, key)
+            if on_end is not None:
+                on_end()
+            return res
+        if background:
+            self._start_job(message, lambda: self._play(lineup, k, seed, key), on_end)
+            return None
+        try:
+            with self._busy(message):
+                return self._play(lineup, k, seed, key)
+        finally:
+            if on_end is not None:
+                on_end()
+
+    def _play(self, lineup: tuple, k: int, seed: int, key: tuple):
+        """Play run ``k`` of ``lineup`` in steps; Stop or the wall-time cap end it (then None, and the page says so)."""
+        from safari_kit.simulation.tournament import tournament
+
+        game, players, bots, games = lineup
+        cap = wall_time_cap(self.fair)
+        self._stop_requested = False
+        self._deadline = time.monotonic() + cap if cap else None
+        self.stop_button.disabled = False
+        try:
+            self._tournament_progress(0, games)
+            res = tournament(game, players=players, bots=list(bots), games=games, seed=seed, workers=1,
+                             progress=self._tournament_progress, chunk_size=TOURNAMENT_CHUNK)
+        except WorkStopped as stopped:
+            self._presses[("tournament", *lineup)] -= 1  # the next press plays this run again, whole
+            words = (f"Stopped after {stopped.done:,} of {stopped.total:,} games: {stopped.reason}. "
+                     f"Nothing is shown for this run; press Run tournament again, or pick fewer games.")
+            self.tour_summary.value = f"<p class='safari-tour-stopped' style='color:#a33'>{html.escape(words)}</p>"
+            self.show_status(words, kind="bad")
+            log.info("a tournament stopped: %s (%s of %s games)", stopped.reason, stopped.done, stopped.total)
+            return None
+        finally:
+            self._deadline = None
+            self._stop_requested = False
+            self.stop_button.disabled = True
+        self._show_tournament(res, k, key)
         return res
+
+    def _start_job(self, message: str, work, on_end=None) -> None:
+        """Run ``work`` in a thread beside the kernel's message loop (so Stop is heard); the lab's buttons are
+        off until it ends, and every other action is refused meanwhile (:meth:`_refused_while_playing`)."""
+        was = {id(b): b.disabled for b in self._buttons}
+        for b in self._buttons:
+            b.disabled = True
+        before = self.status.value
+        self.show_status(message)
+        shown = self.status.value
+
+        def body() -> None:
+            try:
+                work()
+            except Exception as exc:  # noqa: BLE001 - as guarded does: kept, logged, said plainly
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+                log.exception("a tournament in the background failed")
+                self.show_status(f"Something went wrong ({type(exc).__name__}); the server's log has the "
+                                 "details. Press Reset to start again.", kind="error")
+            finally:
+                if self.status.value == shown:
+                    self.status.value = before
+                self._job = None
+                for b in self._buttons:
+                    b.disabled = was.get(id(b), False)
+                if on_end is not None:
+                    on_end()
+
+        self._job = threading.Thread(target=body, name="safari-kit tournament", daemon=True)
+        self._job.start()
+
+    def _show_tournament(self, res, k: int, key: tuple) -> None:
+        games = res.config["games"]
+        self._tournaments[key] = res
+        while len(self._tournaments) > TOURNAMENTS_KEPT:
+            self._tournaments.pop(next(iter(self._tournaments)))
+        self.tournament_result, self.tournament_run = res, k
+        self.tour_summary.value = (  # run k, never the tournament's seed (a huge number, or a secret)
+            f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
+            f"{games:,} games. Run {k} is the same {self._same_on_screens()}; "
+            f"press again for {games:,} new games.</p>" + tournament_html(res))
+        self._draw_tournament()
 
     def _draw_tournament(self) -> None:
         s = self.tournament_result.summary

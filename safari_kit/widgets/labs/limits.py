@@ -1,0 +1,102 @@
+"""Limits the server keeps whatever the page sends (issue 19: one learner must not degrade the class).
+
+A widget's synced traits are the page's to set: a console line can send
+``{"max": 1000000}`` and then ``{"value": 1000000}`` to a slider, a click to a
+hidden or disabled button, or a megabyte into a text box. So a lab never
+trusts a synced ``min``/``max``/``options`` or a ``disabled`` flag:
+
+* :func:`bounded_int` clamps every number that sizes work (trials, intervals,
+  games, players) to the server's own range where the work is done;
+* :func:`pin_range` puts a slider's ``min``/``max`` back when the page changes
+  them (so the slider the learner sees agrees with what the server does);
+* :func:`limit_text` cuts a text box to its length limit as soon as a longer
+  value arrives;
+* :func:`wall_time_cap` is how long one piece of work may run in the app
+  (``$SAFARI_KIT_WALL_TIME`` seconds, default 30; ``0`` for no cap); long work
+  runs in steps that check it, and a Stop button, between steps
+  (:class:`WorkStopped`).
+
+>>> bounded_int(1_000_000, 20, 200, 100), bounded_int("x", 20, 200, 100), bounded_int(-5, 20, 200, 100)
+(200, 100, 20)
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+log = logging.getLogger("safari_kit.widgets")
+
+WALL_TIME_ENV = "SAFARI_KIT_WALL_TIME"
+DEFAULT_WALL_TIME = 30.0  # seconds of work one press may start in the app
+TEXT_LIMIT = 200  # characters in a one-line text box (a record name, a guess)
+
+
+class WorkStopped(Exception):
+    """Raised between two steps of long work: Stop was pressed, or the wall-time cap was reached."""
+
+    def __init__(self, reason: str, done: int = 0, total: int = 0):
+        super().__init__(reason)
+        self.reason, self.done, self.total = reason, done, total
+
+
+def bounded_int(value, lo: int, hi: int, default: int) -> int:
+    """``value`` as a whole number between ``lo`` and ``hi`` (``default`` when it is not a number at all)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return int(default)
+    return max(int(lo), min(int(hi), number))
+
+
+def pin_range(slider, lo: int, hi: int) -> None:
+    """Keep a slider's ``min`` and ``max`` at the server's ``lo`` and ``hi`` (a change from the page is undone)."""
+
+    def put_back(change) -> None:
+        want = lo if change["name"] == "min" else hi
+        if change["new"] != want:
+            log.warning("a page set %s=%r on %s; put back to %r", change["name"], change["new"],
+                        getattr(slider, "description", "a slider"), want)
+            with slider.hold_trait_notifications():
+                slider.max, slider.min = hi, lo
+            slider.value = bounded_int(slider.value, lo, hi, lo)
+
+    slider.observe(put_back, names=["min", "max"])
+
+
+def limit_text(box, limit: int = TEXT_LIMIT) -> None:
+    """Cut a text box's value to ``limit`` characters whenever a longer one arrives (from the page or Python)."""
+
+    def cut(change) -> None:
+        new = change["new"]
+        if isinstance(new, str) and len(new) > limit:
+            box.value = new[:limit]
+
+    box.observe(cut, names="value")
+
+
+def wall_time_cap(fair: bool) -> float | None:
+    """Seconds one piece of work may run: ``$SAFARI_KIT_WALL_TIME`` (default 30) in the app; None in a notebook
+    (the learner's own kernel) unless the variable is set. ``0`` means no cap."""
+    raw = os.environ.get(WALL_TIME_ENV, "").strip()
+    if not raw:
+        return DEFAULT_WALL_TIME if fair else None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(f"{WALL_TIME_ENV}={raw[:20]!r}: give seconds, e.g. 30 (0 for no cap)") from None
+    return seconds if seconds > 0 else None
+
+
+def in_kernel() -> bool:
+    """True inside a Jupyter kernel (Voilà, JupyterLab): a button's long work can then run beside the kernel's
+    message loop, so a Stop press is heard; elsewhere (tests, scripts) work runs to its end at once."""
+    import sys
+
+    if sys.platform == "emscripten":  # Pyodide: no threads; work runs to its end (the wall-time cap still holds)
+        return False
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
