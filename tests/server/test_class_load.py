@@ -1,0 +1,36 @@
+"""The class benchmark's 5-learner version (issue 19, "Load"): correctness only, never timings.
+
+``tools/load_class.py`` with 5 raw learners (tests/server/class_learners.py:
+the page's own protocol, each from its own loopback address) against a real
+``safari-kit class`` serving the kit's app: they arrive within 5 s, open a lab
+with a table, play it at a human pace for 24 s, and leave, one of them as a
+tab that dies without the page's shutdown request. Checked: every learner got
+a table, every action got a reply, no learner saw an error or a closed
+socket, the pages' shutdown ended their kernels at once, and the culler ended
+the abandoned one within the cull time (a short one for the test). The
+figures it prints are not asserted: the machine is shared.
+"""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tools.load_class import one_run, parse_args
+
+pytestmark = pytest.mark.slow
+
+IDLE, INTERVAL = 8, 2
+
+
+def test_five_learners_play_and_their_kernels_end():
+    args = parse_args(["--learners", "5", "--minutes", "0.4", "--spread", "5", "--browsers", "0",
+                       "--idle-seconds", str(IDLE), "--cull-interval", str(INTERVAL)])
+    figures = asyncio.run(one_run(args, abusive=False))
+    assert figures["errors"] == []
+    assert figures["tables"] == figures["learners"] == 5
+    assert figures["actions"] >= 5 * 3, figures  # about one every 3.5 s for 24 s each
+    assert figures["no_reply"] == 0, figures
+    # learner 2 of 5 left without the shutdown request; the four others' kernels ended with their pages
+    assert figures["alive_after"] == 1, figures
+    assert figures["gone_after"] is not None and figures["gone_after"] <= IDLE + INTERVAL + 5, figures
