@@ -39,6 +39,7 @@ import ipywidgets as W
 from safari_kit.presentation.offline import data_package_missing, needs_package
 from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
 from safari_kit.widgets.labs.limits import bounded_int
+from safari_kit.widgets.quiet import keep_errors_off_the_page
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class LabChooser:
     """
 
     def __init__(self, seed: int = 1, fair: bool = True, class_seed: str | int | None = None):
+        keep_errors_off_the_page()  # in Voilà's kernel: tracebacks and logs go to the server's log, not the page
         self.errors: list[str] = []
         self.fair = bool(fair)
         games = sorted({e.game for e in LABS}, key=[e.game for e in LABS].index)

@@ -27,6 +27,7 @@ import anywidget
 import traitlets
 
 from safari_kit.presentation import views as V
+from safari_kit.widgets.quiet import page_words
 
 log = logging.getLogger("safari_kit.widgets")
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -209,6 +210,6 @@ class CardTable(anywidget.AnyWidget):
         self.last_error = "".join(traceback.format_exception(exc))
         log.error("safari_kit widget: error while %s:\n%s", doing, self.last_error)
         try:
-            self.message = f"Oops, something went wrong while {doing}: {type(exc).__name__}: {exc}"
+            self.message = f"Oops, something went wrong while {doing} ({page_words(exc)})."
         except Exception:  # pragma: no cover - setting a Unicode trait cannot really fail
             pass

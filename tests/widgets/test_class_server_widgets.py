@@ -271,3 +271,20 @@ def test_a_click_plays_beside_the_message_loop_so_stop_is_heard(monkeypatch):
         job.join(30)
     assert lab._job is None and lab.tournament_result is None and lab.errors == []
     assert "you pressed Stop" in lab.status.value and not lab.tour_button.disabled
+
+
+# ----------------------------------------------------------------------------- errors: no traceback, no server path
+def test_a_labs_error_shows_no_server_path(monkeypatch):
+    lab = finished_lab()
+
+    def broken():
+        raise FileNotFoundError(2, "No such file or directory", "/srv/school/safari/notebooks/records/x.json")
+
+    monkeypatch.setattr(lab.state, "save", broken)
+    lab.save_record()
+    status = lab.status.value
+    assert "Something went wrong (FileNotFoundError" in status and "/srv" not in status and "records/x" not in status
+    assert "Traceback" not in status and lab.errors  # the details are kept for Python (and the server's log)
+    table = FullGameLab(seed=None, fair=True, players=2, humans=(0,), bots="random").table
+    table._report(OSError(13, "Permission denied", "/home/teacher/.local/secret"), "handling a click")
+    assert "/home" not in table.message and "Permission denied" in table.message

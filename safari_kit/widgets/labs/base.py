@@ -31,6 +31,7 @@ import traceback
 import ipywidgets as W
 
 from safari_kit.core.chance import fresh_seed
+from safari_kit.widgets.quiet import page_words
 
 log = logging.getLogger("safari_kit.widgets")
 
@@ -69,7 +70,8 @@ def guarded(method):
         except Exception as exc:  # noqa: BLE001 - a lab must never die silently
             self.errors.append(f"{type(exc).__name__}: {exc}")
             log.error("lab callback %s failed:\n%s", method.__name__, traceback.format_exc())
-            self.show_status(f"Something went wrong: {exc}. Press Reset to start again.", kind="error")
+            # the page gets a short sentence without paths; the traceback is in the server's log only (issue 19)
+            self.show_status(f"Something went wrong ({page_words(exc)}). Press Reset to start again.", kind="error")
             return None
 
     return wrapper

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import logging
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -59,8 +60,11 @@ from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.simulation import challenge_positions as CP
 from safari_kit.widgets.labs.base import Lab, count_html, count_lines, fraction_html, guarded  # noqa: F401
+from safari_kit.widgets.quiet import page_words
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import actions as A
+
+log = logging.getLogger("safari_kit.widgets")
 
 __all__ = ["ChallengeLab", "Step", "STOP_COLUMN"]
 
@@ -472,7 +476,9 @@ class ChallengeLab(Lab):
             self.prob.value = self._panel_html() if (live or choosing) else ""
         except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
             self.errors.append(f"{type(exc).__name__}: {exc}")
-            self.prob.value = f"<div style='color:#a00'>Could not compute the chances: {html.escape(str(exc))}</div>"
+            log.error("the chances panel failed", exc_info=True)
+            self.prob.value = (f"<div style='color:#a00'>Could not compute the chances "
+                               f"({html.escape(page_words(exc))})</div>")
         self.summary.value = self._summary_html() if (self.history and not live and not choosing) else ""
         self.log_html.value = ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
                                + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")

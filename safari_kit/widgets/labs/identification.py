@@ -44,6 +44,7 @@ what you remember* (``memory``, default perfect memory).
 from __future__ import annotations
 
 import html
+import logging
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -52,6 +53,7 @@ import ipywidgets as W
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.widgets.labs.base import Lab, count_html, count_lines, guarded
+from safari_kit.widgets.quiet import page_words
 from safari_kit.widgets.labs.limits import limit_text
 from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
                                                types_label, who, why_failed)
@@ -60,6 +62,8 @@ from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
+
+log = logging.getLogger("safari_kit.widgets")
 
 __all__ = ["IdentificationLab", "Prediction", "brier"]
 
@@ -451,8 +455,9 @@ class IdentificationLab(Lab):
             side, everything, notes = self._panel_html()
         except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
             self.errors.append(f"{type(exc).__name__}: {exc}")
-            side, everything, notes = (f"<div style='color:#a00'>Could not compute the chances: "
-                                       f"{html.escape(str(exc))}</div>"), "", {}
+            log.error("the chances panel failed", exc_info=True)
+            side, everything, notes = (f"<div style='color:#a00'>Could not compute the chances "
+                                       f"({html.escape(page_words(exc))})</div>"), "", {}
         self.prob.value = side
         self.all_chances.value = everything
         self.table.set_notes(notes)
