@@ -106,7 +106,11 @@ async def one_page(browser, url: str, delay: float, seconds: float, rng: random.
         out["replies_ms"] = await page.evaluate("() => window.__replies")
         out["sent"] = await page.evaluate("() => window.__sent")
     except Exception as exc:  # noqa: BLE001 - a benchmark reports
-        out["errors"].append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+        try:
+            shown = " ".join((await page.locator("body").inner_text(timeout=2_000)).split())[:160]
+        except Exception:  # noqa: BLE001
+            shown = "?"
+        out["errors"].append(f"{type(exc).__name__}: {str(exc).splitlines()[0]} (the page shows: {shown!r})")
     finally:
         await context.close()  # the page's unload shutdown
     return out

@@ -146,6 +146,16 @@ class Monitor:
                 "load": max(s["load"] for s in window), "max_kernels": max(s["kernels"] for s in window)}
 
 
+async def wait_for_kernels(monitor: Monitor, n: int, timeout: float) -> float | None:
+    """Seconds until the server has at least ``n`` kernels (None: not within ``timeout``)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if monitor.kernels() >= n:
+            return time.monotonic() - t0
+        await asyncio.sleep(0.5)
+    return None
+
+
 # ----------------------------------------------------------------------------- the abusive learner
 async def abuse(url: str, seconds: float, cap_bytes: int, seed: int) -> dict:
     """One computer (127.0.0.250): frames at the cap, the largest jobs, and new pages as fast as allowed."""
@@ -238,7 +248,7 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
         alive_after = monitor.kernels()
         limit = args.idle_seconds + args.cull_interval + 60
         while time.monotonic() - t_left < limit:
-            if monitor.kernels() == 0:
+            if monitor.kernels() <= args.pool:
                 gone_after = time.monotonic() - t_left
                 break
             await asyncio.sleep(1)
@@ -278,9 +288,11 @@ def report(label: str, out: dict, args) -> dict:
               f"{m['load']:.1f}; kernels at most {m['max_kernels']}")
     if out["alive_after"] is not None:
         gone = f"{out['gone_after']:.0f} s" if out["gone_after"] is not None else "not within the wait"
-        print(f"  after leaving:                  {out['alive_after']} kernels alive 2 s later "
+        pool = f" beside the pool's {args.pool}" if args.pool else ""
+        print(f"  after leaving:                  {out['alive_after']} kernels alive 2 s later{pool} "
               f"({sum(r.left_with_shutdown is False for r in res)} tabs left without the shutdown request); "
-              f"0 kernels after {gone} (cull: idle {args.idle_seconds} s, checked every {args.cull_interval} s)")
+              f"{args.pool} kernels after {gone} (cull: idle {args.idle_seconds} s, "
+              f"checked every {args.cull_interval} s)")
     errors = [f"{r.name} ({r.lab}): {e}" for r in res for e in r.errors] + \
              [f"chromium: {e}" for b in out["browsers"] for e in b["errors"]]
     if out["abuse"]:
@@ -308,10 +320,14 @@ async def one_run(args, abusive: bool) -> dict:
         return report(label, out, args)
     options = ["--idle-seconds", str(args.idle_seconds), "--cull-interval", str(args.cull_interval),
                "--max-message-kib", str(args.max_message_kib), *args.server_arg]
-    with class_server(*options, app=True) as srv:
+    command = [sys.executable, str(REPO / "tools" / "class_server_pool.py"), str(args.pool)] if args.pool else None
+    with class_server(*options, app=True, command=command) as srv:
+        if args.pool:  # the pool fills before the class comes
+            await wait_for_kernels(Monitor(srv.proc.pid), args.pool, 180)
         monitor = Monitor(srv.proc.pid)
         idle = monitor.sample(pss=True)
-        print(f"server {srv.url} ({' '.join(options)}): idle {idle['rss'] / 2**20:.0f} MiB RSS with "
+        pool = f", a preheated pool of {args.pool}" if args.pool else ""
+        print(f"server {srv.url} ({' '.join(options)}{pool}): idle {idle['rss'] / 2**20:.0f} MiB RSS with "
               f"{idle['kernels']} kernels; load average {os.getloadavg()}")
         monitor.start()
         try:
@@ -332,6 +348,7 @@ def parse_args(argv=None):
     ap.add_argument("--cull-interval", type=int, default=60, help="the server's cull check (documented: 60)")
     ap.add_argument("--max-message-kib", type=int, default=1024, help="the server's frame cap (documented: 1024)")
     ap.add_argument("--server-arg", action="append", default=[], help="another option for safari-kit class")
+    ap.add_argument("--pool", type=int, default=0, help="Voila's preheated kernels (tools/class_server_pool.py)")
     ap.add_argument("--url", help="a running class server (its figures need --server-pid)")
     ap.add_argument("--server-pid", type=int)
     ap.add_argument("--seed", type=int, default=1)

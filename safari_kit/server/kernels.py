@@ -164,7 +164,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         kernel_id = await super().start_kernel(*args, **kwargs)
         user = getattr(handler, "current_user", None)
         user_id = getattr(user, "username", None)
-        if user_id:
+        # Voila's preheated pool refills while a page is served (that page's request is in the call context),
+        # but the new kernel is for the next learner: it stays unowned until its first user claims it
+        preheated = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        if user_id and not preheated:
             self._owners[kernel_id] = user_id
         self._start_memory_watch()
         return kernel_id
