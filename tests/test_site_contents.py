@@ -19,6 +19,10 @@ NOTEBOOKS = REPO / "notebooks"
 
 @pytest.fixture(scope="module")
 def build_site():
+    import sys
+
+    if str(REPO / "site-src") not in sys.path:  # build_site imports its neighbours (kernel_startup, precompile)
+        sys.path.insert(0, str(REPO / "site-src"))
     spec = importlib.util.spec_from_file_location("build_site", REPO / "site-src" / "build_site.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -147,7 +151,8 @@ def test_the_service_worker_patch_settles_ready_and_fails_the_build_when_its_cod
     (tmp_path / "build" / "154.js").write_text(kernel)
     build_site.patch_service_worker(tmp_path)
     text = (tmp_path / "build" / "1650.js").read_text()
-    assert "this._ready.reject(void 0)}" in text and build_site.SW_UNSUPPORTED not in text
+    # resolved, not rejected: Voici logs a rejected `ready` as console.error(undefined) (issue 18, item 5)
+    assert "this._ready.resolve(void 0)}" in text and "reject" not in text and build_site.SW_UNSUPPORTED not in text
     assert "private/incognito" not in (tmp_path / "build" / "154.js").read_text()
     with pytest.raises(SystemExit, match="service-worker manager's code was not found"):
         build_site.patch_service_worker(tmp_path)      # already patched: nothing left to patch
@@ -167,3 +172,47 @@ def test_every_page_opened_as_a_file_says_how_to_open_the_site(build_site, tmp_p
     (tmp_path / "bad.html").write_text("<p>no head</p>")
     with pytest.raises(SystemExit, match="no <head>"):
         build_site.guard_file_urls(tmp_path)
+
+
+def test_the_jupytext_labextension_is_left_out_of_every_page(build_site, tmp_path):
+    """jupytext's labextension (built for JupyterLab 4.6) logs a console error in JupyterLite 4.5 and Voici."""
+    exts = [{"name": "anywidget", "load": "static/remoteEntry.1.js"},
+            {"name": "jupyterlab-jupytext", "load": "static/remoteEntry.2.js"}]
+    (tmp_path / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"federated_extensions": exts}}))
+    page = tmp_path / "voici" / "render" / "notebooks" / "app.html"
+    page.parent.mkdir(parents=True)
+    config = {"federated_extensions": exts, "notebookSrc": {"cells": [{"source": "print('</script>')"}]}}
+    page.write_text('<head><script id="jupyter-config-data" type="application/json">'
+                    + json.dumps(config).replace("</", "<\\/") + "</script></head>")
+    (tmp_path / "extensions" / "jupyterlab-jupytext" / "static").mkdir(parents=True)
+    (tmp_path / "build" / "schemas").mkdir(parents=True)
+    (tmp_path / "build" / "schemas" / "all_federated.json").write_text(json.dumps(
+        [{"id": "jupyterlab-jupytext:plugin"}, {"id": "@jupyter-widgets/jupyterlab-manager:plugin"}]))
+    assert build_site.drop_extensions(tmp_path) == 2
+    names = [e["name"] for e in json.loads((tmp_path / "jupyter-lite.json").read_text())
+             ["jupyter-config-data"]["federated_extensions"]]
+    assert names == ["anywidget"]
+    text = page.read_text()
+    embedded = build_site.CONFIG_DATA.search(text).group(2)
+    assert "jupyterlab-jupytext" not in text and "</" not in embedded   # a "</script>" in a cell stays escaped
+    assert json.loads(build_site.CONFIG_DATA.search(text).group(2))["notebookSrc"]["cells"][0]["source"] == \
+        "print('</script>')"
+    assert not (tmp_path / "extensions" / "jupyterlab-jupytext").exists()
+    assert [p["id"] for p in json.loads((tmp_path / "build" / "schemas" / "all_federated.json").read_text())] == [
+        "@jupyter-widgets/jupyterlab-manager:plugin"]
+
+
+def test_voicis_rendered_lessons_open_the_docs_in_jupyterlite(build_site, tmp_path):
+    """Voici renders a lesson's ../docs/rules.md from voici/render/notebooks/, where no doc is (issue 18)."""
+    (tmp_path / "files" / "docs").mkdir(parents=True)
+    (tmp_path / "files" / "docs" / "rules.md").write_text("# rules")
+    page = tmp_path / "voici" / "render" / "notebooks" / "00-start-here.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<a href="../docs/rules.md">rules</a> <a href="../docs/rules.md#w4">W4</a> '
+                    '<a href="01-meet-the-cards.html">01</a> <a href="../docs/missing.md">gone</a> '
+                    '<a href="#top">top</a> <a href="https://example.org/">out</a>')
+    assert build_site.link_docs_from_voici_pages(tmp_path) == 2
+    text = page.read_text()
+    assert '<a href="../../../lab/index.html?path=docs/rules.md">rules</a>' in text
+    assert '<a href="../../../lab/index.html?path=docs/rules.md#w4">W4</a>' in text
+    assert '<a href="01-meet-the-cards.html">01</a>' in text and '<a href="../docs/missing.md">' in text
