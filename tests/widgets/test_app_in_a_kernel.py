@@ -1,4 +1,10 @@
-"""Issue 19: no traceback or server path reaches the page, in a real kernel like Voilà's.
+"""Issue 19: the app in a real kernel like Voilà's, driven by raw messages as the page sends them.
+
+**Stop is heard.** A click's tournament plays beside the kernel's message loop, so a Stop click sent while
+it runs is handled and ends it at its next step (a synchronous tournament would only read the click after
+all its games).
+
+**No traceback or server path reaches the page.**
 
 A kernel is started with ``VOILA_KERNEL_ID`` set (as Voilà does), the app is built in it, and then the page's
 side is played with raw messages: a ``comm_open`` for a widget that cannot be built (this sent "Exception
@@ -8,6 +14,7 @@ not exist. Every iopub message the page would receive is read: none may hold a t
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -34,7 +41,7 @@ def run(kc, code: str) -> dict:
     reply = kc.execute_interactive(code, timeout=120, output_hook=lambda _m: None,
                                    user_expressions={"out": "_probe_out"})
     assert reply["content"]["status"] == "ok", reply["content"]
-    return json.loads(reply["content"]["user_expressions"]["out"]["data"]["text/plain"].strip("'"))
+    return json.loads(ast.literal_eval(reply["content"]["user_expressions"]["out"]["data"]["text/plain"]))
 
 
 def leaks(messages: list[dict]) -> list[str]:
@@ -83,3 +90,35 @@ def test_a_failed_comm_open_and_refused_updates_send_no_traceback(app_kernel):
     assert leaks(messages) == []
     # the kernel still serves the app: the errors were logged on the server, not lost
     assert run(kc, "_probe_out = json.dumps(app.lab.value)") == 0
+
+
+def click(kc, model_id: str) -> None:
+    kc.shell_channel.send(kc.session.msg("comm_msg", {"comm_id": model_id, "data": {
+        "method": "custom", "content": {"event": "click"}}}))
+
+
+def test_stop_is_heard_while_a_tournament_plays(app_kernel):
+    kc = app_kernel
+    ids = run(kc, "from safari_kit.widgets.labs.simulation import SimulationLab\nimport json\n"
+                  "sim = SimulationLab(seed=None, fair=True, run_tournament=False, tournament_game='witness')\n"
+                  "sim.players_slider.value = 5\nsim.games_slider.value = 500\n"
+                  "_probe_out = json.dumps({'run': sim.tour_button.model_id, 'stop': sim.stop_button.model_id})")
+    click(kc, ids["run"])  # 500 games of Witness for 5 bots: about a minute of one core
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done = run(kc, "_probe_out = json.dumps(sim.progress.bar.value)")
+        if done >= 10:
+            break
+        time.sleep(0.2)
+    assert done >= 10, "the tournament did not start"
+    t0 = time.monotonic()
+    click(kc, ids["stop"])
+    while time.monotonic() < t0 + 30:
+        state = run(kc, "_probe_out = json.dumps([sim._job is None, sim.status.value, sim.progress.bar.value])")
+        if state[0]:
+            break
+        time.sleep(0.2)
+    seconds = time.monotonic() - t0
+    assert state[0] and "you pressed Stop" in state[1], state
+    assert state[2] < 500 and seconds < 15, (state, seconds)
+    print(f"\nStop heard after {state[2]} games; the run ended {seconds:.1f} s after the click")
