@@ -253,7 +253,7 @@ def app(report: dict) -> None:
     for entry in LABS:
         if entry.cls == "SimulationLab":  # numpy's place (issue 13): not on the play path
             continue
-        chooser = LabChooser(seed=4)
+        chooser = LabChooser(seed=4, class_seed="on")  # a class seed is offered only when the server says so
         lab = chooser.open(entry.game, entry.title, 7)
         assert chooser.errors == [] and lab.errors == [], (entry, chooser.errors, lab.errors)
         opened.append(f"{entry.game}: {entry.title}")
@@ -262,7 +262,7 @@ def app(report: dict) -> None:
         chooser = LabChooser(seed=4)
         assert chooser.open("Safari Witness", "Simulation") is None and chooser.errors == [], chooser.errors
         said = chooser.stage.children[0].value
-        assert "needs numpy" in said and "every other lab works" in said, said
+        assert "needs numpy" in said and "every other lab works" in said.lower(), said
         report["simulation_without_numpy"] = said
 
 
