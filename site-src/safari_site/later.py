@@ -19,8 +19,8 @@ DELAY = 5.0
 
 def wanted(lock, loaded) -> list[str]:
     """The packages to load: in the site's lock, neither loaded nor imported."""
-    return [name for name in PACKAGES
-            if name not in sys.modules and getattr(lock, name, None) is not None and getattr(loaded, name, None) is None]
+    return [name for name in PACKAGES if name not in sys.modules
+            and getattr(lock, name, None) is not None and getattr(loaded, name, None) is None]
 
 
 def schedule() -> None:
