@@ -73,8 +73,10 @@ def test_the_app_page_starts_without_what_it_does_not_use():
     assert app < lessons and {"safari-kit", "ipywidgets", "anywidget"} <= app
 
 
-def test_background_packages_only_where_the_lock_has_them_and_nothing_loaded_them():
+def test_background_packages_only_where_the_lock_has_them_and_nothing_loaded_them(monkeypatch):
     later = _later()
+    for name in later.PACKAGES:  # as in a kernel that never imported them (other tests here may have)
+        monkeypatch.delitem(sys.modules, name, raising=False)
     online = types.SimpleNamespace(numpy={}, pandas={})
     assert later.wanted(online, types.SimpleNamespace()) == ["numpy", "pandas"]  # the online app page
     assert later.wanted(online, types.SimpleNamespace(numpy="cdn", pandas="cdn")) == []  # lessons: at start
