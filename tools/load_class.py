@@ -4,6 +4,8 @@
     .venv/bin/python tools/load_class.py --learners 60 --minutes 1 --browsers 0
     .venv/bin/python tools/load_class.py --abusive                # a class, then the same class + one abuser
     .venv/bin/python tools/load_class.py --url http://127.0.0.1:8866/ --server-pid 1234   # a running server
+    .venv/bin/python tools/load_class.py --pool 30 --fill-delay 60   # Voila's preheated kernels (an experiment)
+    .venv/bin/python tools/load_class.py --abusive --abuse frames    # one kind of abuse only (frames, jobs, pages)
 
 A benchmark, not a test: it prints figures and asserts nothing (its 5-learner
 version, tests/server/test_class_load.py, checks correctness only). Targets of
@@ -157,7 +159,8 @@ async def wait_for_kernels(monitor: Monitor, n: int, timeout: float) -> float | 
 
 
 # ----------------------------------------------------------------------------- the abusive learner
-async def abuse(url: str, seconds: float, cap_bytes: int, seed: int) -> dict:
+async def abuse(url: str, seconds: float, cap_bytes: int, seed: int,
+                kinds: tuple[str, ...] = ("jobs", "frames", "pages")) -> dict:
     """One computer (127.0.0.250): frames at the cap, the largest jobs, and new pages as fast as allowed."""
     ip, rng, out = "127.0.0.250", random.Random(seed), {"frames": 0, "jobs": 0, "pages": {}, "errors": []}
     end = time.perf_counter() + seconds
@@ -213,7 +216,7 @@ async def abuse(url: str, seconds: float, cap_bytes: int, seed: int) -> dict:
             out["pages"][code] = out["pages"].get(code, 0) + 1
             await asyncio.sleep(1)
 
-    await asyncio.gather(jobs(), frames(), pages())
+    await asyncio.gather(*(part() for part in (jobs, frames, pages) if part.__name__ in kinds))
     return out
 
 
@@ -231,7 +234,8 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
     t0 = time.monotonic()
     tasks = [play_learner(lr, rng.uniform(0, args.spread), seconds, switch_to_simulation=(i % 5 == 4))
              for i, lr in enumerate(learners)]
-    abuser = asyncio.ensure_future(abuse(url, seconds, args.max_message_kib * 1024, args.seed)) if abusive else None
+    abuser = asyncio.ensure_future(abuse(url, seconds, args.max_message_kib * 1024, args.seed,
+                                                    tuple(args.abuse.split(",")))) if abusive else None
     results = await asyncio.gather(*tasks)
     abuse_out = await abuser if abuser else None
     browser_out = []
@@ -320,13 +324,14 @@ async def one_run(args, abusive: bool) -> dict:
         return report(label, out, args)
     options = ["--idle-seconds", str(args.idle_seconds), "--cull-interval", str(args.cull_interval),
                "--max-message-kib", str(args.max_message_kib), *args.server_arg]
-    command = [sys.executable, str(REPO / "tools" / "class_server_pool.py"), str(args.pool)] if args.pool else None
+    command = [sys.executable, str(REPO / "tools" / "class_server_pool.py"),
+               f"{args.pool}:{args.fill_delay:g}"] if args.pool else None
     with class_server(*options, app=True, command=command) as srv:
         if args.pool:  # the pool fills before the class comes
             await wait_for_kernels(Monitor(srv.proc.pid), args.pool, 180)
         monitor = Monitor(srv.proc.pid)
         idle = monitor.sample(pss=True)
-        pool = f", a preheated pool of {args.pool}" if args.pool else ""
+        pool = f", a preheated pool of {args.pool} refilled after {args.fill_delay:g} s" if args.pool else ""
         print(f"server {srv.url} ({' '.join(options)}{pool}): idle {idle['rss'] / 2**20:.0f} MiB RSS with "
               f"{idle['kernels']} kernels; load average {os.getloadavg()}")
         monitor.start()
@@ -344,11 +349,13 @@ def parse_args(argv=None):
     ap.add_argument("--spread", type=float, default=10, help="learners arrive within this many seconds")
     ap.add_argument("--browsers", type=int, default=2, help="real Chromium pages beside the raw learners")
     ap.add_argument("--abusive", action="store_true", help="run twice: without and with one abusive learner")
+    ap.add_argument("--abuse", default="jobs,frames,pages", help="what the abusive learner does (any of these)")
     ap.add_argument("--idle-seconds", type=int, default=600, help="the server's cull time (documented: 600)")
     ap.add_argument("--cull-interval", type=int, default=60, help="the server's cull check (documented: 60)")
     ap.add_argument("--max-message-kib", type=int, default=1024, help="the server's frame cap (documented: 1024)")
     ap.add_argument("--server-arg", action="append", default=[], help="another option for safari-kit class")
     ap.add_argument("--pool", type=int, default=0, help="Voila's preheated kernels (tools/class_server_pool.py)")
+    ap.add_argument("--fill-delay", type=float, default=1.0, help="seconds before the pool refills (Voila: 1)")
     ap.add_argument("--url", help="a running class server (its figures need --server-pid)")
     ap.add_argument("--server-pid", type=int)
     ap.add_argument("--seed", type=int, default=1)

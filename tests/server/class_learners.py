@@ -127,7 +127,8 @@ class RawLearner:
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
     async def fetch(self, path: str, **kw):
-        req = HTTPRequest(self.url + path, network_interface=self.ip, request_timeout=180, follow_redirects=False,
+        req = HTTPRequest(self.url + path, network_interface=self.ip, connect_timeout=180, request_timeout=180,
+                          follow_redirects=False,
                           headers={"Cookie": self.cookie_header(), **kw.pop("headers", {})}, **kw)
         resp = await AsyncHTTPClient().fetch(req, raise_error=False)
         for line in resp.headers.get_list("Set-Cookie"):
@@ -160,7 +161,8 @@ class RawLearner:
     async def connect(self) -> None:
         ws_url = self.url.replace("http://", "ws://") + f"api/kernels/{self.kernel_id}/channels?session_id=" \
                  + self.session
-        req = HTTPRequest(ws_url, network_interface=self.ip, headers={"Cookie": self.cookie_header()})
+        req = HTTPRequest(ws_url, network_interface=self.ip, headers={"Cookie": self.cookie_header()},
+                          connect_timeout=120, request_timeout=120)  # tornado's 20 s: a busy server's upgrade
         self.ws = await asyncio.wait_for(websocket_connect(req, subprotocols=[PROTOCOL],
                                                            max_message_size=64 * 1024 * 1024), 60)
         self.reader = asyncio.ensure_future(self._read())
