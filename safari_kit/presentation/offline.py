@@ -13,21 +13,71 @@ This part needs numpy, which this offline copy of the site does not have: it run
 Binder (ask your teacher for the link).
 >>> needs_package("numpy", "The Simulation lab").startswith("The Simulation lab needs numpy, which")
 True
+
+The online site's app page has numpy and pandas, but loads them in the background once the page is up
+(``site-src/safari_site/later.py``): until then the offline sentence would be false. The loader says what it is
+loading (:func:`loading_in_background`) and when it is done (:func:`background_load_done`); meanwhile the sentence
+says the package is still loading and the app reopens the lab by itself when it is there (:func:`when_loaded`);
+if the load failed, it says that instead.
 """
 from __future__ import annotations
 
-__all__ = ["DATA_PACKAGES", "needs_package", "data_package_missing"]
+import sys
+from collections.abc import Callable, Iterable
+
+__all__ = ["DATA_PACKAGES", "needs_package", "data_package_missing", "loading_in_background",
+           "background_load_done", "when_loaded"]
 
 #: off the play path (issue 13): only the Simulation lab and some lesson cells need one; the offline site has none
 DATA_PACKAGES = ("numpy", "pandas", "matplotlib", "scipy")
 
 SENTENCE = ("{what} needs {package}, which this offline copy of the site does not have: "
             "it runs on the online site or on Binder (ask your teacher for the link).")
+LOADING = "{what} needs {package}, which is still loading in the background: it opens by itself in a few seconds."
+FAILED = ("{what} needs {package}, which could not be loaded from the online Python runtime (is this computer "
+          "online?): reload the page to try again.")
+
+#: packages being loaded in the background (the online app page), those whose load failed, and what waits for them
+_loading: set[str] = set()
+_failed: set[str] = set()
+_waiting: list[Callable[[], None]] = []
 
 
 def needs_package(package: str, what: str = "This part") -> str:
-    """The sentence for ``what`` (a lab's or a lesson part's name) needing ``package``."""
-    return SENTENCE.format(what=what, package=package)
+    """The sentence for ``what`` (a lab's or a lesson part's name) needing ``package``: missing from this copy,
+    still loading in the background, or failed to load."""
+    sentence = LOADING if package in _loading else FAILED if package in _failed else SENTENCE
+    return sentence.format(what=what, package=package)
+
+
+def loading_in_background(packages: Iterable[str]) -> None:
+    """The background loader's word: these packages are on their way."""
+    _loading.update(packages)
+    _failed.difference_update(packages)
+
+
+def background_load_done(packages: Iterable[str], ok: bool) -> None:
+    """The background loader's word: these packages arrived (``ok``) or failed; runs what waited for them."""
+    names = set(packages)
+    _loading.difference_update(names)
+    if not ok:
+        _failed.update(names)
+    waiting = list(_waiting)
+    _waiting.clear()
+    for callback in waiting:
+        try:
+            callback()
+        except Exception as exc:  # noqa: BLE001 - one failing waiter must not keep the others waiting
+            print(f"safari_kit: after loading {', '.join(sorted(names))}: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+
+
+def when_loaded(package: str, callback: Callable[[], None]) -> bool:
+    """Call ``callback`` once ``package``'s background load ends, if it is loading; whether it will be called."""
+    if package not in _loading:
+        return False
+    _waiting.append(callback)
+    return True
 
 
 def data_package_missing(exc: BaseException) -> str | None:

@@ -36,7 +36,7 @@ from importlib import import_module
 
 import ipywidgets as W
 
-from safari_kit.presentation.offline import data_package_missing, needs_package
+from safari_kit.presentation.offline import data_package_missing, needs_package, when_loaded
 from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
 from safari_kit.widgets.labs.limits import bounded_int
 from safari_kit.widgets.quiet import keep_errors_off_the_page
@@ -250,14 +250,22 @@ class LabChooser:
                 raise
             # issue 13: the play path needs neither; the Simulation lab needs numpy. Say so in the words the
             # offline site's lessons use (issue 18), and that the other labs work.
+            # online, numpy may still be loading in the background (site-src/safari_site/later.py): the lab
+            # then opens by itself when it is there, if the learner is still on it
             self.current = None
             self.show_status(f"{needs_package(missing, f'The {entry.title} lab')} Every other lab works here.")
+            when_loaded(missing, lambda: self._reopen(entry.title))
             return None
         self.stage.children = [self.current.layout]
         # at least a window tall: a lab whose top was scrolled to the window's top stays there when its log
         # gets shorter during a turn (the browser would otherwise pull the whole page down by the difference)
         self.stage.layout.min_height = "100vh"
         return self.current
+
+    def _reopen(self, title: str) -> None:
+        """Open the lab ``title`` again if the learner is still on it and it did not open (see _open)."""
+        if self.current is None and self.entries()[self.lab.value].title == title:
+            self._open()
 
     def show_status(self, text: str, kind: str = "info") -> None:
         self.stage.children = [W.HTML(f"<p style='color:#a00'>{html.escape(text)}</p>")]

@@ -5,7 +5,9 @@ starts without numpy and pandas (site-src/kernel_startup.py: no lab on the play 
 Simulation lab does. In the online build the standard Pyodide distribution has them: this module asks for them
 a few seconds after the kernel started, when the page's own notebook has run, so the Simulation lab finds them
 when a learner gets there. Where they are already loaded (the lessons name them at start) or not in the
-site's lock (the offline build), it does nothing.
+site's lock (the offline build), it does nothing. Until the load ends, the kit's sentence for a missing numpy
+says it is still loading and the Simulation lab opens by itself when it is there
+(``safari_kit.presentation.offline``: the offline sentence would be false here); if the load fails, it says so.
 """
 from __future__ import annotations
 
@@ -36,15 +38,25 @@ def schedule() -> None:
         return
     if not names:
         return
+    asyncio.ensure_future(load(names, pyodide_js.loadPackage))
 
-    async def load() -> None:
+
+async def load(names: list[str], load_package) -> None:
+    """Load ``names`` with ``load_package`` (Pyodide's) after DELAY, telling the kit before and after."""
+    import asyncio
+
+    from safari_kit.presentation.offline import background_load_done, loading_in_background
+
+    loading_in_background(names)
+    ok = False
+    try:
         await asyncio.sleep(DELAY)
-        try:
-            await pyodide_js.loadPackage(names)
-        except Exception as exc:  # noqa: BLE001 - the Simulation lab then says it needs numpy
-            print(f"safari_site: {', '.join(names)} not loaded ({exc})", file=sys.stderr)
-
-    asyncio.ensure_future(load())
+        await load_package(names)
+        ok = True
+    except Exception as exc:  # noqa: BLE001 - the Simulation lab then says the load failed
+        print(f"safari_site: {', '.join(names)} not loaded ({exc})", file=sys.stderr)
+    finally:
+        background_load_done(names, ok)
 
 
 schedule()
