@@ -52,6 +52,7 @@ from pathlib import Path
 
 import kernel_startup
 from precompile import precompile
+from trim_wheels import trim_wheel
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "site-src"
@@ -345,6 +346,14 @@ def write_runtime(out: Path, offline: bool, cache: Path, py: str, lite_ext: Path
     work = Path(tempfile.mkdtemp(prefix="site-precompile-"))  # not in the cache: builds may run side by side
     ipython, deps = wheels["ipython"]
     wheels["ipython"] = (kernel_startup.slim_ipython(ipython, work / "slim"), deps)
+    # without what the kernel never reads (pygments' other lexers, anywidget's bundled JavaScript, tests):
+    # unpacked file by file on every visit (site-src/trim_wheels.py)
+    files = size = 0
+    for name, (path, deps) in list(wheels.items()):
+        trimmed, n, b = trim_wheel(path, name, work / "trim")
+        wheels[name] = (trimmed, deps)
+        files, size = files + n, size + b
+    log(f"wheels trimmed: {files} files the kernel never reads ({size / 1e6:.1f} MB unpacked)")
     jobs = [(path, work / "pyc" / path.name, "wheel") for path, _ in wheels.values()]
     stdlib = work / "pyc" / "python_stdlib.zip"
     if offline:
