@@ -26,7 +26,12 @@ It is jupyter_server's ``AsyncMappingKernelManager`` plus:
 
 Idle kernels are culled by jupyter_server's own culler (``cull_idle_timeout``,
 ``cull_interval``); the class settings keep ``cull_connected`` off, so a kernel
-with an open page is never culled.
+with an open page is never culled. A kernel no page has connected to yet is
+not culled either until :attr:`unconnected_grace_seconds` have passed: on a
+busy server a page can take longer to load than a short cull time, and the
+culler would stop the kernel under a page still loading (its learner got a
+dead lab). The grace of a preheated kernel starts when it leaves Voilà's pool
+(Voilà's own ``cull_kernel_if_idle`` passes over kernels still in the pool).
 """
 from __future__ import annotations
 
@@ -100,6 +105,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     memory_limit_mb = Integer(512, config=True, help="Resident memory of one kernel, in MB (0: no cap); "
                                                      "a kernel over it is shut down and its page says so.")
     memory_check_interval = Float(5.0, config=True, help="Seconds between two readings of kernels' memory.")
+    unconnected_grace_seconds = Float(
+        120.0, config=True, help="A kernel no page has connected to yet is not culled before this many seconds "
+                                 "(its page may still be loading).")
     full_message = Unicode(
         "The class server is full: it runs as many labs as it allows ({max_kernels}). Close a tab you no longer use, "
         "wait a minute, then reload this page. If it stays full, tell your teacher.",
@@ -119,6 +127,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._sockets: dict[str, set] = collections.defaultdict(set)
         self._starts: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._memory_callback: PeriodicCallback | None = None
+        self._connected_once: set[str] = set()
+        self._grace_from: dict[str, float] = {}  # kernel id -> when it started (or left the pool), monotonic
 
     # ------------------------------------------------------------------ owners
     def owner_of(self, kernel_id: str) -> str | None:
@@ -169,6 +179,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         preheated = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
         if user_id and not preheated:
             self._owners[kernel_id] = user_id
+        if not preheated:  # a preheated kernel's grace starts when the culler first sees it out of the pool
+            self._grace_from[kernel_id] = time.monotonic()
         self._start_memory_watch()
         return kernel_id
 
@@ -179,10 +191,22 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             if kernel_id not in self:
                 self._owners.pop(kernel_id, None)
                 self._sockets.pop(kernel_id, None)
+                self._connected_once.discard(kernel_id)
+                self._grace_from.pop(kernel_id, None)
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        """jupyter_server's culler, but never for a kernel whose page may still be loading (module docstring)."""
+        if kernel_id not in self._connected_once:
+            since = self._grace_from.setdefault(kernel_id, time.monotonic())
+            if time.monotonic() - since < self.unconnected_grace_seconds:
+                self.log.debug("Kernel %s: no page connected yet, not culled during the grace", kernel_id)
+                return None
+        return await super().cull_kernel_if_idle(kernel_id)
 
     # ------------------------------------------------------------------ pages' websockets
     def websocket_opened(self, kernel_id: str, handler) -> None:
         self._sockets[kernel_id].add(handler)
+        self._connected_once.add(kernel_id)
 
     def websocket_closed(self, kernel_id: str, handler) -> None:
         self._sockets.get(kernel_id, set()).discard(handler)

@@ -90,3 +90,43 @@ def test_memory_reading_and_the_cap_closes_the_pages_then_shuts_the_kernel(km):
     assert asyncio.run(km.check_memory()) == ["big"] and shut == ["big"]
     assert closed == [(CLOSE_MEMORY, "This lab used more than 5 MB of the server's memory, so the server stopped it.")]
     assert len(closed[0][1].encode()) <= 120
+
+
+def test_a_kernel_whose_page_has_not_connected_is_culled_only_after_the_grace(km, monkeypatch):
+    """A short cull time must not stop a kernel under a page still loading on a busy server."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    asked = []
+
+    async def parent_cull(self, kernel_id):
+        asked.append(kernel_id)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", parent_cull)
+    km.unconnected_grace_seconds = 120
+    now = [1000.0]
+    monkeypatch.setattr("safari_kit.server.kernels.time.monotonic", lambda: now[0])
+    ids = iter(["loading", "open"])
+
+    async def parent_start(self, *args, **kwargs):
+        return next(ids)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", parent_start)
+    monkeypatch.setattr(km, "_start_memory_watch", lambda: None)
+    km.new_kernels_per_minute = 0
+    for _ in range(2):
+        asyncio.run(km.start_kernel())
+    km.websocket_opened("open", _Page())
+    for kid in ("loading", "open"):
+        asyncio.run(km.cull_kernel_if_idle(kid))
+    assert asked == ["open"]  # only the kernel a page has connected to is left to jupyter_server's idle rules
+    now[0] += 119
+    for kid in ("loading", "pool"):  # "pool": a preheated kernel the culler sees out of Voila's pool now
+        asyncio.run(km.cull_kernel_if_idle(kid))
+    assert asked == ["open"]
+    now[0] += 2  # past the grace: a page that never came
+    for kid in ("loading", "pool"):
+        asyncio.run(km.cull_kernel_if_idle(kid))
+    assert asked == ["open", "loading"]  # the pool kernel's grace started when the culler first saw it
+    now[0] += 120
+    asyncio.run(km.cull_kernel_if_idle("pool"))
+    assert asked == ["open", "loading", "pool"]
