@@ -19,7 +19,8 @@ It is jupyter_server's ``AsyncMappingKernelManager`` plus:
   learner, never a traceback, and no kernel.
 * **a memory cap per kernel** (:attr:`memory_limit_mb`): every
   :attr:`memory_check_interval` seconds each kernel's resident memory (its
-  process and children) is read; a kernel over the cap has its page's
+  process and children) is read, from one scan of the process table in a
+  worker thread; a kernel over the cap has its page's
   websockets closed with code :data:`CLOSE_MEMORY` and a sentence the page shows
   (the kit's Voilà template), then is shut down, so one runaway lab cannot take
   the machine's memory from the class.
@@ -50,49 +51,82 @@ from traitlets import Float, Integer, Unicode
 from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
 
 __all__ = ["ClassroomKernelManager", "ClassroomConnectionMixin", "ClassroomWebsocketConnection", "CLOSE_MEMORY",
-           "kernel_memory_bytes"]
+           "kernel_memory_bytes", "kernel_pid", "process_trees_rss"]
 
 #: websocket close code sent to a page whose kernel passed the memory cap (4000-4999: the application's own)
 CLOSE_MEMORY = 4001
 
 
-def _process_tree_rss(pid: int) -> int:
-    """Resident memory in bytes of process ``pid`` and all its children (0 if it is gone)."""
+def _process_table() -> dict[int, tuple[int, int]]:
+    """``pid -> (parent pid, resident bytes)`` of every process, read in one scan of the process table.
+
+    The memory check used to ask psutil for each kernel's children
+    (``children(recursive=True)``), and each such call walks all of /proc: 30
+    kernels meant 30 scans every few seconds, on the event loop.
+    """
     try:
         import psutil
     except ImportError:  # pragma: no cover - psutil comes with ipykernel
-        return _proc_rss(pid)
-    try:
-        proc = psutil.Process(pid)
-        procs = [proc, *proc.children(recursive=True)]
-    except psutil.Error:
-        return 0
-    total = 0
-    for p in procs:
+        return _proc_table()
+    table = {}
+    for proc in psutil.process_iter(["ppid", "memory_info"]):
+        info = proc.info
+        memory = info.get("memory_info")
+        table[proc.pid] = (info.get("ppid") or 0, memory.rss if memory is not None else 0)
+    return table
+
+
+def _proc_table() -> dict[int, tuple[int, int]]:
+    """:func:`_process_table` from /proc (Linux), without psutil."""
+    table = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
         try:
-            total += p.memory_info().rss
-        except psutil.Error:
-            pass
-    return total
+            with open(f"/proc/{name}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{name}/statm") as f:
+                table[int(name)] = (ppid, int(f.read().split()[1]) * page)
+        except (OSError, ValueError, IndexError):
+            continue
+    return table
 
 
-def _proc_rss(pid: int) -> int:
-    """Resident memory of one process from /proc (Linux), without psutil."""
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
+def process_trees_rss(pids: Iterable[int]) -> dict[int, int]:
+    """Resident bytes of each process in ``pids`` with all its descendants (0 for one that is gone), one scan."""
+    table = _process_table()
+    children: dict[int, list[int]] = collections.defaultdict(list)
+    for pid, (ppid, _) in table.items():
+        children[ppid].append(pid)
+    totals = {}
+    for root in pids:
+        total, todo, seen = 0, [root] if root in table else [], set()
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            total += table[pid][1]
+            todo.extend(children.get(pid, ()))
+        totals[root] = total
+    return totals
 
 
-def kernel_memory_bytes(kernel) -> int:
-    """Resident memory of a kernel's process tree, or 0 when its process is not a local one."""
+def kernel_pid(kernel) -> int | None:
+    """The local process id of a kernel, or None when it has none (a remote provisioner, a kernel gone)."""
     provisioner = getattr(kernel, "provisioner", None)
     pid = getattr(provisioner, "pid", None)
     if pid is None:
         process = getattr(provisioner, "process", None) or getattr(kernel, "process", None)
         pid = getattr(process, "pid", None)
-    return _process_tree_rss(pid) if isinstance(pid, int) else 0
+    return pid if isinstance(pid, int) else None
+
+
+def kernel_memory_bytes(kernel) -> int:
+    """Resident memory of a kernel's process tree, or 0 when its process is not a local one."""
+    pid = kernel_pid(kernel)
+    return 0 if pid is None else process_trees_rss([pid])[pid]
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -226,21 +260,39 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self.log.info("Kernels over %d MB are stopped (checked every %g s)",
                           self.memory_limit_mb, self.memory_check_interval)
 
+    def _kernel_pids(self, kernel_ids: Iterable[str]) -> dict[str, int]:
+        pids = {}
+        for kid in kernel_ids:
+            if kid in self:
+                pid = kernel_pid(self.get_kernel(kid))
+                if pid is not None:
+                    pids[kid] = pid
+        return pids
+
     def memory_by_kernel(self) -> dict[str, int]:
-        """Resident bytes of each live kernel."""
-        return {kid: kernel_memory_bytes(self.get_kernel(kid)) for kid in self.list_kernel_ids()}
+        """Resident bytes of each live kernel (one process scan)."""
+        pids = self._kernel_pids(self.list_kernel_ids())
+        rss = process_trees_rss(pids.values())
+        return {kid: rss[pid] for kid, pid in pids.items()}
 
     async def check_memory(self, kernel_ids: Iterable[str] | None = None) -> list[str]:
-        """Stop every kernel over :attr:`memory_limit_mb`; return the ids stopped."""
+        """Stop every kernel over :attr:`memory_limit_mb`; return the ids stopped.
+
+        One scan of the process table per check, in a worker thread: the scan
+        reads /proc for every process on the machine, and the event loop serves
+        every learner's clicks meanwhile.
+        """
         if self.memory_limit_mb <= 0:
             return []
         limit = self.memory_limit_mb * 1_000_000
+        pids = self._kernel_pids(list(kernel_ids if kernel_ids is not None else self.list_kernel_ids()))
+        if not pids:
+            return []
+        rss_by_pid = await asyncio.to_thread(process_trees_rss, list(pids.values()))
         over = []
-        for kid in list(kernel_ids if kernel_ids is not None else self.list_kernel_ids()):
-            if kid not in self:
-                continue
-            rss = kernel_memory_bytes(self.get_kernel(kid))
-            if rss > limit:
+        for kid, pid in pids.items():
+            rss = rss_by_pid.get(pid, 0)
+            if rss > limit and kid in self:
                 over.append(kid)
                 self.log.warning("Kernel %s uses %.0f MB, over the %d MB cap: stopping it",
                                  kid, rss / 1e6, self.memory_limit_mb)

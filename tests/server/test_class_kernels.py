@@ -130,3 +130,41 @@ def test_a_kernel_whose_page_has_not_connected_is_culled_only_after_the_grace(km
     now[0] += 120
     asyncio.run(km.cull_kernel_if_idle("pool"))
     assert asked == ["open", "loading", "pool"]
+
+
+def test_the_memory_check_scans_the_processes_once_per_check_off_the_event_loop(km, monkeypatch):
+    """30 kernels used to mean 30 scans of /proc (psutil's children(recursive=True)) on the event loop."""
+    import subprocess
+    import sys
+    import threading
+
+    import psutil
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        scans, children_calls, real_iter, real_children = [], [], psutil.process_iter, psutil.Process.children
+
+        def counting_iter(*args, **kwargs):
+            scans.append(threading.get_ident())
+            return real_iter(*args, **kwargs)
+
+        def counting_children(self, *args, **kwargs):
+            children_calls.append(self.pid)
+            return real_children(self, *args, **kwargs)
+
+        monkeypatch.setattr(psutil, "process_iter", counting_iter)
+        monkeypatch.setattr(psutil.Process, "children", counting_children)
+        kernels = {kid: types.SimpleNamespace(provisioner=types.SimpleNamespace(pid=pid))
+                   for kid, pid in (("me", os.getpid()), ("child", child.pid), ("gone", 2 ** 22 + 1))}
+        km._live = list(kernels)
+        km.get_kernel = kernels.__getitem__
+        km.memory_limit_mb = 100_000
+        assert asyncio.run(km.check_memory()) == []
+        assert len(scans) == 1 and not children_calls
+        assert scans[0] != threading.get_ident()  # the scan ran in a worker thread
+        mine = km.memory_by_kernel()
+        assert mine["gone"] == 0 and mine["child"] > 1_000_000
+        assert mine["me"] >= psutil.Process().memory_info().rss + mine["child"] // 2  # the child counts in my tree
+    finally:
+        child.kill()
+        child.wait()
