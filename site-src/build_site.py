@@ -597,6 +597,8 @@ def main(argv=None) -> int:
     patch_kernel_startup(out)
     kernel_startup.set_page_packages(out / kernel_startup.APP_PAGE, kernel_startup.APP_STARTUP)
     kernel_startup.add_starting_note(out / kernel_startup.APP_PAGE, None if args.offline else CDN + "pyodide.js")
+    for page in kernel_startup.LESSON_PAGES:
+        kernel_startup.add_starting_note(out / page, None if args.offline else CDN + "pyodide.js", "lesson")
     localize_pages(out, cache)
     landing_page(out, contents, teacher=args.teacher)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico

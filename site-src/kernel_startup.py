@@ -53,6 +53,16 @@ APP_PAGE = "voici/render/notebooks/app.html"
 #: last figure): seconds to the app on a first visit, uncapped, tools/measure_site.py on the build machine
 FIRST_VISIT_SECONDS = 15
 STARTING_JS = Path(__file__).resolve().parent / "starting.js"
+#: the pages that say it: (localStorage key of this browser's last figure, what shows the page is ready, whether
+#: the page says it only when opened on a notebook, first-visit seconds). A lesson is ready when its notebook's
+#: kernel is idle (JupyterLab's execution indicator); a lesson's first visit, uncapped: 12.8 s to an idle kernel
+#: (tests/browser/test_site_browser.py's lesson test on the build machine, 2026-12)
+STARTING_PAGES = {
+    "app": ("safari_kit.app_startup_seconds", ".safari-app", False, FIRST_VISIT_SECONDS),
+    "lesson": ("safari_kit.lesson_startup_seconds", '.jp-Notebook-ExecutionIndicator[data-status="idle"]', True, 13),
+}
+#: the lessons' pages (JupyterLite's lab and notebook apps)
+LESSON_PAGES = ("lab/index.html", "notebooks/index.html")
 
 FORCED = '["sqlite3","ipykernel","comm","pyodide_kernel","jedi","ipython"]'
 FORCED_PATCH = '["ipykernel","comm","pyodide-kernel","ipython"]'
@@ -131,12 +141,15 @@ def set_page_packages(html_path: Path, packages: list[str]) -> None:
     html_path.write_text(html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):])
 
 
-def add_starting_note(page: Path, runtime_url: str | None) -> None:
-    """The start-up sentence (site-src/starting.js) first thing in the page's <body>, so it shows at the first
-    paint (a script in <head> would wait for the body; DOMContentLoaded waits for Voici's bundle).
+def add_starting_note(page: Path, runtime_url: str | None, kind: str = "app") -> None:
+    """The start-up sentence (site-src/starting.js) of page ``kind`` (STARTING_PAGES) first thing in the page's
+    <body>, so it shows at the first paint (a script in <head> would wait for the body; DOMContentLoaded waits
+    for Voici's bundle).
     ``runtime_url`` (online builds): the Python runtime the page checks it can reach."""
-    js = (STARTING_JS.read_text().replace("__FIRST_SECONDS__", str(FIRST_VISIT_SECONDS))
-          .replace("__RUNTIME_URL__", json.dumps(runtime_url)))
+    key, ready, needs_notebook, first = STARTING_PAGES[kind]
+    js = (STARTING_JS.read_text().replace("__FIRST_SECONDS__", str(first))
+          .replace("__RUNTIME_URL__", json.dumps(runtime_url)).replace("__KEY__", json.dumps(key))
+          .replace("__READY__", json.dumps(ready)).replace("__NEEDS_NOTEBOOK__", json.dumps(needs_notebook)))
     html = page.read_text()
     new = re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>\n<script>{js}</script>", html, count=1)
     if new == html:

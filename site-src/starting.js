@@ -1,11 +1,14 @@
-/* The app page's start-up sentence (issue 18, items 3 and 5), put first in the page's <body> at build time
-   (site-src/kernel_startup.py).
+/* The start-up sentence of the app page and of a lesson's page (issue 18, items 3 and 5), put first in the
+   page's <body> at build time (site-src/kernel_startup.py: which page, its key, what "ready" is). A lesson's page
+   (JupyterLite) says it only when opened on a notebook (?path=....ipynb): until that notebook's kernel is idle.
    From the first second until the app shows: "Starting Python in your browser: about N s on this computer",
    N being this browser's last start-up of the page (kept in localStorage), or on a first visit the figure the
    build was given (measured by tools/measure_site.py). The online build also checks that the Python runtime's
    host answers; where it cannot be reached the sentence says so instead of the page waiting for ever. */
 (function () {
-  var KEY = "safari_kit.app_startup_seconds";
+  var KEY = __KEY__;
+  var READY = __READY__;
+  if (__NEEDS_NOTEBOOK__ && !/[?&]path=[^&#]*\.ipynb/.test(window.location.search)) return;
   var FIRST = __FIRST_SECONDS__;
   var RUNTIME = __RUNTIME_URL__;
   var failed = false;
@@ -36,7 +39,7 @@
   }
 
   function ready() {
-    return !!document.querySelector(".safari-app");
+    return !!document.querySelector(READY);
   }
 
   function tick() {

@@ -3,6 +3,8 @@
 * offline build (``offline_site``): from its first seconds the app page says "Starting Python in your browser:
   about N s on this computer"; the sentence goes when the app shows, and the next visit's N is the figure this
   browser measured (kept in localStorage);
+* a lesson's page (JupyterLite, offline build) says the same sentence until the lesson's kernel is idle, and
+  the lab's page opened on no notebook says nothing (no kernel starts there);
 * online build (built here, ``make site`` into .site-build/test-site-online): its config loads only what each
   page needs (the app page: no numpy, pandas, matplotlib; the lessons: no matplotlib until a cell imports it),
   and with the online runtime's host unreachable the app page says so in one sentence within a few seconds.
@@ -20,7 +22,7 @@ import time
 import pytest
 
 from tests.browser.helpers import screenshot
-from tests.browser.site_fixtures import APP, REPO, serve
+from tests.browser.site_fixtures import APP, KERNEL_IDLE, LESSON, REPO, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -61,6 +63,28 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
     assert STARTING.match(_note(page)).group(1) == "45", _note(page)  # 47.2 s: "about 45 s"
     page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
     assert not page.outside, page.outside
+    assert not js_errors, js_errors
+
+
+def test_lesson_page_says_python_is_starting_until_its_kernel_is_idle(site_page, js_errors, offline_site):
+    page = site_page
+    t0 = time.perf_counter()
+    page.goto(f"{offline_site.url}lab/index.html?path={LESSON}", wait_until="commit")
+    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
+                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
+    shown = time.perf_counter() - t0
+    first = _note(page)
+    screenshot(page, "issue18-lesson-starting")
+    assert STARTING.match(first), first
+    assert shown < 3, f"the lesson's start-up sentence came after {shown:.1f} s"
+    page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
+    page.wait_for_function("() => !document.getElementById('safari-starting')", timeout=5_000)
+    stored = float(page.evaluate("() => localStorage.getItem('safari_kit.lesson_startup_seconds')"))
+    assert 1 < stored < 120, stored
+
+    page.goto(f"{offline_site.url}lab/index.html", wait_until="domcontentloaded")  # no notebook: no kernel
+    page.wait_for_timeout(1_500)
+    assert _note(page) == "", _note(page)
     assert not js_errors, js_errors
 
 
