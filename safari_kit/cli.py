@@ -452,7 +452,8 @@ def _run_class(args) -> int:
     from safari_kit.server.classroom import ClassSettings, run
 
     settings = ClassSettings(ip=args.ip, port=args.port, max_kernels=args.max_labs,
-                             new_kernels_per_minute=args.labs_per_minute, cull_idle_seconds=args.idle_seconds,
+                             new_kernels_per_minute=args.labs_per_minute, max_starting=args.starting_at_once,
+                             cull_idle_seconds=args.idle_seconds,
                              cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
                              memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024)
     return run(args.notebook, settings, print_fn=lambda text: _write(sys.stdout, text))
@@ -479,6 +480,9 @@ def _setup_class(sub) -> None:
                    default=d.new_kernels_per_minute,
                    help=f"new labs one computer (IP address) may open in a minute, 0 = no cap "
                         f"(default {d.new_kernels_per_minute})")
+    p.add_argument("--starting-at-once", type=_int_in(0, None, "a number of labs"), default=d.max_starting,
+                   help=f"labs starting at once (their pages rendering); further pages wait in line, 0 = no cap "
+                        f"(default {d.max_starting})")
     p.add_argument("--idle-seconds", type=_int_in(0, None, "a number of seconds"), default=d.cull_idle_seconds,
                    help=f"close a lab no page has been connected to for this long, 0 = never "
                         f"(default {d.cull_idle_seconds}: {d.cull_idle_seconds // 60} minutes)")

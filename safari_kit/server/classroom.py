@@ -11,8 +11,11 @@ setting (CLI option)       default                                  what it does
 ``ip`` (--ip)              ``0.0.0.0``: every interface             where learners reach the server
 ``port`` (--port)          8866                                     Voilà's port
 ``max_kernels``            80 live kernels                          a page beyond it: "the class server is full"
-``new_kernels_per_minute`` 10 per client (IP address)               a page beyond it: "wait a minute"
+``new_kernels_per_minute`` 4 per client (IP address)                a page beyond it: "wait a minute"
+``max_starting``           2 labs starting at once                  further pages wait (a start ends when its
+                                                                    page connects, or after 30 s)
 ``cull_idle_seconds``      600 s idle, checked every 60 s           a kernel no page is connected to is shut
+                                                                    (one never connected: not before 120 s)
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
 ``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
 =========================  =======================================  ============================================
@@ -50,7 +53,8 @@ class ClassSettings:
     ip: str = "0.0.0.0"
     port: int = 8866
     max_kernels: int = 80
-    new_kernels_per_minute: int = 10
+    new_kernels_per_minute: int = 4
+    max_starting: int = 2
     cull_idle_seconds: int = 600
     cull_interval_seconds: int = 60
     memory_limit_mb: int = 512
@@ -94,6 +98,7 @@ def voila_config(settings: ClassSettings):
     km = c.ClassroomKernelManager
     km.max_kernels = settings.max_kernels
     km.new_kernels_per_minute = settings.new_kernels_per_minute
+    km.max_starting = settings.max_starting
     km.memory_limit_mb = settings.memory_limit_mb
     km.memory_check_interval = settings.memory_check_seconds
     km.cull_idle_timeout = settings.cull_idle_seconds

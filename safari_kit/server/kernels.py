@@ -17,6 +17,15 @@ It is jupyter_server's ``AsyncMappingKernelManager`` plus:
   client per minute** (:attr:`new_kernels_per_minute`, per IP address): a page
   request beyond either gets an HTTP error page with a sentence for the
   learner, never a traceback, and no kernel.
+* **a cap on kernels starting at once** (:attr:`max_starting`): a kernel start
+  takes a slot, held until the kernel's page connects its websocket (its
+  render is done: the app notebook ran, the page loaded) or
+  :attr:`start_slot_seconds` pass; further pages wait in line. Starting a
+  kernel and rendering its page are the costliest things the server does (a
+  new Python importing the kit, nbconvert's templates on the event loop):
+  30 at once made every learner's click wait, and one learner opening pages
+  in a loop slowed the whole class ×5 (tools/load_class.py --abusive).
+  A preheated kernel (Voilà's pool) gives its slot back as soon as it runs.
 * **a memory cap per kernel** (:attr:`memory_limit_mb`): every
   :attr:`memory_check_interval` seconds each kernel's resident memory (its
   process and children) is read, from one scan of the process table in a
@@ -134,11 +143,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     max_kernels = Integer(80, config=True, help="Live kernels at most (0: no cap). A page beyond it gets "
                                                 "a page saying the class server is full.")
-    new_kernels_per_minute = Integer(10, config=True, help="New kernels per client (IP address) in any "
+    new_kernels_per_minute = Integer(4, config=True, help="New kernels per client (IP address) in any "
                                                            "60 seconds (0: no cap).")
     memory_limit_mb = Integer(512, config=True, help="Resident memory of one kernel, in MB (0: no cap); "
                                                      "a kernel over it is shut down and its page says so.")
     memory_check_interval = Float(5.0, config=True, help="Seconds between two readings of kernels' memory.")
+    max_starting = Integer(2, config=True, help="Kernels starting at once, their pages rendering (0: no cap); "
+                                                "further pages wait in line.")
+    start_slot_seconds = Float(30.0, config=True, help="A starting kernel gives its slot back when its page "
+                                                       "connects, or after this many seconds.")
     unconnected_grace_seconds = Float(
         120.0, config=True, help="A kernel no page has connected to yet is not culled before this many seconds "
                                  "(its page may still be loading).")
@@ -163,6 +176,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._memory_callback: PeriodicCallback | None = None
         self._connected_once: set[str] = set()
         self._grace_from: dict[str, float] = {}  # kernel id -> when it started (or left the pool), monotonic
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        self._slot_held: dict[str, tuple[asyncio.Semaphore, asyncio.TimerHandle]] = {}
+        self._waiting = 0  # page requests waiting for a start slot (they count against max_kernels)
 
     # ------------------------------------------------------------------ owners
     def owner_of(self, kernel_id: str) -> str | None:
@@ -185,7 +201,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     # ------------------------------------------------------------------ limits at start
     def _check_limits(self, handler) -> None:
         """Raise an HTTP error with the learner's sentence when a new kernel would pass a cap."""
-        if self.max_kernels > 0 and len(self.list_kernel_ids()) >= self.max_kernels:
+        if self.max_kernels > 0 and len(self.list_kernel_ids()) + self._waiting >= self.max_kernels:
             self.log.warning("Kernel cap reached (%d live kernels): page refused", self.max_kernels)
             raise web.HTTPError(503, reason="Class server full",
                                 log_message=self.full_message.format(max_kernels=self.max_kernels))
@@ -202,15 +218,50 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                                 log_message=self.too_fast_message.format(limit=self.new_kernels_per_minute))
         starts.append(now)
 
+    # ------------------------------------------------------------------ kernels starting at once
+    def _start_slots(self) -> asyncio.Semaphore | None:
+        """The semaphore of :attr:`max_starting`, made in the running loop (None: no cap)."""
+        if self.max_starting <= 0:
+            return None
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.max_starting))
+        return self._slots[1]
+
+    def _release_slot(self, kernel_id: str) -> None:
+        held = self._slot_held.pop(kernel_id, None)
+        if held is not None:
+            slots, timer = held
+            timer.cancel()
+            slots.release()
+
     async def start_kernel(self, *args, **kwargs):
         handler = self._request_handler()
         self._check_limits(handler)
-        kernel_id = await super().start_kernel(*args, **kwargs)
-        user = getattr(handler, "current_user", None)
-        user_id = getattr(user, "username", None)
         # Voila's preheated pool refills while a page is served (that page's request is in the call context),
         # but the new kernel is for the next learner: it stays unowned until its first user claims it
         preheated = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        slots = self._start_slots()
+        if slots is not None:
+            self._waiting += 1
+            try:
+                await slots.acquire()
+            finally:
+                self._waiting -= 1
+        try:
+            kernel_id = await super().start_kernel(*args, **kwargs)
+        except BaseException:
+            if slots is not None:
+                slots.release()
+            raise
+        if slots is not None:
+            if preheated or self.start_slot_seconds <= 0:
+                slots.release()
+            else:
+                timer = asyncio.get_running_loop().call_later(self.start_slot_seconds, self._release_slot, kernel_id)
+                self._slot_held[kernel_id] = (slots, timer)
+        user = getattr(handler, "current_user", None)
+        user_id = getattr(user, "username", None)
         if user_id and not preheated:
             self._owners[kernel_id] = user_id
         if not preheated:  # a preheated kernel's grace starts when the culler first sees it out of the pool
@@ -227,6 +278,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 self._sockets.pop(kernel_id, None)
                 self._connected_once.discard(kernel_id)
                 self._grace_from.pop(kernel_id, None)
+                self._release_slot(kernel_id)
 
     async def cull_kernel_if_idle(self, kernel_id):
         """jupyter_server's culler, but never for a kernel whose page may still be loading (module docstring)."""
@@ -241,6 +293,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     def websocket_opened(self, kernel_id: str, handler) -> None:
         self._sockets[kernel_id].add(handler)
         self._connected_once.add(kernel_id)
+        self._release_slot(kernel_id)  # its page has rendered and loaded: the next page may start
 
     def websocket_closed(self, kernel_id: str, handler) -> None:
         self._sockets.get(kernel_id, set()).discard(handler)

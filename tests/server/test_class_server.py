@@ -149,6 +149,11 @@ def test_abandoned_kernels_are_culled_never_one_with_an_open_page():
         abandoned, playing = _open(srv), _open(srv)
 
         async def stay_connected():
+            gone = await ws_open(srv, abandoned.kernel_id, abandoned.cookie_header())
+            await kernel_info_round_trip(gone)
+            gone.close()  # a tab that loaded, then died without its shutdown request
+            # a page still loading (its kernel started, no websocket yet) is not culled within its grace (120 s)
+            loading = await asyncio.to_thread(_open, srv)
             ws = await ws_open(srv, playing.kernel_id, playing.cookie_header())
             try:
                 await kernel_info_round_trip(ws)
@@ -156,11 +161,11 @@ def test_abandoned_kernels_are_culled_never_one_with_an_open_page():
                 while kernel_status(srv, abandoned) == 200 and time.monotonic() < deadline:
                     await asyncio.sleep(0.5)
                 await asyncio.sleep(4)  # the connected kernel has now been idle longer than the cull time
-                return kernel_status(srv, abandoned), kernel_status(srv, playing)
+                return kernel_status(srv, abandoned), kernel_status(srv, playing), kernel_status(srv, loading)
             finally:
                 ws.close()
 
-        abandoned_status, playing_status = asyncio.run(stay_connected())
+        abandoned_status, playing_status, loading_status = asyncio.run(stay_connected())
         assert abandoned_status == 404, srv.log_text()[-2000:]
-        assert playing_status == 200
+        assert playing_status == 200 and loading_status == 200
         assert "Culling" in srv.log_text()

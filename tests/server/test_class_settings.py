@@ -15,7 +15,7 @@ from safari_kit.server.owners import kernel_id_of  # noqa: E402
 
 
 def test_the_settings_reach_voilas_config():
-    c = voila_config(ClassSettings(ip="10.0.0.5", port=9000, max_kernels=7, new_kernels_per_minute=2,
+    c = voila_config(ClassSettings(ip="10.0.0.5", port=9000, max_kernels=7, new_kernels_per_minute=2, max_starting=3,
                                    cull_idle_seconds=30, cull_interval_seconds=5, memory_limit_mb=300,
                                    max_message_bytes=2 * 1024 * 1024))
     assert (c.Voila.ip, c.Voila.port, c.Voila.port_retries, c.Voila.open_browser) == ("10.0.0.5", 9000, 0, False)
@@ -25,15 +25,15 @@ def test_the_settings_reach_voilas_config():
     assert c.VoilaConfiguration.show_tracebacks is False and c.VoilaConfiguration.template == "safari"
     assert c.Voila.tornado_settings == {"websocket_max_message_size": 2 * 1024 * 1024}
     km = c.ClassroomKernelManager
-    assert (km.max_kernels, km.new_kernels_per_minute, km.memory_limit_mb) == (7, 2, 300)
+    assert (km.max_kernels, km.new_kernels_per_minute, km.max_starting, km.memory_limit_mb) == (7, 2, 3, 300)
     assert (km.cull_idle_timeout, km.cull_interval, km.cull_connected, km.cull_busy) == (30, 5, False, False)
     assert c.PasswordIdentityProvider.cookie_options == {"samesite": "Strict"}
 
 
 def test_the_documented_defaults():
     d = ClassSettings()
-    assert (d.ip, d.port, d.max_kernels, d.new_kernels_per_minute, d.cull_idle_seconds, d.memory_limit_mb,
-            d.max_message_bytes) == ("0.0.0.0", 8866, 80, 10, 600, 512, 1024 * 1024)
+    assert (d.ip, d.port, d.max_kernels, d.new_kernels_per_minute, d.max_starting, d.cull_idle_seconds,
+            d.memory_limit_mb, d.max_message_bytes) == ("0.0.0.0", 8866, 80, 4, 2, 600, 512, 1024 * 1024)
 
 
 @pytest.mark.parametrize("bad", [{"port": 0}, {"max_kernels": -1}, {"max_message_bytes": 1000},
