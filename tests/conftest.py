@@ -6,6 +6,7 @@ whose knockout part defaults to 49 generated, valid Safari Pals.
 """
 from __future__ import annotations
 
+import asyncio
 import csv
 from pathlib import Path
 
@@ -52,3 +53,23 @@ def card_csv(tmp_path):
         path.write_text("\n".join([header, *w, *k]) + "\n", encoding="utf-8")
         return path
     return write
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Run every test that is not a browser test with no event loop marked as running.
+
+    The browser tests' session-wide Playwright (sync API) leaves its event loop registered as the running
+    loop of the main thread for the rest of the session, so a later test calling ``asyncio.run`` (the class
+    server's tests, the load test) failed with "asyncio.run() cannot be called from a running event loop"
+    in ``make test``, though each passed on its own. Playwright's loop is put back afterwards.
+    """
+    loop = asyncio._get_running_loop()
+    if loop is None or item.get_closest_marker("browser") is not None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
