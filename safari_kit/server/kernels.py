@@ -18,9 +18,11 @@ It is jupyter_server's ``AsyncMappingKernelManager`` plus:
   request beyond either gets an HTTP error page with a sentence for the
   learner, never a traceback, and no kernel.
 * **a cap on kernels starting at once** (:attr:`max_starting`): a kernel start
-  takes a slot, held until the kernel's page connects its websocket (its
-  render is done: the app notebook ran, the page loaded) or
-  :attr:`start_slot_seconds` pass; further pages wait in line. Starting a
+  takes a slot, held until its page request is finished (the app notebook ran
+  and the page was rendered), the page connects its websocket, or
+  :attr:`start_slot_seconds` pass; further pages wait in line. (Holding it
+  until the websocket only let a learner whose pages never connect keep the
+  slots 30 s each: the class's open time went to 40 s.) Starting a
   kernel and rendering its page are the costliest things the server does (a
   new Python importing the kit, nbconvert's templates on the event loop):
   30 at once made every learner's click wait, and one learner opening pages
@@ -235,6 +237,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             timer.cancel()
             slots.release()
 
+    def _release_when_finished(self, handler, kernel_id: str) -> None:
+        """Give the slot back when the page request that started the kernel ends (tornado's on_finish)."""
+        finish = getattr(handler, "on_finish", None)
+        if finish is None:
+            return
+
+        def on_finish():
+            self._release_slot(kernel_id)
+            return finish()
+
+        handler.on_finish = on_finish
+
     async def start_kernel(self, *args, **kwargs):
         handler = self._request_handler()
         self._check_limits(handler)
@@ -260,6 +274,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             else:
                 timer = asyncio.get_running_loop().call_later(self.start_slot_seconds, self._release_slot, kernel_id)
                 self._slot_held[kernel_id] = (slots, timer)
+                self._release_when_finished(handler, kernel_id)
         user = getattr(handler, "current_user", None)
         user_id = getattr(user, "username", None)
         if user_id and not preheated:

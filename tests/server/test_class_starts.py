@@ -7,6 +7,7 @@ every other learner's click wait (tools/load_class.py, issue 19).
 from __future__ import annotations
 
 import asyncio
+import types
 import pytest
 
 pytest.importorskip("jupyter_server")
@@ -63,6 +64,25 @@ def test_a_third_page_waits_until_a_started_page_connects(km):
         assert not third.done()  # two pages still rendering: the third waits in line
         km.websocket_opened(first[0], _page())  # the first page has loaded
         assert await asyncio.wait_for(third, 1) == "k2"
+
+    asyncio.run(scenario())
+
+
+def test_a_slot_comes_back_when_its_page_request_finishes(km, monkeypatch):
+    """A page that never connects (a learner's script fetching pages) must not keep its slot."""
+    finished = []
+    request = types.SimpleNamespace(on_finish=lambda: finished.append("tornado's own"),
+                                    request=types.SimpleNamespace(remote_ip="10.0.0.7"), current_user=None)
+    monkeypatch.setattr(_Manager, "_request_handler", staticmethod(lambda: request))
+
+    async def scenario():
+        await asyncio.gather(km.start_kernel(), km.start_kernel())
+        third = asyncio.ensure_future(km.start_kernel())
+        await asyncio.sleep(0.1)
+        assert not third.done()
+        request.on_finish()  # the page was sent (tornado calls on_finish); here: both pages at once
+        await asyncio.wait_for(third, 1)
+        assert "tornado's own" in finished
 
     asyncio.run(scenario())
 
