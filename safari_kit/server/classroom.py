@@ -13,7 +13,7 @@ setting (CLI option)       default                                  what it does
 ``max_kernels``            80 live kernels                          a page beyond it: "the class server is full"
 ``new_kernels_per_minute`` 4 per client (IP address)                a page beyond it: "wait a minute"
 ``max_starting``           2 labs starting at once                  further pages wait (a start ends when its
-                                                                    page connects, or after 30 s)
+                                                                    page is sent or connects, or after 30 s)
 ``cull_idle_seconds``      600 s idle, checked every 60 s           a kernel no page is connected to is shut
                                                                     (one never connected: not before 120 s)
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
