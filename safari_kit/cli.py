@@ -453,6 +453,7 @@ def _run_class(args) -> int:
 
     settings = ClassSettings(ip=args.ip, port=args.port, max_kernels=args.max_labs,
                              new_kernels_per_minute=args.labs_per_minute, max_starting=args.starting_at_once,
+                             ready_labs=args.ready_labs, spare_labs=args.spare_labs,
                              cull_idle_seconds=args.idle_seconds,
                              cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
                              memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024)
@@ -480,6 +481,12 @@ def _setup_class(sub) -> None:
                    default=d.new_kernels_per_minute,
                    help=f"new labs one computer (IP address) may open in a minute, 0 = no cap "
                         f"(default {d.new_kernels_per_minute})")
+    p.add_argument("--ready-labs", type=_int_in(0, None, "a number of labs"), default=d.ready_labs,
+                   help=f"labs kept started, in use or ready, so that a learner's page opens at once: size it to "
+                        f"the class (about 60 MB each), 0 = none (default {d.ready_labs})")
+    p.add_argument("--spare-labs", type=_int_in(0, None, "a number of labs"), default=d.spare_labs,
+                   help=f"ready labs kept however many are in use, for latecomers and reloads "
+                        f"(default {d.spare_labs})")
     p.add_argument("--starting-at-once", type=_int_in(0, None, "a number of labs"), default=d.max_starting,
                    help=f"labs starting at once (their pages rendering); further pages wait in line, 0 = no cap "
                         f"(default {d.max_starting})")

@@ -4,7 +4,7 @@
     .venv/bin/python tools/load_class.py --learners 60 --minutes 1 --browsers 0
     .venv/bin/python tools/load_class.py --abusive                # a class, then the same class + one abuser
     .venv/bin/python tools/load_class.py --url http://127.0.0.1:8866/ --server-pid 1234   # a running server
-    .venv/bin/python tools/load_class.py --pool 30 --fill-delay 60   # Voila's preheated kernels (an experiment)
+    .venv/bin/python tools/load_class.py --ready-labs 0            # no ready labs: each page starts its kernel
     .venv/bin/python tools/load_class.py --abusive --abuse frames    # one kind of abuse only (frames, jobs, pages)
 
 A benchmark, not a test: it prints figures and asserts nothing (its 5-learner
@@ -16,8 +16,10 @@ others' action -> reply p95 at most 1.5x. N = 60: all get a table within 30 s.
 
 It starts ``safari-kit class`` (the kit's app, the documented settings, on
 127.0.0.1 and a free port; ``--idle-seconds`` and ``--cull-interval`` are the
-server's cull settings for the run, ``--server-arg`` passes any other option)
-unless ``--url`` names a running server. Learners (tests/server/class_learners.py)
+server's cull settings for the run, ``--ready-labs`` its ready labs, as
+documented: 30; the run waits until they are ready, as a teacher starts the
+server before the lesson; ``--server-arg`` passes any other option) unless
+``--url`` names a running server. Learners (tests/server/class_learners.py)
 are raw websocket clients speaking the page's protocol, each from its own
 loopback address (127.0.0.x: a computer of the class); they arrive within
 ``--spread`` seconds, open a lab with a table at once, play it at a human pace
@@ -55,6 +57,7 @@ sys.path.insert(0, str(REPO))
 
 import psutil  # noqa: E402
 
+from safari_kit.server.classroom import ClassSettings  # noqa: E402
 from tests.server.class_learners import SIMULATION, RawLearner, leave, play_learner  # noqa: E402
 
 GiB = 1024 ** 3
@@ -148,11 +151,11 @@ class Monitor:
                 "load": max(s["load"] for s in window), "max_kernels": max(s["kernels"] for s in window)}
 
 
-async def wait_for_kernels(monitor: Monitor, n: int, timeout: float) -> float | None:
-    """Seconds until the server has at least ``n`` kernels (None: not within ``timeout``)."""
+async def wait_for_ready_labs(srv, timeout: float) -> float | None:
+    """Seconds until Voilà logs that its pool (the ready labs) is full (None: not within ``timeout``)."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
-        if monitor.kernels() >= n:
+        if "is filled with" in srv.log_text():
             return time.monotonic() - t0
         await asyncio.sleep(0.5)
     return None
@@ -252,7 +255,7 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
         alive_after = monitor.kernels()
         limit = args.idle_seconds + args.cull_interval + 60
         while time.monotonic() - t_left < limit:
-            if monitor.kernels() <= args.pool:
+            if monitor.kernels() <= args.ready_labs:  # the ready labs stay (safari_kit.server.ready_labs)
                 gone_after = time.monotonic() - t_left
                 break
             await asyncio.sleep(1)
@@ -292,10 +295,10 @@ def report(label: str, out: dict, args) -> dict:
               f"{m['load']:.1f}; kernels at most {m['max_kernels']}")
     if out["alive_after"] is not None:
         gone = f"{out['gone_after']:.0f} s" if out["gone_after"] is not None else "not within the wait"
-        pool = f" beside the pool's {args.pool}" if args.pool else ""
+        pool = f" (the ready labs: {args.ready_labs})" if args.ready_labs else ""
         print(f"  after leaving:                  {out['alive_after']} kernels alive 2 s later{pool} "
               f"({sum(r.left_with_shutdown is False for r in res)} tabs left without the shutdown request); "
-              f"{args.pool} kernels after {gone} (cull: idle {args.idle_seconds} s, "
+              f"{args.ready_labs} kernels after {gone} (cull: idle {args.idle_seconds} s, "
               f"checked every {args.cull_interval} s)")
     errors = [f"{r.name} ({r.lab}): {e}" for r in res for e in r.errors] + \
              [f"chromium: {e}" for b in out["browsers"] for e in b["errors"]]
@@ -323,15 +326,15 @@ async def one_run(args, abusive: bool) -> dict:
             monitor.stop()
         return report(label, out, args)
     options = ["--idle-seconds", str(args.idle_seconds), "--cull-interval", str(args.cull_interval),
-               "--max-message-kib", str(args.max_message_kib), *args.server_arg]
-    command = [sys.executable, str(REPO / "tools" / "class_server_pool.py"),
-               f"{args.pool}:{args.fill_delay:g}"] if args.pool else None
-    with class_server(*options, app=True, command=command) as srv:
-        if args.pool:  # the pool fills before the class comes
-            await wait_for_kernels(Monitor(srv.proc.pid), args.pool, 180)
+               "--max-message-kib", str(args.max_message_kib), "--ready-labs", str(args.ready_labs),
+               *args.server_arg]
+    with class_server(*options, app=True) as srv:
+        pool = ""
+        if args.ready_labs:  # a teacher starts the server before the lesson: the ready labs are ready
+            ready = await wait_for_ready_labs(srv, 300)
+            pool = f", {args.ready_labs} ready labs ready after {ready:.0f} s" if ready else ", ready labs NOT ready"
         monitor = Monitor(srv.proc.pid)
         idle = monitor.sample(pss=True)
-        pool = f", a preheated pool of {args.pool} refilled after {args.fill_delay:g} s" if args.pool else ""
         print(f"server {srv.url} ({' '.join(options)}{pool}): idle {idle['rss'] / 2**20:.0f} MiB RSS with "
               f"{idle['kernels']} kernels; load average {os.getloadavg()}")
         monitor.start()
@@ -354,8 +357,8 @@ def parse_args(argv=None):
     ap.add_argument("--cull-interval", type=int, default=60, help="the server's cull check (documented: 60)")
     ap.add_argument("--max-message-kib", type=int, default=1024, help="the server's frame cap (documented: 1024)")
     ap.add_argument("--server-arg", action="append", default=[], help="another option for safari-kit class")
-    ap.add_argument("--pool", type=int, default=0, help="Voila's preheated kernels (tools/class_server_pool.py)")
-    ap.add_argument("--fill-delay", type=float, default=1.0, help="seconds before the pool refills (Voila: 1)")
+    ap.add_argument("--ready-labs", type=int, default=ClassSettings().ready_labs,
+                    help="the server's ready labs (documented: %(default)s; 0: each page starts its kernel)")
     ap.add_argument("--url", help="a running class server (its figures need --server-pid)")
     ap.add_argument("--server-pid", type=int)
     ap.add_argument("--seed", type=int, default=1)

@@ -12,6 +12,9 @@ setting (CLI option)       default                                  what it does
 ``port`` (--port)          8866                                     Voilà's port
 ``max_kernels``            80 live kernels                          a page beyond it: "the class server is full"
 ``new_kernels_per_minute`` 4 per client (IP address)                a page beyond it: "wait a minute"
+``ready_labs``             30 labs kept ready (in use or not)       a page takes a lab that already ran the app:
+                                                                    it opens at once (0: each page starts one)
+``spare_labs``             2 ready labs however many are in use     for latecomers and reloads
 ``max_starting``           2 labs starting at once                  further pages wait (a start ends when its
                                                                     page is sent or connects, or after 30 s)
 ``cull_idle_seconds``      600 s idle, checked every 60 s           a kernel no page is connected to is shut
@@ -19,6 +22,9 @@ setting (CLI option)       default                                  what it does
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
 ``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
 =========================  =======================================  ============================================
+
+Ready labs are Voilà's preheated kernels (``VoilaConfiguration.preheat_kernel``,
+``default_pool_size``), sized from the class by :mod:`safari_kit.server.ready_labs`.
 
 Hooks: ``Voila.identity_provider_class`` (kernel ownership,
 :mod:`safari_kit.server.owners`), ``VoilaConfiguration.multi_kernel_manager_class``
@@ -54,12 +60,19 @@ class ClassSettings:
     port: int = 8866
     max_kernels: int = 80
     new_kernels_per_minute: int = 4
+    ready_labs: int = 30
+    spare_labs: int = 2
     max_starting: int = 2
     cull_idle_seconds: int = 600
     cull_interval_seconds: int = 60
     memory_limit_mb: int = 512
     memory_check_seconds: float = 5.0
     max_message_bytes: int = 1 * MiB
+
+    @property
+    def pool_size(self) -> int:
+        """The ready labs started before the class comes: :attr:`ready_labs`, never more than :attr:`max_kernels`."""
+        return min(self.ready_labs, self.max_kernels) if self.max_kernels else self.ready_labs
 
     def __post_init__(self):
         for field in dataclasses.fields(self):
@@ -99,6 +112,12 @@ def voila_config(settings: ClassSettings):
     km.max_kernels = settings.max_kernels
     km.new_kernels_per_minute = settings.new_kernels_per_minute
     km.max_starting = settings.max_starting
+    km.ready_labs = settings.ready_labs
+    km.spare_labs = settings.spare_labs
+    if settings.pool_size:  # Voilà's pool: started before anyone comes, refilled 2 s after a page takes a lab
+        c.VoilaConfiguration.preheat_kernel = True
+        c.VoilaConfiguration.default_pool_size = settings.pool_size
+        c.VoilaKernelManager.fill_delay = 2.0
     km.memory_limit_mb = settings.memory_limit_mb
     km.memory_check_interval = settings.memory_check_seconds
     km.cull_idle_timeout = settings.cull_idle_seconds
@@ -173,6 +192,8 @@ def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
     check_port_free(settings.ip, settings.port)
     root = template_root()
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(root), os.environ.get("JUPYTER_PATH")) if p)
+    # every kernel keeps tracebacks off its page, a ready lab's too (safari_kit.widgets.quiet.QUIET_ENV)
+    os.environ["SAFARI_KIT_QUIET_ERRORS"] = "1"
     from voila.app import Voila
 
     urls = learner_urls(settings.ip, settings.port)
@@ -181,6 +202,9 @@ def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
     print_fn(f"Limits: {settings.max_kernels or 'no'} labs at most, {settings.new_kernels_per_minute or 'no limit of'}"
              f" new labs per computer per minute, {settings.memory_limit_mb or 'no limit of'} MB per lab, idle labs "
              f"closed after {settings.cull_idle_seconds or 'never'} s. Stop with Ctrl+C.")
+    if settings.pool_size:
+        print_fn(f"Getting {settings.pool_size} labs ready (about {max(10, settings.pool_size * 2)} s on a 2-core "
+                 f"laptop); learners may come in now. --ready-labs sets how many (0: none).")
     try:
         Voila.launch_instance(argv=[notebook], config=voila_config(settings))
     finally:

@@ -60,6 +60,7 @@ from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Integer, Unicode
 
 from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
+from safari_kit.server.ready_labs import ReadyLabsMixin
 
 __all__ = ["ClassroomKernelManager", "ClassroomConnectionMixin", "ClassroomWebsocketConnection", "CLOSE_MEMORY",
            "kernel_memory_bytes", "kernel_pid", "process_trees_rss"]
@@ -140,7 +141,7 @@ def kernel_memory_bytes(kernel) -> int:
     return 0 if pid is None else process_trees_rss([pid])[pid]
 
 
-class ClassroomKernelManager(AsyncMappingKernelManager):
+class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
     """Kernels with owners and limits (see the module's docstring)."""
 
     max_kernels = Integer(80, config=True, help="Live kernels at most (0: no cap). A page beyond it gets "
@@ -181,6 +182,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self._slot_held: dict[str, tuple[asyncio.Semaphore, asyncio.TimerHandle]] = {}
         self._waiting = 0  # page requests waiting for a start slot (they count against max_kernels)
+        self._in_use: set[str] = set()  # kernels a page has (the others are Voilà's pool's: ready_labs)
+        self._pool_keeper: PeriodicCallback | None = None
 
     # ------------------------------------------------------------------ owners
     def owner_of(self, kernel_id: str) -> str | None:
@@ -207,6 +210,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self.log.warning("Kernel cap reached (%d live kernels): page refused", self.max_kernels)
             raise web.HTTPError(503, reason="Class server full",
                                 log_message=self.full_message.format(max_kernels=self.max_kernels))
+        self._check_rate(handler)
+
+    def _check_rate(self, handler) -> None:
+        """Raise an HTTP error with the learner's sentence when this page's computer opened labs too fast."""
         if handler is None or self.new_kernels_per_minute <= 0:
             return
         client = handler.request.remote_ip or "?"
@@ -275,13 +282,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 timer = asyncio.get_running_loop().call_later(self.start_slot_seconds, self._release_slot, kernel_id)
                 self._slot_held[kernel_id] = (slots, timer)
                 self._release_when_finished(handler, kernel_id)
-        user = getattr(handler, "current_user", None)
-        user_id = getattr(user, "username", None)
-        if user_id and not preheated:
-            self._owners[kernel_id] = user_id
-        if not preheated:  # a preheated kernel's grace starts when the culler first sees it out of the pool
-            self._grace_from[kernel_id] = time.monotonic()
+        if not preheated:  # a preheated kernel is handed out (owner, grace) when a page claims it (ready_labs)
+            self._handed_out(kernel_id, handler)
         self._start_memory_watch()
+        self._start_pool_keeper()
         return kernel_id
 
     async def shutdown_kernel(self, kernel_id, *args, **kwargs):
@@ -293,6 +297,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 self._sockets.pop(kernel_id, None)
                 self._connected_once.discard(kernel_id)
                 self._grace_from.pop(kernel_id, None)
+                self._in_use.discard(kernel_id)
                 self._release_slot(kernel_id)
 
     async def cull_kernel_if_idle(self, kernel_id):

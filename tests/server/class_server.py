@@ -60,11 +60,12 @@ class ClassServer:
 
 
 @contextlib.contextmanager
-def class_server(*options: str, notebook: dict | None = None, app: bool = False, command: list[str] | None = None):
+def class_server(*options: str, notebook: dict | None = None, app: bool = False):
     """``safari-kit class`` on 127.0.0.1 with ``options``, serving the tiny notebook (or ``notebook``).
 
     ``app=True``: the kit's own app, from a copy of notebooks/app.ipynb and data/ (as ``make class``).
-    ``command``: what stands for ``safari-kit class`` (tools/load_class.py's preheated-pool experiment).
+    No ready labs unless ``options`` ask for them (``--ready-labs N``): a test
+    starts only the kernels it uses.
     """
     home = Path(tempfile.mkdtemp(prefix="safari-class-"))
     if app:
@@ -80,8 +81,9 @@ def class_server(*options: str, notebook: dict | None = None, app: bool = False,
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1")
-    cmd = [*(command or [sys.executable, "-m", "safari_kit", "class"]), str(nb), "--ip", "127.0.0.1",
-           "--port", str(port), *options]
+    if "--ready-labs" not in options:
+        options = (*options, "--ready-labs", "0")
+    cmd = [sys.executable, "-m", "safari_kit", "class", str(nb), "--ip", "127.0.0.1", "--port", str(port), *options]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=home, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)

@@ -28,12 +28,18 @@ def test_the_settings_reach_voilas_config():
     assert (km.max_kernels, km.new_kernels_per_minute, km.max_starting, km.memory_limit_mb) == (7, 2, 3, 300)
     assert (km.cull_idle_timeout, km.cull_interval, km.cull_connected, km.cull_busy) == (30, 5, False, False)
     assert c.PasswordIdentityProvider.cookie_options == {"samesite": "Strict"}
+    # ready labs: Voilà's preheated pool, never more than the cap on live labs
+    assert (km.ready_labs, km.spare_labs) == (30, 2)
+    assert c.VoilaConfiguration.preheat_kernel is True and c.VoilaConfiguration.default_pool_size == 7
+    off = voila_config(ClassSettings(ready_labs=0))
+    assert "preheat_kernel" not in off.VoilaConfiguration and off.ClassroomKernelManager.ready_labs == 0
 
 
 def test_the_documented_defaults():
     d = ClassSettings()
     assert (d.ip, d.port, d.max_kernels, d.new_kernels_per_minute, d.max_starting, d.cull_idle_seconds,
-            d.memory_limit_mb, d.max_message_bytes) == ("0.0.0.0", 8866, 80, 4, 2, 600, 512, 1024 * 1024)
+            d.memory_limit_mb, d.max_message_bytes, d.ready_labs, d.spare_labs) == (
+        "0.0.0.0", 8866, 80, 4, 2, 600, 512, 1024 * 1024, 30, 2)
 
 
 @pytest.mark.parametrize("bad", [{"port": 0}, {"max_kernels": -1}, {"max_message_bytes": 1000},

@@ -1,0 +1,88 @@
+"""The class server's ready labs (``--ready-labs``, Voilà's preheated kernels sized from the class; issue 19).
+
+A page served from the pool skipped the kernel manager's start, so Voilà's pool
+alone gave a kernel no owner and no per-computer limit, and refilled to its full
+size after every claim (60 kernels for a class of 30). Each test runs the real
+command on 127.0.0.1 with the one-button notebook.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import psutil
+import pytest
+
+pytest.importorskip("voila")
+
+from tornado.httpclient import HTTPClientError  # noqa: E402
+
+from tests.server.class_server import (  # noqa: E402
+    Learner, class_server, kernel_info_round_trip, kernel_status, page_shutdown, request, ws_open,
+)
+
+pytestmark = pytest.mark.slow
+
+
+def _kernels(server) -> int:
+    """Kernel processes of the server (its children running ipykernel)."""
+    return sum("ipykernel" in " ".join(p.cmdline()) for p in psutil.Process(server.proc.pid).children(recursive=True))
+
+
+def _wait(predicate, timeout: float, what: str, server) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}\n{server.log_text()[-3000:]}")
+        time.sleep(0.25)
+
+
+def test_ready_labs_open_at_once_belong_to_their_browser_and_the_pool_shrinks_as_the_class_comes_in():
+    with class_server("--ready-labs", "3", "--spare-labs", "1", "--labs-per-minute", "0") as srv:
+        _wait(lambda: "is filled with 3 kernel" in srv.log_text(), 90, "3 ready labs", srv)
+        assert _kernels(srv) == 3
+        first, second, other = Learner(srv), Learner(srv), Learner(srv)
+        assert first.open_page()[0] == 200 and first.kernel_id
+        assert srv.log_text().count("Using pre-heated kernel") == 1  # served from the pool
+        assert second.open_page()[0] == 200 and second.kernel_id != first.kernel_id
+
+        # the lab belongs to the browser whose page took it: another browser is refused everywhere
+        assert kernel_status(srv, first) == 200
+        assert request(srv, f"api/kernels/{first.kernel_id}", cookie=other.cookie_header())[0] == 403
+
+        async def sockets():
+            ws = await ws_open(srv, first.kernel_id, first.cookie_header())
+            await kernel_info_round_trip(ws)
+            ws.close()
+            with pytest.raises(HTTPClientError) as refused:
+                await ws_open(srv, first.kernel_id, second.cookie_header())
+            return refused.value.code
+
+        assert asyncio.run(sockets()) == 403
+        forged = page_shutdown(srv, first, xsrf="T", cookie="_xsrf=T")
+        assert forged[0] == 403 and kernel_status(srv, first) == 200
+
+        # 2 in use, 3 ready in all, 1 spare: the pool holds 1, not Voilà's 3 (no 5 kernels)
+        time.sleep(4)  # Voilà refills 2 s after a claim
+        assert _kernels(srv) == 3, srv.log_text()[-3000:]
+        assert other.open_page()[0] == 200  # the pool's last: 3 in use, then 1 spare is started
+        _wait(lambda: _kernels(srv) == 4, 60, "3 in use + 1 spare", srv)
+        time.sleep(3)
+        assert _kernels(srv) == 4
+
+        # labs given back: the pool is topped up to 3 in all again (its periodic look, 10 s)
+        for learner in (first, second, other):
+            assert page_shutdown(srv, learner)[0] == 204
+        _wait(lambda: _kernels(srv) == 3, 40, "back to 3 ready labs", srv)
+
+
+def test_a_ready_lab_counts_against_the_labs_one_computer_may_open_per_minute():
+    with class_server("--ready-labs", "2", "--spare-labs", "2", "--labs-per-minute", "2") as srv:
+        _wait(lambda: "is filled with 2 kernel" in srv.log_text(), 90, "2 ready labs", srv)
+        learner = Learner(srv)
+        for _ in range(2):
+            assert learner.open_page()[0] == 200
+            assert page_shutdown(srv, learner)[0] == 204
+        status, body = learner.open_page()
+        assert status == 429, srv.log_text()[-2000:]
+        assert "opened 2 labs in the last minute" in body and "Traceback" not in body
