@@ -147,14 +147,18 @@ class LabChooser:
         self.intro = W.HTML(f"<small style='color:#444'>Choose a game and a lab. {html.escape(intro)}</small>")
         self.game.description = ""
         self.game.style.button_width = "130px"
-        self.lab.description = ""
-        self.lab.layout.width = "170px"
+        # the list's visible name is its own label (ipywidgets' <label for=...>): a separate "Lab" beside an
+        # unnamed <select> left screen readers with "combo box" and nothing else (issue 20, axe select-name)
+        self.lab.description = "<b>Lab</b>"
+        self.lab.description_allow_html = True
+        self.lab.style.description_width = "initial"
+        self.lab.layout.width = "205px"
         self.open_button.layout.width = "100px"
         top = W.HBox([self.header, self.game, self.intro])
         top.add_class("safari-app-top")
         top.layout.flex_flow = "row wrap"
         top.layout.align_items = "center"
-        row = W.HBox([W.HTML("<b style='margin:0 6px 0 2px'>Lab</b>"), self.lab, self.open_button, self.shared,
+        row = W.HBox([self.lab, self.open_button, self.shared,
                       self.seed, self.blurb])
         row.layout.flex_flow = "row wrap"
         row.layout.align_items = "center"

@@ -527,7 +527,7 @@ class IdentificationLab(Lab):
                 style += "font-weight:bold;" if "safari-best" in cls else ""
                 cells.append(f"<td class='{' '.join(cls)}' data-types='{'+'.join(types)}' data-place='{p}' "
                              f"style='{style}padding:2px 6px'>{count_html(v)}"
-                             f"<br><small style='color:#777'>knowing nothing: {count_html(v0)}</small></td>")
+                             f"<br><small style='color:#5c5c5c'>knowing nothing: {count_html(v0)}</small></td>")
             rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
         everything = ("<details class='safari-prob-details'><summary><b>Every clue type at every place</b> "
                       "(with what you remember, and knowing nothing)</summary>"
@@ -554,7 +554,7 @@ class IdentificationLab(Lab):
             for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
                 if key in vals:
                     out.append(f"<li>{words}: {count_html(vals[key].value)} "
-                               f"<small style='color:#777'>(knowing nothing: {count_html(vals0[key].value)})"
+                               f"<small style='color:#5c5c5c'>(knowing nothing: {count_html(vals0[key].value)})"
                                "</small></li>")
             out.append("</ul>")
             if "reveal_another" in vals:

@@ -1,0 +1,136 @@
+"""axe-core (pinned, offline: tests/browser/a11y.py) finds no critical or serious violation in the kit's DOM.
+
+* ``test_axe_app_chooser_and_every_lab`` (Voilà, ``make app``, 1366x768): the chooser before any lab is
+  opened, then every lab of the chooser (both games' Identification, Challenge, Full game, Rules
+  tutorial, Knockout, the three Simulation entries), each just opened and, for the card-table labs, after
+  one learner's action, scoped to ``.safari-app``. Issue 20 found, with axe 4.10 before the fixes: the
+  chooser's ``<select>`` with no accessible name (every lab), the orange "Next turn" button's text contrast,
+  the Full game's players slider with no name, white names on the Pals' coloured heads (Knockout).
+* ``test_axe_lessons_in_jupyterlab``: each lesson notebook that shows the kit's widgets or tables is run in
+  JupyterLab and axe looks at the outputs only (``.jp-OutputArea-output``: the kit's HTML, tables and
+  widgets). JupyterLab's own page is not the kit's: its findings are printed for the record, never asserted.
+* ``test_axe_static_site_app_page``: the offline static site's app page (Voici, Python in the browser),
+  scoped to ``.safari-app``.
+"""
+from __future__ import annotations
+
+import pytest
+
+from safari_kit.widgets.app import LABS
+from tests.browser.a11y import describe, failing, run_axe
+from tests.browser.helpers import open_and_run
+from tests.browser.site_fixtures import APP
+from tests.browser.test_app_voila import button
+
+pytestmark = pytest.mark.browser
+
+APP_ROOT = ".safari-app"
+#: (game, lab, a selector that shows the lab is drawn)
+APP_LABS = (
+    ("Safari Witness", "Identification", ".safari-identification-lab .safari-table .st-card"),
+    ("Safari Witness", "Challenge", ".safari-challenge-lab .safari-table .st-card"),
+    ("Safari Witness", "Full game", ".safari-lab .safari-table .st-card"),
+    ("Safari Witness", "Rules tutorial", ".safari-lab .safari-table .st-card"),
+    ("Safari Witness", "Simulation", ".safari-lab .safari-sim-round"),
+    ("Safari Knockout", "Knockout", ".safari-knockout-lab .safari-table .st-card"),
+    ("Safari Knockout", "Rules tutorial", ".safari-lab .safari-table .st-card"),
+    ("Safari Knockout", "Simulation", ".safari-lab .safari-sim-round"),
+    ("Both games", "Simulation", ".safari-lab .safari-sim-round"),
+)
+#: the lessons whose outputs are the kit's (00 and 01 show card tables, 02-07 a lab each)
+LESSONS = ("00-start-here", "01-meet-the-cards", "02-identification", "03-challenge", "04-knockout",
+           "05-simulation-lab", "06-cases-and-abilities", "07-rules-tutorial")
+
+
+@pytest.fixture
+def laptop(browser, js_errors):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
+    yield pg
+    context.close()
+
+
+def choose(page, game: str, lab: str, ready: str) -> None:
+    """Open ``lab`` of ``game`` in the app's chooser; wait until ``ready`` (under .safari-app) is drawn."""
+    app = page.locator(APP_ROOT)
+    button(app.locator(".widget-toggle-buttons"), game).click()
+    titles = [e.title for e in LABS if e.game == game]
+    # the chooser's own list (the first select: a lab may have its own) once it holds this game's labs;
+    # the options' texts hold no-break spaces ("Full\u00a0game")
+    page.wait_for_function(
+        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown select');"
+        " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
+        " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
+    app.locator(".widget-dropdown select").first.select_option(index=titles.index(lab))
+    page.wait_for_timeout(200)  # the kernel has the choice before Open lab
+    button(app, "Open lab").click()
+    page.locator(f"{APP_ROOT} {ready}").first.wait_for(timeout=120_000)
+    page.wait_for_timeout(400)
+
+
+def one_action(page) -> str:
+    """One action of the learner, to see the lab in another state: the first selectable card or place of the
+    table, else the lab's coloured button (the one to press now: Next turn, Identify, Challenge, Play); say which."""
+    target = page.locator(f"{APP_ROOT} .safari-table .st-selectable").first
+    if target.count():
+        what = target.get_attribute("data-key") or "a card"
+    else:
+        coloured = ":is(.mod-warning, .mod-info, .mod-primary):not([disabled])"
+        target = page.locator(f"{APP_ROOT} .safari-lab {coloured}").first
+        if not target.count():
+            return "nothing to press"
+        what = target.inner_text().strip()
+    target.click()
+    page.wait_for_timeout(700)
+    return what
+
+
+def test_axe_app_chooser_and_every_lab(laptop, js_errors, voila_app):
+    page = laptop
+    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+    page.locator(f"{APP_ROOT} .widget-dropdown select").wait_for(timeout=90_000)
+    found: dict[str, list[dict]] = {"chooser": run_axe(page, APP_ROOT)}
+    for game, lab, ready in APP_LABS:
+        choose(page, game, lab, ready)
+        found[f"{game} / {lab}"] = run_axe(page, APP_ROOT)
+        for step in range(3 if ".st-card" in ready else 0):
+            what = one_action(page)
+            found[f"{game} / {lab}, action {step + 1}: {what}"] = run_axe(page, APP_ROOT)
+    for where, violations in found.items():
+        print(f"\n{where}: {len(failing(violations))} critical/serious, {len(violations)} in all\n"
+              f"{describe(violations)}")
+    bad = {where: describe(failing(v)) for where, v in found.items() if failing(v)}
+    assert not bad, "\n".join(f"{where}:\n{text}" for where, text in bad.items())
+    assert not js_errors, js_errors
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_axe_lessons_in_jupyterlab(laptop, js_errors, lab_server, lesson):
+    page = laptop
+    path = f"notebooks/{lesson}.ipynb"
+    run = open_and_run(page, lab_server, path, name=f"a11y-{lesson}", timeout=300_000)
+    assert run.ok, run.errors
+    outputs = ".jp-OutputArea-output"
+    kit = run_axe(page, outputs)
+    page_wide = run_axe(page, "body", exclude=[outputs])
+    print(f"\n{lesson}: the kit's outputs: {len(failing(kit))} critical/serious\n{describe(kit)}"
+          f"\nJupyterLab's own page (not asserted): {describe(page_wide, limit=2)}")
+    assert not failing(kit), describe(failing(kit))
+
+
+def test_axe_static_site_app_page(site_page, js_errors, offline_site):
+    page = site_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(offline_site.url + APP, wait_until="domcontentloaded", timeout=120_000)
+    page.locator(f"{APP_ROOT} .widget-dropdown select").wait_for(timeout=180_000)
+    found = {"chooser": run_axe(page, APP_ROOT)}
+    choose(page, "Safari Witness", "Identification", APP_LABS[0][2])
+    found["Identification"] = run_axe(page, APP_ROOT)
+    choose(page, "Safari Knockout", "Knockout", APP_LABS[5][2])
+    found["Knockout"] = run_axe(page, APP_ROOT)
+    for where, violations in found.items():
+        print(f"\nsite {where}: {describe(violations)}")
+    bad = {where: describe(failing(v)) for where, v in found.items() if failing(v)}
+    assert not bad, "\n".join(f"{where}:\n{text}" for where, text in bad.items())
