@@ -64,6 +64,11 @@ class CardTable(anywidget.AnyWidget):
     click = traitlets.Dict().tag(sync=True)
     #: short computed numbers drawn under cards, e.g. ``{"place:3": "14/74\n≈ 0.189"}`` (see :meth:`set_notes`)
     notes = traitlets.Dict().tag(sync=True)
+    #: what a screen reader says for a note, by the same keys (see :meth:`set_notes`)
+    note_words = traitlets.Dict().tag(sync=True)
+    #: False in a lab: the lab says one sentence per action itself (its LiveRegion), so the table's message
+    #: line is not a live region too (two announcements per click); True for a table on its own
+    live_message = traitlets.Bool(True).tag(sync=True)
     #: True once something listens to clicks; a table shown as a picture draws nothing that looks clickable
     interactive = traitlets.Bool(False).tag(sync=True)
 
@@ -151,12 +156,25 @@ class CardTable(anywidget.AnyWidget):
     def set_notes(self, notes) -> None:
         """Draw short texts under cards: ``{(kind, id): text}``, e.g. ``{("place", 3): "14/74"}``.
 
+        A value may be ``(text, words)``: ``words`` is what a screen reader says after the card's name
+        ("chance of a Color match 14 of 74"; issue 20), where the text is written for the eye ("14/74\n≈ 0.19").
         Only computed, public numbers belong here (the chance at a place, a
         card's chance to win): the notes are sent to the page as they are.
         """
         import json
 
-        self.notes = {f"{kind}:{json.dumps(id_)}": str(text) for (kind, id_), text in dict(notes or {}).items()}
+        texts, words = {}, {}
+        for (kind, id_), value in dict(notes or {}).items():
+            k = f"{kind}:{json.dumps(id_)}"
+            if isinstance(value, tuple):
+                text, said = value
+                words[k] = " ".join(str(said).split())
+            else:
+                text = value
+            texts[k] = str(text)
+        with self.hold_sync():
+            self.notes = texts
+            self.note_words = words
 
     def _find(self, kind, id_) -> dict | None:
         for t in self.selectable:

@@ -31,6 +31,7 @@ import traceback
 import ipywidgets as W
 
 from safari_kit.core.chance import fresh_seed
+from safari_kit.widgets.live import LiveRegion
 from safari_kit.widgets.quiet import page_words
 
 log = logging.getLogger("safari_kit.widgets")
@@ -58,6 +59,11 @@ CLASS_SEED_WARNING = ("Anyone who knows the seed can compute every card, the fac
 #: what a deal in the learner's own browser is (the static site): theirs, not secret from them
 BROWSER_DEAL_WORDS = ("Python runs in this browser, so the face-down cards are on this computer: "
                       "good for practice, not for contests (those need the class server).")
+
+
+#: the card table's face-down places, at their one tab stop: where the keyboard goes when a turn asks for a
+#: place (after Identify, after Challenge; issue 20), see :meth:`~safari_kit.widgets.live.LiveRegion.focus`
+PLACE_STOP = ".safari-table .st-selectable[data-key^='place:'][tabindex='0']"
 
 
 def guarded(method):
@@ -118,7 +124,9 @@ class Lab:
         self.top_row = W.HBox([self.header, self.seed_box, self.reset_button, self.deal_note])
         self.top_row.add_class("safari-top")
         self.body = W.VBox()
-        self.layout = W.VBox([self.top_row, self.body, self.status],
+        #: what a screen reader says after each action (one polite sentence), and the lab's focus keeper (issue 20)
+        self.live = LiveRegion()
+        self.layout = W.VBox([self.top_row, self.body, self.status, self.live],
                              layout=W.Layout(border="1px solid #ddd", padding="4px 8px"))
         self.layout.add_class("safari-lab")
 
@@ -132,6 +140,11 @@ class Lab:
         the turn (full tables, tallies, logs). The status line moves to the top
         of the side column.
         """
+        from safari_kit.widgets.table import CardTable
+
+        for part in main:  # the lab says one sentence per action (self.live): the table's message is not said too
+            if isinstance(part, CardTable):
+                part.live_message = False
         self.main_column = W.VBox(list(main))
         self.main_column.add_class("safari-main")
         self.side_column = W.VBox([self.status, *side])
@@ -139,7 +152,7 @@ class Lab:
         self.play_row = W.HBox([self.main_column, self.side_column])
         self.play_row.add_class("safari-play")
         self.body.children = [self.play_row, *below]
-        self.layout.children = [self.top_row, self.body]
+        self.layout.children = [self.top_row, self.body, self.live]
 
     @property
     def seed(self) -> int:
@@ -165,7 +178,12 @@ class Lab:
     def _reset(self) -> None:  # pragma: no cover - every lab overrides it
         raise NotImplementedError
 
-    def show_status(self, text: str, kind: str = "info") -> None:
+    def show_status(self, text: str, kind: str = "info", spoken: str | None = None) -> None:
+        """Show ``text`` in the status line, and say it (or ``spoken``, when the words for the ear differ).
+
+        Every action of a lab ends in one status line, so a screen reader hears one sentence per action.
+        """
+        self.live.say(text if spoken is None else spoken)
         color = {"info": "#234", "good": "#1b7f3b", "bad": "#a33", "error": "#a00"}.get(kind, "#234")
         self.status.value = f"<div style='color:{color};padding:4px 0'>{html.escape(text)}</div>"
 

@@ -54,12 +54,14 @@ from typing import Any
 
 import ipywidgets as W
 
+from safari_kit.presentation.spoken import challenge_sentence
 from safari_kit.presentation.narration import (card_label, describe_event, no_match_words, types_label, unsafe_words,
                                                why_failed)
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.simulation import challenge_positions as CP
-from safari_kit.widgets.labs.base import Lab, count_html, count_lines, fraction_html, guarded  # noqa: F401
+from safari_kit.widgets.labs.base import (PLACE_STOP, Lab, count_html, count_lines, fraction_html,  # noqa: F401
+                                          guarded)
 from safari_kit.widgets.quiet import page_words
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import actions as A
@@ -304,6 +306,7 @@ class ChallengeLab(Lab):
         self.show_status("You challenge with your clue card: click a face-down place to reveal it. A card sharing "
                          "anything with the clue (animal, texture, color, a possible name) ends it.")
         self._refresh()
+        self.live.focus(PLACE_STOP)  # the keyboard goes on where the challenge goes on: the places (issue 20)
 
     @guarded
     def _identify(self) -> None:
@@ -384,12 +387,14 @@ class ChallengeLab(Lab):
                     f"{MIN_SAFE - s} more safe reveal{'s' if MIN_SAFE - s != 1 else ''} before you may stop.")
             if not self.state.face_down_places():
                 more = f"No face-down place is left: press Stop to archive {1 + s} cards."
-            self.show_status(f"Safe! Place {place} held {seen}. {more}", kind="good")
+            said = challenge_sentence(self.game, event, self.state, self.learner, safe_so_far=s)
+            self.show_status(f"Safe! Place {place} held {seen}. {more}", kind="good", spoken=f"{said} {more}")
         else:
             self._finish("fail", f"Not safe: place {place} held {unsafe_words(self.game, challenged, event['card'])}. "
                                  "The challenge fails and nothing is archived. "
                                  "Every card you revealed now lies face up for everyone (highlighted): remember "
-                                 "them before you go on.")
+                                 "them before you go on.",
+                         spoken=challenge_sentence(self.game, event, self.state, self.learner))
         self._refresh()
 
     @guarded
@@ -404,7 +409,7 @@ class ChallengeLab(Lab):
         self._finish("stop", f"You stopped and archived {n} cards.")
         self._refresh()
 
-    def _finish(self, how: str, text: str) -> None:
+    def _finish(self, how: str, text: str, spoken: str | None = None) -> None:
         CP.finish_turn(self.state, self.learner)
         self._collect_log()
         archived = 0 if how == "fail" else 1 + sum(1 for st in self.steps if st.safe)
@@ -412,8 +417,9 @@ class ChallengeLab(Lab):
         self.history.append({"kind": "challenge", "values": dict(self.choice_values or {}), "better": self._better(),
                              "steps": list(self.steps), "archived": archived, "how": how,
                              "optimal_value": self.start_value})
-        self.show_status(text + (" Press Next turn." if not self.state.is_terminal() else ""),
-                         kind="good" if how == "stop" else "bad")
+        go_on = " Press Next turn." if not self.state.is_terminal() else ""
+        self.show_status(text + go_on, kind="good" if how == "stop" else "bad",
+                         spoken=None if spoken is None else spoken + go_on)
 
     @guarded
     def _next_turn(self) -> None:

@@ -478,6 +478,7 @@ class FullGameLab(Lab):
         from safari_kit.widgets import CardTable
 
         table = CardTable.for_witness(self.state, viewer=viewer, selectable=[])
+        table.live_message = False  # the lab says one sentence per action itself (self.live, issue 20)
         table.on_click(self._on_table_click)
         return table
 

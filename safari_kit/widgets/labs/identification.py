@@ -52,12 +52,13 @@ import ipywidgets as W
 
 from safari_kit.probability import witness as PW
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
-from safari_kit.widgets.labs.base import Lab, count_html, count_lines, guarded
+from safari_kit.widgets.labs.base import PLACE_STOP, Lab, _count_of, count_html, count_lines, guarded
 from safari_kit.widgets.quiet import page_words
 from safari_kit.widgets.labs.limits import limit_text
 from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
                                                types_label, who, why_failed)
 from safari_kit.presentation.numbers import count_first
+from safari_kit.presentation.spoken import chance_words, identify_sentence
 from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
@@ -246,6 +247,7 @@ class IdentificationLab(Lab):
         self._refresh()
         what = "one clue card" if isinstance(action, A.Identify) else "two clue cards"
         self.show_status(f"Identify with {what}: pick a clue type, then click a face-down place.", kind="info")
+        self.live.focus(PLACE_STOP)  # the keyboard goes on where the turn goes on: the places
 
     @guarded
     def _on_table_click(self, target: dict) -> None:
@@ -341,7 +343,10 @@ class IdentificationLab(Lab):
                      "then press Next turn to turn them face down.")
         elif not self.state.is_terminal():
             text += " Press Next turn."
-        self.show_status(text, kind="good" if event["success"] else "bad")
+        spoken = identify_sentence(self.game, event, self.state, self.learner)
+        if not event["success"] or not self.my_turn:
+            spoken += " Press Next turn." if not self.state.is_terminal() else " The game is over."
+        self.show_status(text, kind="good" if event["success"] else "bad", spoken=spoken)
 
     def _finish_own_turn(self) -> None:
         """Archive (an ALEX-capable card on top) and skip abilities: they are another lab's subject."""
@@ -498,7 +503,8 @@ class IdentificationLab(Lab):
         notes = {}
         if picked_types:
             for p in places:
-                notes[("place", p)] = count_lines(self._p_match(kn, clue, p, picked_types))
+                v = self._p_match(kn, clue, p, picked_types)
+                notes[("place", p)] = (count_lines(v), chance_words(picked_types, _count_of(v), v.value))
             parts.append(f"<p>Under each place: P(it matches the clue by <b>{html.escape(types_label(picked_types))}"
                          f"</b>), with what you remember ({len(kn.pool)} cards you cannot place).</p>")
             if self.picked_place is not None:

@@ -264,14 +264,32 @@ export default {
       const sel = new Map(selectable.map((t) => [key(t.kind, t.id), t]));
       const lit = new Set(highlight.map((t) => key(t.kind, t.id)));
       const notes = model.get("notes") || {};
+      const noteWords = model.get("note_words") || {};
       const live = !!model.get("interactive");  // a table shown as a picture: nothing looks clickable
       const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
+      ringShown = !!focused && document.activeElement.matches(":focus-visible, .safari-focus-ring");
+      const row = focused ? document.activeElement.closest(".st-cards") : null;
+      const focusedRow = row ? [...root.querySelectorAll(".st-cards")].indexOf(row) : -1;
 
-      // a click target: candidates = [[kind, id], ...]; the first selectable one wins
+      // what a screen reader says after a card's name: the words of its note (issue 20), else the note itself
+      const spokenNote = (candidates) => {
+        for (const [a, b] of candidates) {
+          const k = key(a, b);
+          if (noteWords[k]) return noteWords[k];
+          if (notes[k]) return notes[k].split("\n").join(" ");
+        }
+        return "";
+      };
+
+      // a click target: candidates = [[kind, id], ...]; the first selectable one wins. `label` is the name a
+      // screen reader says: what a sighted learner sees (a place's number, face down or the card, the chance
+      // written under it); a face-down place's name never holds its card (the page does not know it).
       function target(node, candidates, label) {
         const hit = live ? candidates.find(([k, i]) => sel.has(key(k, i))) : undefined;
         const [kind, id] = hit || candidates[0];
         const k = key(kind, id);
+        const said = spokenNote(candidates);
+        if (said) label = `${label}, ${said}`;
         node.setAttribute("data-key", k);
         node.setAttribute("data-keys", JSON.stringify(candidates.map(([a, b]) => key(a, b))));
         node.classList.add("st-target");
@@ -279,18 +297,23 @@ export default {
         if (hit) {
           const t = sel.get(k);
           node.classList.add("st-selectable");
-          node.setAttribute("tabindex", "0");
-          node.setAttribute("role", "button");
-          node.setAttribute("aria-label", t.label || label);
+          node.setAttribute("tabindex", "0");  // one tab stop per row of cards: see rove()
+          if (node.tagName !== "BUTTON") node.setAttribute("role", "button");
+          // a card's name is the table's own words (what is seen); a button's name is its label
+          const name = node.tagName === "BUTTON" ? (t.label || label) : label;
+          node.setAttribute("aria-label", name);
           node.setAttribute("title", t.label || label);
+          // a pick (a place, a card, a data item) is pressed while it is the one picked
+          if (kind !== "button") node.setAttribute("aria-pressed", node.classList.contains("st-highlight") ? "true" : "false");
           const go = (ev) => { ev.preventDefault(); ev.stopPropagation(); send(kind, id); };
           node.addEventListener("click", go);
           node.addEventListener("keydown", (ev) => {
             if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") go(ev);
+            else arrow(ev, node);
           });
         } else if (live) {
           node.classList.add("st-disabled");
-          node.setAttribute("aria-disabled", "true");
+          if (node.tagName !== "BUTTON") node.setAttribute("role", "img");  // a card seen, not a control now
           node.setAttribute("aria-label", label);
           node.addEventListener("click", (ev) => {
             ev.preventDefault();
@@ -298,6 +321,7 @@ export default {
             send(kind, id); // Python answers in the message line with the reason
           });
         } else {
+          if (node.tagName !== "BUTTON") node.setAttribute("role", "img");
           node.setAttribute("aria-label", label);
         }
         return node;
@@ -306,7 +330,8 @@ export default {
       // a short computed number under a card (e.g. the chance that a place matches), from `notes`
       const noteFor = (kind, id) => {
         const text = notes[key(kind, id)];
-        return text ? h("div", { class: "st-under" }, text) : null;
+        // read as part of the card's name (see spokenNote), so not read a second time
+        return text ? h("div", { class: "st-under", "aria-hidden": "true" }, text) : null;
       };
 
       const cardBox = (face, candidates, extra) =>
@@ -322,16 +347,16 @@ export default {
       const header = h("div", { class: "st-header" },
         h("div", { class: "st-title" }, view.game === "witness" ? "Safari Witness" : "Safari Knockout"),
         h("div", { class: "st-phase" }, view.phase_words || ""));
-      const message = h("div", { class: "st-message", role: "status", "aria-live": "polite" },
+      // the message line is the table's live region when it stands alone; a lab says one sentence per action
+      // itself (its LiveRegion), so there the line is only read, never announced twice
+      const liveLine = model.get("live_message") !== false;
+      const message = h("div", { class: "st-message", role: liveLine ? "status" : null, "aria-live": liveLine ? "polite" : null },
         h("span", { class: "st-message-text" }, model.get("message") || ""),
         h("span", { class: "st-hint" }));
       root.append(header, message);
       root.appendChild(view.game === "witness" ? witness(view) : knockout(view));
 
-      if (focused) {
-        const again = Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === focused);
-        if (again && again.getAttribute("tabindex") === "0") again.focus();
-      }
+      rove(focused, focusedRow);
 
       // ---------------------------------------------------------- Witness
       function witness(v) {
@@ -371,11 +396,12 @@ export default {
         for (const p of v.places || []) {
           let box;
           if (p.face_up && cards[p.card]) {
+            const keep = v.remember ? ", to remember" : "";
             box = target(h("div", { class: "st-card st-face-up" + (v.remember ? " st-remember" : "") }, mugshotSVG(cards[p.card], prefix)),
-              [["place", p.place], ["card", p.card]], `Place ${p.place}: ${cards[p.card].label}`);
+              [["place", p.place], ["card", p.card]], `Place ${p.place}, face up${keep}: ${cards[p.card].label}`);
           } else {
             box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`)),
-              [["place", p.place]], `Face-down card at place ${p.place}`);
+              [["place", p.place]], `Place ${p.place}, face down`);
           }
           places.appendChild(h("div", { class: "st-slot" }, h("div", { class: "st-place-id" }, `Place ${p.place}`), box,
             noteFor("place", p.place)));
@@ -385,7 +411,7 @@ export default {
         if (v.remember) {
           const n = (v.face_up_places || []).length;
           // no emoji: a laptop without an emoji font would show an empty box
-          area.appendChild(h("div", { class: "st-remember-banner", role: "status" },
+          area.appendChild(h("div", { class: "st-remember-banner" },  // said by the lab's sentence, not a live region
             h("span", { class: "st-remember-icon", "aria-hidden": "true" }, "!"),
             h("span", {}, h("b", {}, `Remember these ${n} face-up card${n === 1 ? "" : "s"}! `),
               `${v.my_turn ? "Your" : "Player " + v.current_player + "'s"} turn failed, so everyone sees ` +
@@ -553,6 +579,61 @@ export default {
       }
     }
 
+    // Keyboard (issue 20): each row of cards (the places, the Clue Area, the hand, ...) is ONE tab stop; the
+    // arrow keys (and Home / End) move along its clickable cards, Enter or Space clicks. The stop remembers
+    // the card last focused in its row across redraws, else the picked one, else the first. Buttons stay
+    // ordinary tab stops. Focus that was on a card is put back on the same card after a redraw.
+    const stopOf = new Map();  // row index -> data-key of its tab stop
+    let ringShown = false;  // the card focused before a redraw showed the focus ring
+    const rows = () => [...root.querySelectorAll(".st-cards")];
+    const membersOf = (g) => [...g.querySelectorAll(".st-selectable")].filter((n) => n.closest(".st-cards") === g);
+
+    function rove(focused, focusedRow) {
+      rows().forEach((g, gi) => {
+        const m = membersOf(g);
+        if (!m.length) return;
+        const zone = g.closest(".st-zone");
+        const title = zone ? zone.querySelector(".st-zone-title") : null;
+        g.setAttribute("role", "group");
+        if (title) g.setAttribute("aria-label", `${title.textContent}: arrow keys move, Enter picks`);
+        const keyOf = (n) => n.getAttribute("data-key");
+        const stop = m.find((n) => keyOf(n) === focused) || m.find((n) => keyOf(n) === stopOf.get(gi))
+          || m.find((n) => n.classList.contains("st-highlight")) || m[0];
+        for (const n of m) n.setAttribute("tabindex", n === stop ? "0" : "-1");
+        stopOf.set(gi, keyOf(stop));
+      });
+      if (focused) {
+        let again = [...root.querySelectorAll("[data-key]")].find((n) => n.getAttribute("data-key") === focused);
+        if (!(again && again.getAttribute("tabindex") === "0") && focusedRow >= 0) {
+          // the focused card is no longer clickable (a place just revealed): stay in its row, at the row's stop
+          const g = rows()[focusedRow];
+          again = g ? membersOf(g).find((n) => n.getAttribute("tabindex") === "0") : null;
+        }
+        if (again && again.getAttribute("tabindex") === "0") {
+          again.focus({ focusVisible: ringShown });  // the new node of the same card, with its ring if it had one
+          if (ringShown) {
+            again.classList.add("safari-focus-ring");
+            again.addEventListener("blur", () => again.classList.remove("safari-focus-ring"), { once: true });
+          }
+        }
+      }
+    }
+
+    function arrow(ev, node) {
+      const g = node.closest(".st-cards");
+      if (!g) return;
+      const m = membersOf(g);
+      const i = m.indexOf(node);
+      if (i < 0) return;
+      const j = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: m.length - 1 }[ev.key];
+      if (j === undefined) return;
+      ev.preventDefault();
+      const to = m[(j + m.length) % m.length];
+      for (const n of m) n.setAttribute("tabindex", n === to ? "0" : "-1");
+      stopOf.set(rows().indexOf(g), to.getAttribute("data-key"));
+      to.focus();
+    }
+
     // The face-up moment (W4/W5) begins: bring the cards to remember (and the table's button to go on)
     // into view once, if the table is on screen at all (a notebook run far away is left alone).
     let shownMoment = null;
@@ -593,6 +674,7 @@ export default {
       for (const node of root.querySelectorAll("[data-keys]")) {
         const keys = JSON.parse(node.getAttribute("data-keys") || "[]");
         node.classList.toggle("st-highlight", keys.some((k) => lit.has(k)));
+        if (node.hasAttribute("aria-pressed")) node.setAttribute("aria-pressed", node.classList.contains("st-highlight") ? "true" : "false");
       }
       const text = root.querySelector(".st-message-text");
       if (text) text.textContent = model.get("message") || "";

