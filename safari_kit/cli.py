@@ -456,7 +456,8 @@ def _run_class(args) -> int:
                              ready_labs=args.ready_labs, spare_labs=args.spare_labs,
                              cull_idle_seconds=args.idle_seconds,
                              cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
-                             memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024)
+                             memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024,
+                             page_bytes_per_10s=args.page_kib_per_10s * 1024)
     return run(args.notebook, settings, print_fn=lambda text: _write(sys.stdout, text))
 
 
@@ -503,6 +504,10 @@ def _setup_class(sub) -> None:
     p.add_argument("--max-message-kib", type=_int_in(64, None, "a number of KiB"),
                    default=d.max_message_bytes // 1024,
                    help=f"largest websocket message a page may send, in KiB (default {d.max_message_bytes // 1024})")
+    p.add_argument("--page-kib-per-10s", type=_int_in(0, None, "a number of KiB"),
+                   default=d.page_bytes_per_10s // 1024,
+                   help=f"what one page may send in any 10 seconds, in KiB, 0 = no cap; more closes its connection "
+                        f"with a sentence (default {d.page_bytes_per_10s // 1024})")
     p.set_defaults(func=_run_class)
 
 

@@ -21,6 +21,7 @@ setting (CLI option)       default                                  what it does
                                                                     (one never connected: not before 120 s)
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
 ``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
+``page_bytes_per_10s``     4 MiB from one page in any 10 s          more closes that page's socket, with a sentence
 =========================  =======================================  ============================================
 
 Ready labs are Voilà's preheated kernels (``VoilaConfiguration.preheat_kernel``,
@@ -68,6 +69,7 @@ class ClassSettings:
     memory_limit_mb: int = 512
     memory_check_seconds: float = 5.0
     max_message_bytes: int = 1 * MiB
+    page_bytes_per_10s: int = 4 * MiB
 
     @property
     def pool_size(self) -> int:
@@ -85,6 +87,9 @@ class ClassSettings:
             raise ValueError(f"class setting port must be from 1 to 65535, got {self.port}")
         if self.cull_idle_seconds and self.cull_interval_seconds <= 0:
             raise ValueError("class setting cull_interval_seconds must be > 0 when kernels are culled")
+        if self.page_bytes_per_10s and self.page_bytes_per_10s < (self.max_message_bytes or 64 * 1024):
+            raise ValueError(f"class setting page_bytes_per_10s must be at least max_message_bytes "
+                             f"({self.max_message_bytes}), got {self.page_bytes_per_10s}")
         if self.max_message_bytes and self.max_message_bytes < 64 * 1024:
             raise ValueError(f"class setting max_message_bytes must be at least 65536 (the app's own messages), "
                              f"got {self.max_message_bytes}")
@@ -120,6 +125,7 @@ def voila_config(settings: ClassSettings):
         c.VoilaKernelManager.fill_delay = 2.0
     km.memory_limit_mb = settings.memory_limit_mb
     km.memory_check_interval = settings.memory_check_seconds
+    km.page_bytes_per_window = settings.page_bytes_per_10s
     km.cull_idle_timeout = settings.cull_idle_seconds
     km.cull_interval = settings.cull_interval_seconds or 60
     km.cull_connected = False  # a kernel with an open page is never culled

@@ -63,10 +63,14 @@ from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
 from safari_kit.server.ready_labs import ReadyLabsMixin
 
 __all__ = ["ClassroomKernelManager", "ClassroomConnectionMixin", "ClassroomWebsocketConnection", "CLOSE_MEMORY",
+           "CLOSE_FLOOD",
            "kernel_memory_bytes", "kernel_pid", "process_trees_rss"]
 
 #: websocket close code sent to a page whose kernel passed the memory cap (4000-4999: the application's own)
 CLOSE_MEMORY = 4001
+#: websocket close code sent to a page that sent more than its budget of bytes in :data:`BUDGET_WINDOW` seconds
+CLOSE_FLOOD = 4002
+BUDGET_WINDOW = 10.0
 
 
 def _process_table() -> dict[int, tuple[int, int]]:
@@ -166,6 +170,15 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
         "This computer opened {limit} labs in the last minute, the most the class server allows. "
         "Wait a minute, then reload this page.",
         config=True, help="The page shown when a client opens pages too fast ({limit}).")
+    page_bytes_per_window = Integer(
+        4 * 1024 * 1024, config=True,
+        help=f"Bytes one page may send in any {BUDGET_WINDOW:g} seconds (0: no cap); a page over it has its "
+             f"connection closed with a sentence. Several frames at the size cap from one page slowed the class.")
+    flood_message = Unicode(
+        "This page sent more than {limit_mb:.1f} MB in {window:g} seconds, more than the class server allows, "
+        "so the server closed its connection.",
+        config=True, help="What the page says when it passes page_bytes_per_window ({limit_mb}, {window}); "
+                          "at most 120 bytes.")
     memory_message = Unicode(
         "This lab used more than {limit_mb} MB of the server's memory, so the server stopped it.",
         config=True, help="What the page says when its kernel is stopped for memory ({limit_mb}); "
@@ -318,6 +331,31 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
     def websocket_closed(self, kernel_id: str, handler) -> None:
         self._sockets.get(kernel_id, set()).discard(handler)
 
+    def allow_incoming(self, kernel_id: str, handler, budget: collections.deque, size: int) -> bool:
+        """Whether a page may send ``size`` more bytes (``budget``: its recent frames); else close its socket.
+
+        One page sending frames at the size cap (1 MiB) four times a second
+        slowed every other learner's clicks x1.5 (tools/load_class.py --abuse
+        frames): the server relays each to a kernel. A page's own messages are
+        a few hundred bytes; a record is at most a frame.
+        """
+        if self.page_bytes_per_window <= 0:
+            return True
+        now = time.monotonic()
+        while budget and now - budget[0][0] > BUDGET_WINDOW:
+            budget.popleft()
+        budget.append((now, size))
+        if sum(n for _, n in budget) <= self.page_bytes_per_window:
+            return True
+        self.log.warning("A page of kernel %s sent more than %d bytes in %g s: its websocket is closed",
+                         kernel_id, self.page_bytes_per_window, BUDGET_WINDOW)
+        reason = self.flood_message.format(limit_mb=self.page_bytes_per_window / 1e6, window=BUDGET_WINDOW)
+        try:
+            handler.close(CLOSE_FLOOD, reason.encode()[:120].decode("utf-8", "ignore"))
+        except Exception:  # noqa: BLE001 - an already closed socket
+            self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)
+        return False
+
     def _close_websockets(self, kernel_id: str, code: int, reason: str) -> None:
         for handler in list(self._sockets.get(kernel_id, ())):
             try:
@@ -388,6 +426,16 @@ class ClassroomConnectionMixin:
         if hasattr(km, "websocket_opened"):
             km.websocket_opened(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
         return super().connect()  # type: ignore[misc]
+
+    def handle_incoming_message(self, incoming_msg):
+        """Relay a page's message to its kernel, unless the page passed its budget of bytes (then drop it)."""
+        km = getattr(self, "multi_kernel_manager", None)
+        if hasattr(km, "allow_incoming"):
+            budget = self.__dict__.setdefault("_safari_budget", collections.deque())
+            if not km.allow_incoming(self.kernel_id, self.websocket_handler,  # type: ignore[attr-defined]
+                                     budget, len(incoming_msg)):
+                return None
+        return super().handle_incoming_message(incoming_msg)  # type: ignore[misc]
 
     def disconnect(self):
         km = getattr(self, "multi_kernel_manager", None)

@@ -120,6 +120,37 @@ def test_a_9_mb_frame_is_refused_while_others_play(server):
     assert kernel_status(server, player) == 200
 
 
+def test_a_page_sending_frames_at_the_cap_again_and_again_is_closed_with_a_sentence(server):
+    """Each frame under the 1 MiB cap, but 5 of them in a few seconds: over the page's 4 MiB per 10 s."""
+    flooder = _open(server)
+
+    async def flood():
+        ws = await ws_open(server, flooder.kernel_id, flooder.cookie_header())
+        try:
+            await kernel_info_round_trip(ws)  # a page's ordinary message passes
+            big = json.loads(kernel_info_request())
+            big["metadata"]["padding"] = "x" * (1000 * 1024)
+            sent = 0
+            with contextlib.suppress(WebSocketClosedError):
+                for _ in range(8):
+                    await ws.write_message(json.dumps(big))
+                    sent += 1
+                    await asyncio.sleep(0.2)
+            deadline = time.monotonic() + 15
+            with contextlib.suppress(asyncio.TimeoutError):
+                while time.monotonic() < deadline and await asyncio.wait_for(
+                        ws.read_message(), deadline - time.monotonic()) is not None:
+                    pass
+            return sent, ws.close_code, ws.close_reason
+        finally:
+            ws.close()
+
+    sent, code, reason = asyncio.run(flood())
+    assert code == 4002, (sent, code, reason)
+    assert "more than 4.2 MB in 10 seconds" in reason and "Traceback" not in reason
+    assert kernel_status(server, flooder) == 200  # the lab itself is not stopped: a reload gets a new one
+
+
 def test_the_kernel_cap_gives_a_clear_page():
     with class_server("--max-labs", "2", "--labs-per-minute", "0") as srv:
         first, second = _open(srv), _open(srv)

@@ -6,6 +6,8 @@ to a value the page's own controls never offer) and checks the server keeps its 
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import pytest
 
@@ -288,3 +290,30 @@ def test_a_labs_error_shows_no_server_path(monkeypatch):
     table = FullGameLab(seed=None, fair=True, players=2, humans=(0,), bots="random").table
     table._report(OSError(13, "Permission denied", "/home/teacher/.local/secret"), "handling a click")
     assert "/home" not in table.message and "Permission denied" in table.message
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="per-thread priority is Linux's")
+def test_long_work_runs_at_low_priority(monkeypatch):
+    """The Simulation lab's Simulate runs at niceness 10 (one learner's largest jobs slowed the class's clicks)."""
+    from safari_kit.widgets.labs import simulation
+    from safari_kit.widgets.labs.simulation import SimulationLab
+
+    seen, befores = [], []
+    real = simulation.running_estimate
+
+    def spy(*args, **kwargs):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulation, "running_estimate", spy)
+
+    def in_a_thread():  # its own thread: the test process's priority is left alone
+        lab = SimulationLab(seed=3)
+        seen.clear()
+        befores.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        lab.run()
+
+    t = threading.Thread(target=in_a_thread)
+    t.start()
+    t.join()
+    assert seen and set(seen) == {max(10, befores[0])}, (seen, befores)

@@ -11,6 +11,9 @@ trusts a synced ``min``/``max``/``options`` or a ``disabled`` flag:
   them (so the slider the learner sees agrees with what the server does);
 * :func:`limit_text` cuts a text box to its length limit as soon as a longer
   value arrives;
+* :func:`low_priority` runs long work at a lower CPU priority, so that on a
+  shared server the class's clicks go first (one learner pressing the
+  Simulation lab's largest jobs again and again slowed everyone's clicks);
 * :func:`wall_time_cap` is how long one piece of work may run in the app
   (``$SAFARI_KIT_WALL_TIME`` seconds, default 30; ``0`` for no cap); long work
   runs in steps that check it, and a Stop button, between steps
@@ -21,8 +24,10 @@ trusts a synced ``min``/``max``/``options`` or a ``disabled`` flag:
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import threading
 
 log = logging.getLogger("safari_kit.widgets")
 
@@ -37,6 +42,34 @@ class WorkStopped(Exception):
     def __init__(self, reason: str, done: int = 0, total: int = 0):
         super().__init__(reason)
         self.reason, self.done, self.total = reason, done, total
+
+
+LOW_PRIORITY = 10  # the niceness of long work (0 normal, 19 lowest)
+
+
+@contextlib.contextmanager
+def low_priority(niceness: int = LOW_PRIORITY):
+    """Run the block with this thread at ``niceness`` (Linux sets it per thread), then put it back if allowed.
+
+    A user other than root may lower its priority but not raise it again: there
+    a thread that ran long work stays at the lower priority, which only matters
+    when the machine is busy, and then it is the fair order (work yields to
+    clicks). Elsewhere (no per-thread priority) nothing changes.
+    """
+    try:
+        tid = threading.get_native_id()
+        before = os.getpriority(os.PRIO_PROCESS, tid)
+        if before < niceness:
+            os.setpriority(os.PRIO_PROCESS, tid, niceness)
+    except (AttributeError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        if before < niceness:
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, tid, before)
 
 
 def bounded_int(value, lo: int, hi: int, default: int) -> int:

@@ -68,7 +68,9 @@ import numpy as np
 from safari_kit.probability.distributions import Estimate
 from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, python_in_browser
-from safari_kit.widgets.labs.limits import WorkStopped, bounded_int, in_kernel, pin_range, wall_time_cap
+from safari_kit.widgets.labs.limits import (
+    WorkStopped, bounded_int, in_kernel, low_priority, pin_range, wall_time_cap,
+)
 from safari_kit.widgets.labs.simulation_draws import (  # noqa: F401 - the lab's public helpers, as before
     DEFAULT_SEED, Question, count_at_most, coverage_run, draw_rng, exact_coverage, questions, running_estimate,
     tournament_seed, typical_range,
@@ -421,7 +423,8 @@ class SimulationLab(Lab):
         shown = self.status.value
         self._busy_depth += 1
         try:
-            yield
+            with low_priority():  # long work yields to the class's clicks on a shared server
+                yield
         finally:
             self._busy_depth -= 1
             if message and self.status.value == shown:
@@ -718,7 +721,8 @@ class SimulationLab(Lab):
 
         def body() -> None:
             try:
-                work()
+                with low_priority():  # this thread's work yields to the class's clicks on a shared server
+                    work()
             except Exception as exc:  # noqa: BLE001 - as guarded does: kept, logged, said plainly
                 self.errors.append(f"{type(exc).__name__}: {exc}")
                 log.exception("a tournament in the background failed")
