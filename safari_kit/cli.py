@@ -451,7 +451,7 @@ def _setup_lessons(sub) -> None:
 def _run_class(args) -> int:
     from safari_kit.server.classroom import ClassSettings, run
 
-    settings = ClassSettings(ip=args.ip, port=args.port, max_kernels=args.max_labs,
+    settings = ClassSettings(ip=args.ip, port=args.port, base_url=args.base_url, max_kernels=args.max_labs,
                              new_kernels_per_minute=args.labs_per_minute, max_starting=args.starting_at_once,
                              ready_labs=args.ready_labs, spare_labs=args.spare_labs,
                              cull_idle_seconds=args.idle_seconds,
@@ -476,6 +476,9 @@ def _setup_class(sub) -> None:
     p.add_argument("--ip", default=d.ip, help=f"the interface to listen on (default {d.ip}: every interface, "
                                               f"so the class can reach it; 127.0.0.1: this computer only)")
     p.add_argument("--port", type=_int_in(1, 65535, "a port"), default=d.port, help=f"port (default {d.port})")
+    p.add_argument("--base-url", default=d.base_url,
+                   help="the path the app is served under, e.g. /7b/ behind the school's reverse proxy "
+                        f"(default {d.base_url})")
     p.add_argument("--max-labs", type=_int_in(0, None, "a number of labs"), default=d.max_kernels,
                    help=f"live labs (kernels) at most, 0 = no cap (default {d.max_kernels})")
     p.add_argument("--labs-per-minute", type=_int_in(0, None, "a number of labs"),

@@ -10,6 +10,7 @@ setting (CLI option)       default                                  what it does
 =========================  =======================================  ============================================
 ``ip`` (--ip)              ``0.0.0.0``: every interface             where learners reach the server
 ``port`` (--port)          8866                                     Voilà's port
+``base_url`` (--base-url)  ``/``                                    the path it serves under (behind a proxy)
 ``max_kernels``            80 live kernels                          a page beyond it: "the class server is full"
 ``new_kernels_per_minute`` 4 per client (IP address)                a page beyond it: "wait a minute"
 ``ready_labs``             30 labs kept ready (in use or not)       a page takes a lab that already ran the app:
@@ -59,6 +60,7 @@ class ClassSettings:
 
     ip: str = "0.0.0.0"
     port: int = 8866
+    base_url: str = "/"
     max_kernels: int = 80
     new_kernels_per_minute: int = 4
     ready_labs: int = 30
@@ -79,10 +81,14 @@ class ClassSettings:
     def __post_init__(self):
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            if field.name == "ip":
+            if field.name in ("ip", "base_url"):
                 continue
             if not isinstance(value, int | float) or value < 0:
                 raise ValueError(f"class setting {field.name} must be a number >= 0, got {value!r}")
+        if not (self.base_url.startswith("/") and self.base_url.endswith("/")) or any(
+                c.isspace() or c in "?#\\" for c in self.base_url):
+            raise ValueError(f"class setting base_url must be a path that starts and ends with '/', such as "
+                             f"'/7b/', got {self.base_url!r}")
         if not 0 < self.port < 65536:
             raise ValueError(f"class setting port must be from 1 to 65535, got {self.port}")
         if self.cull_idle_seconds and self.cull_interval_seconds <= 0:
@@ -102,6 +108,7 @@ def voila_config(settings: ClassSettings):
     c = Config()
     c.Voila.ip = settings.ip
     c.Voila.port = settings.port
+    c.Voila.base_url = settings.base_url
     c.Voila.port_retries = 0  # the address printed for the learners is the one served, or a clear error
     c.Voila.open_browser = False
     c.Voila.kernel_websocket_connection_class = CONNECTION_CLASS
@@ -150,7 +157,7 @@ def _lan_addresses() -> list[str]:
     return [a for a in dict.fromkeys(found) if not a.startswith("127.")]
 
 
-def learner_urls(ip: str, port: int) -> list[str]:
+def learner_urls(ip: str, port: int, base_url: str = "/") -> list[str]:
     """The addresses to give learners, best first.
 
     >>> learner_urls("192.168.1.20", 8866)
@@ -163,7 +170,7 @@ def learner_urls(ip: str, port: int) -> list[str]:
             hosts.append(name)
     else:
         hosts = [ip]
-    return [f"http://{h}:{port}/" for h in hosts]
+    return [f"http://{h}:{port}{base_url}" for h in hosts]
 
 
 def template_root() -> Path:
@@ -202,7 +209,7 @@ def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
     os.environ["SAFARI_KIT_QUIET_ERRORS"] = "1"
     from voila.app import Voila
 
-    urls = learner_urls(settings.ip, settings.port)
+    urls = learner_urls(settings.ip, settings.port, settings.base_url)
     print_fn("Safari kit class server: give learners this address" + (" (or one of these)" if len(urls) > 1 else "")
              + ":\n" + "\n".join(f"    {u}" for u in urls))
     print_fn(f"Limits: {settings.max_kernels or 'no'} labs at most, {settings.new_kernels_per_minute or 'no limit of'}"

@@ -86,3 +86,22 @@ def test_a_ready_lab_counts_against_the_labs_one_computer_may_open_per_minute():
         status, body = learner.open_page()
         assert status == 429, srv.log_text()[-2000:]
         assert "opened 2 labs in the last minute" in body and "Traceback" not in body
+
+
+def test_a_class_server_under_a_path_as_behind_the_schools_reverse_proxy():
+    """``--base-url /7b/``: the page, its kernel's websocket and its shutdown all live under the path."""
+    with class_server("--base-url", "/7b/") as srv:
+        assert "http://127.0.0.1" in srv.log_text() and ":" + srv.url.rsplit(":", 1)[1].rstrip("/") + "/7b/" in \
+            srv.log_text()
+        srv.url += "7b/"
+        learner = Learner(srv)
+        assert learner.open_page()[0] == 200 and learner.kernel_id
+
+        async def socket():
+            ws = await ws_open(srv, learner.kernel_id, learner.cookie_header())
+            await kernel_info_round_trip(ws)
+            ws.close()
+
+        asyncio.run(socket())
+        assert kernel_status(srv, learner) == 200
+        assert page_shutdown(srv, learner)[0] == 204
