@@ -272,11 +272,12 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
     t_played = time.monotonic()
     await asyncio.gather(*(leave(lr, i % 3 != 2) for i, lr in enumerate(learners)))
     t_left = time.monotonic()
-    alive_after = None
+    alive_after = learners_alive = None
     gone_after = None
     if monitor.pid:
         await asyncio.sleep(2)
         alive_after = monitor.kernels()
+        learners_alive = await learners_kernels_alive(learners)
         limit = args.idle_seconds + args.cull_interval + 60
         # every learner's own kernel gone (its owner asks: 404), and no more kernels than the ready labs,
         # which stay for the next class (safari_kit.server.ready_labs)
@@ -286,6 +287,7 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
                 break
             await asyncio.sleep(1)
     return {"results": results, "browsers": browser_out, "abuse": abuse_out, "alive_after": alive_after,
+            "learners_alive_after": learners_alive,
             "gone_after": gone_after, "machine": monitor.report(t0, t_played), "t": (t0, t_played, t_left)}
 
 
@@ -322,7 +324,8 @@ def report(label: str, out: dict, args) -> dict:
     if out["alive_after"] is not None:
         gone = f"{out['gone_after']:.0f} s" if out["gone_after"] is not None else "not within the wait"
         pool = f" (the ready labs: {args.ready_labs})" if args.ready_labs else ""
-        print(f"  after leaving:                  {out['alive_after']} kernels alive 2 s later{pool} "
+        print(f"  after leaving:                  {out['alive_after']} kernels alive 2 s later{pool}, "
+              f"{out['learners_alive_after']} of them learners' "
               f"({sum(r.left_with_shutdown is False for r in res)} tabs left without the shutdown request); "
               f"every learner's kernel gone, {args.ready_labs} kernels in all, after {gone} "
               f"(cull: idle {args.idle_seconds} s, "
@@ -337,7 +340,8 @@ def report(label: str, out: dict, args) -> dict:
         print(f"  ! ... and {len(errors) - 15} more")
     return {"tables": len(tables), "learners": len(res), "p95_action": p95(replied), "p95_table": p95(tables),
             "errors": errors, "no_reply": len(lab_actions) - len(replied), "actions": len(lab_actions),
-            "alive_after": out["alive_after"], "gone_after": out["gone_after"], "machine": m}
+            "alive_after": out["alive_after"],
+            "learners_alive_after": out["learners_alive_after"], "gone_after": out["gone_after"], "machine": m}
 
 
 async def one_run(args, abusive: bool) -> dict:
