@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.browser.helpers import screenshot
+from tests.browser.test_app_voila import open_lab
 from tests.server.class_server import class_server, request
 
 pytestmark = pytest.mark.browser
@@ -36,13 +37,20 @@ def _wait_status(server, kid: str, cookie: str, want: int, seconds: float = 20) 
     return status
 
 
-def test_leaving_the_app_shuts_its_kernel_down(browser):
-    with class_server("--labs-per-minute", "0", app=True) as srv:
+def test_a_ready_lab_plays_and_leaving_the_app_shuts_its_kernel_down(browser):
+    """The page comes from a ready lab (Voilà's preheated kernel, rendered before the learner came): it plays."""
+    with class_server("--labs-per-minute", "0", "--ready-labs", "2", app=True) as srv:
+        deadline = time.monotonic() + 120
+        while "is filled with 2 kernel" not in srv.log_text() and time.monotonic() < deadline:
+            time.sleep(0.5)
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         try:
             page = context.new_page()
             page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
             page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+            assert "Using pre-heated kernel" in srv.log_text()
+            open_lab(page, "Safari Witness", "Identification", ".safari-identification-lab")
+            assert page.locator(".safari-identification-lab .safari-table .st-card").count() >= 5  # the places
             kid, cookie = _kernel_id(page), _cookie_header(context)
             assert request(srv, f"api/kernels/{kid}", cookie=cookie)[0] == 200
             assert request(srv, f"api/kernels/{kid}")[0] == 403  # a second laptop: no owner cookie
