@@ -115,7 +115,7 @@ def test_axe_lessons_in_jupyterlab(laptop, js_errors, lab_server, lesson):
     outputs = ".jp-OutputArea-output"
     # a matplotlib figure is drawn by JupyterLab's image renderer, which gives an image/png output no alt text
     # (nothing in the output can set it): printed for the record, not asserted (issue 20's note)
-    plots = ".jp-RenderedImage"
+    plots = ".jp-RenderedImage > img"
     kit = run_axe(page, outputs, exclude=[plots])
     page_wide = run_axe(page, "body", exclude=[outputs])
     images = run_axe(page, plots) if page.locator(plots).count() else []
