@@ -104,3 +104,32 @@ def test_the_full_class_server_says_so_on_a_page(browser):
             print(f"\nscreenshot: {screenshot(page, 'issue19-class-server-full')}")
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("flood", ["one message over the size cap", "messages at the cap again and again"])
+def test_a_page_whose_connection_the_server_closes_for_its_messages_says_why(browser, flood):
+    """A console script on the page sends a 2 MB message (over the 1 MiB cap: tornado closes with 1009), or
+    1000 KB messages five times a second (over 4 MiB in 10 s: the class server closes with 4002)."""
+    with class_server("--labs-per-minute", "0") as srv:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
+            page.locator("button", has_text="Use memory").wait_for(timeout=120_000)
+            page.evaluate("""([big]) => {
+                const kid = JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId;
+                const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api/kernels/' + kid +
+                                         '/channels?session_id=console');
+                const frame = JSON.stringify({header: {msg_id: 'x', msg_type: 'kernel_info_request', session: 's',
+                  username: 'u', date: '', version: '5.3'}, parent_header: {}, metadata: {pad: 'x'.repeat(
+                  big ? 2000 * 1024 : 1000 * 1024)}, content: {}, channel: 'shell', buffers: []});
+                ws.onopen = () => { for (let i = 0; i < (big ? 1 : 8); i++) {
+                  setTimeout(() => { if (ws.readyState === 1) ws.send(frame); }, i * 200); } };
+            }""", [flood.startswith("one")])
+            notice = page.locator("#safari-server-notice")
+            notice.wait_for(timeout=30_000)
+            text = notice.inner_text()
+            want = "larger than the server accepts" if flood.startswith("one") else "more than 4.2 MB in 10 seconds"
+            assert want in text and "Reload the page" in text, text
+        finally:
+            context.close()
