@@ -3,9 +3,11 @@
 * ``test_axe_app_chooser_and_every_lab`` (Voilà, ``make app``, 1366x768): the chooser before any lab is
   opened, then every lab of the chooser (both games' Identification, Challenge, Full game, Rules
   tutorial, Knockout, the three Simulation entries), each just opened and, for the card-table labs, after
-  one learner's action, scoped to ``.safari-app``. Issue 20 found, with axe 4.10 before the fixes: the
-  chooser's ``<select>`` with no accessible name (every lab), the orange "Next turn" button's text contrast,
-  the Full game's players slider with no name, white names on the Pals' coloured heads (Knockout).
+  each of up to 6 actions (the button to press now, else a card or place not pressed yet), scoped to
+  ``.safari-app``. Before the fixes axe found: the chooser's ``<select>`` with no accessible name (every
+  lab), white text on the orange "Next turn" button (2.7:1) and on the "Named: ..." badge (2.6:1), the
+  sliders' handles with no name (Full game, Simulation), white names on the Pals' heads (4.3:1, Knockout),
+  grey "knowing nothing" text (4.47:1, Identification), the Simulation lab's tab labels (4.45:1).
 * ``test_axe_lessons_in_jupyterlab``: each lesson notebook that shows the kit's widgets or tables is run in
   JupyterLab and axe looks at the outputs only (``.jp-OutputArea-output``: the kit's HTML, tables and
   widgets). JupyterLab's own page is not the kit's: its findings are printed for the record, never asserted.
@@ -37,6 +39,8 @@ APP_LABS = (
     ("Safari Knockout", "Simulation", ".safari-lab .safari-sim-round"),
     ("Both games", "Simulation", ".safari-lab .safari-sim-round"),
 )
+#: actions played in each card-table lab, axe after each (the deals are secret: each run sees other states)
+ACTIONS = 6
 #: the lessons whose outputs are the kit's (00 and 01 show card tables, 02-07 a lab each)
 LESSONS = ("00-start-here", "01-meet-the-cards", "02-identification", "03-challenge", "04-knockout",
            "05-simulation-lab", "06-cases-and-abilities", "07-rules-tutorial")
@@ -70,18 +74,29 @@ def choose(page, game: str, lab: str, ready: str) -> None:
     page.wait_for_timeout(400)
 
 
-def one_action(page) -> str:
-    """One action of the learner, to see the lab in another state: the first selectable card or place of the
-    table, else the lab's coloured button (the one to press now: Next turn, Identify, Challenge, Play); say which."""
-    target = page.locator(f"{APP_ROOT} .safari-table .st-selectable").first
+def one_action(page, done: set[str]) -> str:
+    """One action of the learner, to see the lab in another state: the lab's coloured button (the one to press
+    now: Next turn, Identify, Challenge, Play), else a selectable card or place of the table, else a button beside
+    the table, not pressed before (``done``: their keys and texts); say which."""
+    coloured = ":is(.mod-warning, .mod-info, .mod-primary):not([disabled])"
+    target = page.locator(f"{APP_ROOT} .safari-lab {coloured}").first
     if target.count():
-        what = target.get_attribute("data-key") or "a card"
-    else:
-        coloured = ":is(.mod-warning, .mod-info, .mod-primary):not([disabled])"
-        target = page.locator(f"{APP_ROOT} .safari-lab {coloured}").first
-        if not target.count():
-            return "nothing to press"
         what = target.inner_text().strip()
+    else:
+        keys = page.locator(f"{APP_ROOT} .safari-table .st-selectable").evaluate_all(
+            "(els) => els.map(el => el.dataset.key)")
+        fresh = [k for k in keys if k and k not in done]
+        if fresh:
+            what = fresh[0]
+            target = page.locator(f"{APP_ROOT} .safari-table .st-selectable[data-key='{what}']").first
+        else:  # a button beside the table not pressed yet (Identify, a clue type, ...)
+            texts = page.locator(f"{APP_ROOT} .safari-lab .safari-side button:not([disabled])").all_inner_texts()
+            fresh = [t.strip() for t in texts if t.strip() and t.strip() not in done]
+            if not fresh:
+                return "nothing to press"
+            what = fresh[0]
+            target = button(page.locator(f"{APP_ROOT} .safari-lab .safari-side"), what)
+        done.add(what)
     target.click()
     page.wait_for_timeout(700)
     return what
@@ -95,8 +110,9 @@ def test_axe_app_chooser_and_every_lab(laptop, js_errors, voila_app):
     for game, lab, ready in APP_LABS:
         choose(page, game, lab, ready)
         found[f"{game} / {lab}"] = run_axe(page, APP_ROOT)
-        for step in range(3 if ".st-card" in ready else 0):
-            what = one_action(page)
+        done: set[str] = set()
+        for step in range(ACTIONS if ".st-card" in ready else 0):
+            what = one_action(page, done)
             found[f"{game} / {lab}, action {step + 1}: {what}"] = run_axe(page, APP_ROOT)
     for where, violations in found.items():
         print(f"\n{where}: {len(failing(violations))} critical/serious, {len(violations)} in all\n"
