@@ -514,6 +514,60 @@ def _setup_class(sub) -> None:
     p.set_defaults(func=_run_class)
 
 
+# ---------------------------------------------------------------------- results
+@_guarded
+def _run_results(args) -> int:
+    """export: a session's database to CSV/Parquet; wipe: delete a session's files; pool: results files."""
+    from safari_kit.teaching import class_export as X
+    from safari_kit.teaching import class_store as S
+
+    if args.action == "wipe":
+        gone = S.wipe(args.folder, args.session)
+        for path in gone:
+            _write(sys.stdout, f"deleted {path}")
+        if not gone:
+            _write(sys.stdout, f"nothing to wipe: no files of session {args.session!r} in {args.folder}")
+        return EXIT_OK
+    if args.action == "export":
+        records = S.ResultStore(args.folder, args.session, create=False).records()
+    else:  # pool
+        from safari_kit.teaching.class_tables import pool_files
+
+        records = list(pool_files(args.folder).records)
+    if not (args.csv or args.parquet):
+        _write(sys.stdout, X.csv_text(records).rstrip("\n"))
+    if args.csv:
+        _write(sys.stdout, f"{X.write_csv(args.csv, records)}: {len(records)} records")
+    if args.parquet:
+        _write(sys.stdout, f"{X.write_parquet(args.parquet, records)}: {len(records)} records")
+    return EXIT_OK
+
+
+@command("results")
+def _setup_results(sub) -> None:
+    p = _one_line_errors(sub.add_parser(
+        "results", help="a class session's recorded results: export, wipe, or pool downloaded results files",
+        description="The class experiment's records (issue 21): each class session is one SQLite file "
+                    "FOLDER/SESSION.sqlite3 holding only what the labs record (nickname, lab, time, and the "
+                    "run, guess, decision or answer)."))
+    acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    e = _one_line_errors(acts.add_parser("export", help="write a session's records as CSV (and/or Parquet)",
+                                         description="Without --csv or --parquet the CSV goes to standard output."))
+    e.add_argument("folder", help="the folder of the class's databases")
+    e.add_argument("session", help="the session's name (its file is FOLDER/SESSION.sqlite3)")
+    w = _one_line_errors(acts.add_parser("wipe", help="delete a session's database (and its -wal/-shm files)"))
+    w.add_argument("folder", help="the folder of the class's databases")
+    w.add_argument("session", help="the session's name")
+    o = _one_line_errors(acts.add_parser(
+        "pool", help="pool a folder of downloaded results files (*.safari-results.jsonl) into one export",
+        description="Without --csv or --parquet the CSV goes to standard output."))
+    o.add_argument("folder", help="the folder of results files")
+    for q in (e, o):
+        q.add_argument("--csv", metavar="PATH", help="write the CSV export here")
+        q.add_argument("--parquet", metavar="PATH", help="write Parquet here (needs pyarrow or fastparquet)")
+    p.set_defaults(func=_run_results)
+
+
 # ---------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="safari-kit",

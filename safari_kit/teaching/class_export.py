@@ -1,0 +1,171 @@
+"""A class session's records as a table: CSV (always), a pandas frame, Parquet (when pandas has an engine).
+
+The export is one row per record, one column per field of any kind (``kind`` first,
+then the shared fields, then each kind's own; a field a kind does not have is empty).
+Chances are written exactly, as fractions like ``7/37``: :func:`read_csv` reads the
+file back into the same records, so a teacher's export can be pooled again
+(:mod:`safari_kit.teaching.class_tables`) and lesson 05 ships one
+(``data/example-class-results.csv``).
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import importlib.util
+import io
+import typing
+from collections.abc import Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from safari_kit.teaching.class_records import COMMON, KINDS, Record, RecordError, from_dict, to_dict
+
+__all__ = ["COLUMNS", "ExportError", "csv_text", "write_csv", "parse_csv", "read_csv", "frame", "write_parquet",
+           "parquet_engine"]
+
+
+class ExportError(ValueError):
+    """An export that cannot be written or read back: the message names the file, the row and the field."""
+
+
+def _columns() -> list[str]:
+    cols = ["kind", *COMMON]
+    for cls in KINDS.values():
+        cols += [f.name for f in dataclasses.fields(cls) if f.name not in cols]
+    return cols
+
+
+#: the export's columns, in order
+COLUMNS = _columns()
+
+
+def _types() -> dict[tuple[str, str], str]:
+    """(kind, field) -> "int", "int?", "str" or "fraction" (None allowed for "?" and optional fractions)."""
+    out = {}
+    for kind, cls in KINDS.items():
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            hint = str(hints[f.name])
+            base = "fraction" if "Fraction" in hint else "int" if "int" in hint else "str"
+            out[kind, f.name] = base + ("?" if "None" in hint else "")
+    return out
+
+
+_TYPES = _types()
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def csv_text(records: Iterable[Record]) -> str:
+    """The CSV export of ``records`` (in the order given)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: _cell(v) for k, v in to_dict(record).items()})
+    return out.getvalue()
+
+
+def write_csv(path: str | Path, records: Iterable[Record], header: str = "") -> Path:
+    """Write the CSV export to ``path``; ``header``: comment lines (each starting with '#') put above it."""
+    path = Path(path)
+    lines = [line if line.startswith("#") else f"# {line}" for line in header.splitlines()]
+    path.write_text("".join(line + "\n" for line in lines) + csv_text(records), encoding="utf-8")
+    return path
+
+
+def _value(kind: str, field: str, text: str) -> Any:
+    kind_type = _TYPES[kind, field]
+    if text == "" and kind_type.endswith("?"):
+        return None
+    if kind_type.startswith("int"):
+        try:
+            return int(text)
+        except ValueError:
+            raise RecordError(f"{field} must be a whole number, got {text!r}") from None
+    return text
+
+
+def parse_csv(text: str, source: str = "<csv>") -> list[Record]:
+    """The records of an export's text (lines starting with '#' before the header are comments)."""
+    lines = text.splitlines(keepends=True)
+    skipped = 0
+    while skipped < len(lines) and lines[skipped].startswith("#"):
+        skipped += 1
+    reader = csv.DictReader(io.StringIO("".join(lines[skipped:])))
+    missing = [c for c in ("kind", *COMMON) if c not in (reader.fieldnames or [])]
+    if missing:
+        raise ExportError(f"{source}: line {skipped + 1}: the header lacks the column{'s' if len(missing) > 1 else ''} "
+                          f"{', '.join(missing)}")
+    unknown = [c for c in reader.fieldnames or [] if c not in COLUMNS]
+    if unknown:
+        raise ExportError(f"{source}: line {skipped + 1}: unknown column{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(unknown)}")
+    records = []
+    for row in reader:
+        line = skipped + reader.line_num
+        if None in row:
+            raise ExportError(f"{source}: line {line}: more cells than columns")
+        kind = row.get("kind") or ""
+        try:
+            if kind not in KINDS:
+                raise RecordError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+            names = {f.name for f in dataclasses.fields(KINDS[kind])}
+            stray = [c for c, v in row.items() if c not in names and c != "kind" and v not in ("", None)]
+            if stray:
+                raise RecordError(f"a {kind} record has no field {stray[0]} (got {row[stray[0]]!r})")
+            data = {"kind": kind, **{n: _value(kind, n, row.get(n) or "") for n in names}}
+            records.append(from_dict(data))
+        except RecordError as exc:
+            raise ExportError(f"{source}: line {line}: {exc}") from None
+    return records
+
+
+def read_csv(path: str | Path) -> list[Record]:
+    """The records of the CSV export at ``path``."""
+    path = Path(path)
+    return parse_csv(path.read_text(encoding="utf-8"), str(path))
+
+
+def frame(records: Iterable[Record]):
+    """The records as a pandas DataFrame with the export's columns; chances as floats beside their
+    exact fractions (``exact`` is a float column, ``exact_fraction`` the Fraction)."""
+    import pandas as pd
+
+    rows = []
+    for record in records:
+        row: dict[str, Any] = dict.fromkeys(COLUMNS)
+        row.update({k: getattr(record, k) if k != "kind" else record.kind for k in to_dict(record)})
+        rows.append(row)
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    for col in COLUMNS:
+        if any(isinstance(v, Fraction) for v in df[col]):
+            df[f"{col}_fraction"] = df[col]
+            df[col] = [None if v is None else float(v) for v in df[col]]
+            df[col] = df[col].astype(float)
+    return df
+
+
+def parquet_engine() -> str | None:
+    """The Parquet engine pandas would use ("pyarrow" or "fastparquet"), or None if neither is installed."""
+    for name in ("pyarrow", "fastparquet"):
+        if importlib.util.find_spec(name) is not None:
+            return name
+    return None
+
+
+def write_parquet(path: str | Path, records: Iterable[Record]) -> Path:
+    """Write the records as Parquet (fractions as text like "7/37"); needs pyarrow or fastparquet."""
+    engine = parquet_engine()
+    if engine is None:
+        raise ExportError("Parquet needs pyarrow or fastparquet, and neither is installed "
+                          "(pip install pyarrow); the CSV export needs nothing extra")
+    df = frame(records)
+    for col in [c for c in df.columns if c.endswith("_fraction")]:
+        df[col] = [None if v is None else str(v) for v in df[col]]
+    path = Path(path)
+    df.to_parquet(path, engine=engine, index=False)
+    return path

@@ -1,0 +1,229 @@
+"""The class session's database: the learners' records in one SQLite file, safe with thirty writers at once.
+
+One class session is one file, ``<folder>/<session>.sqlite3`` (the folder the teacher
+chooses), so wiping a session is deleting its file (:func:`wipe` also deletes SQLite's
+``-wal`` and ``-shm`` files beside it). The standard library's :mod:`sqlite3` in WAL
+mode lets readers (the teacher's page) read while learners write; every write is one
+short ``BEGIN IMMEDIATE`` transaction with a busy timeout and retries, so thirty labs
+writing at once (threads of the class server, or separate processes) wait their turn
+instead of failing.
+
+Nothing is stored but the records' fields (:mod:`safari_kit.teaching.class_records`):
+no address, no browser, no time of arrival beyond the record's own ``at``. A record is
+keyed by ``(learner, seq)``: sending it again (a retried request, a reloaded page)
+stores it once; a *different* record under the same key is refused, never dropped in
+silence.
+
+The schema has a version (table ``schema_version``); a file written by a newer kit is
+refused with a sentence instead of being misread.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from contextlib import closing
+from pathlib import Path
+from typing import TypeVar
+
+from safari_kit.teaching.class_records import COMMON, KINDS, Record, from_dict, to_dict
+
+__all__ = ["SCHEMA_VERSION", "StoreError", "ResultStore", "store_path", "session_files", "sessions", "wipe"]
+
+SCHEMA_VERSION = 1
+SUFFIX = ".sqlite3"
+_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    learner TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    nickname TEXT NOT NULL,
+    lab TEXT NOT NULL,
+    at TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    PRIMARY KEY (learner, seq)
+);
+"""  # records.fields: the kind's own fields as JSON (class_records.to_dict without the shared ones)
+T = TypeVar("T")
+
+
+class StoreError(ValueError):
+    """A session name, a database file or a record the store refuses; the message says which and why."""
+
+
+def store_path(folder: str | Path, session: str) -> Path:
+    """The database file of ``session`` in ``folder`` (the session name: letters, digits, '-', '_')."""
+    if not isinstance(session, str) or not _SESSION.fullmatch(session):
+        raise StoreError(f"a session name is 1 to 64 letters, digits, '-' or '_' (starting with a letter or "
+                         f"digit), got {session!r}")
+    return Path(folder) / f"{session}{SUFFIX}"
+
+
+def session_files(folder: str | Path, session: str) -> list[Path]:
+    """The files of ``session`` that exist: the database and SQLite's -wal and -shm files beside it."""
+    db = store_path(folder, session)
+    return [p for p in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")) if p.exists()]
+
+
+def sessions(folder: str | Path) -> list[str]:
+    """The sessions that have a database in ``folder``, sorted."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[:-len(SUFFIX)] for p in folder.glob(f"*{SUFFIX}") if _SESSION.fullmatch(p.name[:-len(SUFFIX)]))
+
+
+def wipe(folder: str | Path, session: str) -> list[Path]:
+    """Delete every file of ``session`` (close the store first); returns what was deleted."""
+    gone = []
+    for path in session_files(folder, session):
+        path.unlink()
+        gone.append(path)
+    return gone
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class ResultStore:
+    """The records of one class session: ``ResultStore(folder, session)`` creates the file if needed
+    (``create=False``: refuse a session that has no file yet, as the export does).
+
+    Each call opens its own short connection, so one store may be shared by threads, and
+    several processes may open the same session at once.
+    """
+
+    def __init__(self, folder: str | Path, session: str, *, create: bool = True, timeout: float = 30.0,
+                 retries: int = 20) -> None:
+        self.path = store_path(folder, session)
+        self.session = session
+        self.timeout = timeout
+        self.retries = retries
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise StoreError(f"the results folder {str(folder)!r} does not exist: create it first")
+        if not create and not self.path.exists():
+            known = ", ".join(sessions(folder)) or "none"
+            raise StoreError(f"no session {session!r} in {str(folder)!r} (sessions there: {known})")
+        self._retry(self._create)
+
+    # ------------------------------------------------------------ connections
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        return con
+
+    def _retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on a fresh connection; retry when the database stays locked past the timeout."""
+        for attempt in range(self.retries + 1):
+            try:
+                with closing(self._connect()) as con:
+                    return work(con)
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or attempt == self.retries:
+                    raise
+                time.sleep(min(0.5, 0.01 * 2 ** attempt) * random.random())
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a results database ({exc})") from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _create(self, con: sqlite3.Connection) -> None:
+        mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path}: SQLite could not use WAL mode here (got {mode!r}); "
+                             "choose a folder on a local disk")
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "schema_version" not in tables:
+                raise StoreError(f"{self.path}: a database that is not a results store (tables {sorted(tables)})")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    con.execute(statement)
+            versions = [row[0] for row in con.execute("SELECT version FROM schema_version")]
+            if not versions:
+                con.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif versions != [SCHEMA_VERSION]:
+                newer = max(versions) > SCHEMA_VERSION
+                raise StoreError(f"{self.path}: schema version {max(versions)}, this kit knows version "
+                                 f"{SCHEMA_VERSION}" + (": update safari-kit to open it" if newer else ""))
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------ writing
+    @staticmethod
+    def _row(record: Record) -> tuple:
+        data = to_dict(record)
+        own = {k: v for k, v in data.items() if k not in COMMON and k != "kind"}
+        return (record.learner, record.seq, record.kind, record.nickname, record.lab, record.at,
+                json.dumps(own, sort_keys=True, ensure_ascii=False))
+
+    def add_many(self, records: Iterable[Record]) -> int:
+        """Store ``records`` in one transaction; returns how many were new. A record already stored
+        (same learner, seq and content) is not stored again; a different record under the same
+        learner and seq raises :class:`StoreError` and stores none of ``records``."""
+        rows = []
+        for record in records:
+            if not isinstance(record, Record) or type(record) not in KINDS.values():
+                raise StoreError(f"not a class record: {record!r}")
+            rows.append(self._row(record))
+
+        def work(con: sqlite3.Connection) -> int:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                new = 0
+                for row in rows:
+                    cur = con.execute("INSERT OR IGNORE INTO records (learner, seq, kind, nickname, lab, at, fields) "
+                                      "VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                    if cur.rowcount == 1:
+                        new += 1
+                        continue
+                    old = con.execute("SELECT learner, seq, kind, nickname, lab, at, fields FROM records "
+                                      "WHERE learner = ? AND seq = ?", row[:2]).fetchone()
+                    if tuple(old) != row:
+                        raise StoreError(f"learner {row[0]!r} already has a different record number {row[1]} "
+                                         f"({old[2]} at {old[5]}); not stored: {row[2]} at {row[5]}")
+                con.execute("COMMIT")
+                return new
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+        return self._retry(work) if rows else 0
+
+    def add(self, record: Record) -> bool:
+        """Store one record; True if it was new, False if the same record was already there."""
+        return self.add_many([record]) == 1
+
+    # ------------------------------------------------------------ reading
+    def records(self, kind: str | None = None) -> list[Record]:
+        """The stored records (of one ``kind``, or all), by learner and seq."""
+        if kind is not None and kind not in KINDS:
+            raise StoreError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        query = "SELECT kind, learner, nickname, lab, at, seq, fields FROM records"
+        args: tuple = ()
+        if kind is not None:
+            query, args = query + " WHERE kind = ?", (kind,)
+        rows = self._retry(lambda con: con.execute(query + " ORDER BY learner, seq", args).fetchall())
+        out = []
+        for kind_, learner, nickname, lab, at, seq, fields in rows:
+            data = {"kind": kind_, "learner": learner, "nickname": nickname, "lab": lab, "at": at, "seq": seq}
+            data.update(json.loads(fields))
+            out.append(from_dict(data))
+        return out
+
+    def count(self) -> int:
+        """How many records are stored."""
+        return self._retry(lambda con: con.execute("SELECT COUNT(*) FROM records").fetchone()[0])
+
+    def __repr__(self) -> str:
+        return f"ResultStore({str(self.path)!r})"

@@ -1,0 +1,244 @@
+"""The class as one experiment: the learners' records pooled into the class's tables.
+
+:class:`ClassResults` holds a class session's records (from the store, from a folder of
+results files with :func:`pool_files`, or from a CSV export) and answers the class's
+questions with pandas frames (pandas is imported inside the methods that make frames):
+
+* :meth:`ClassResults.simulation`: per question of the Simulation lab, the class's pooled
+  successes and trials, the pooled estimate with its 95% Wilson interval
+  (:meth:`~safari_kit.probability.distributions.Estimate.wilson`), against the exact value
+  the lab recorded; :meth:`ClassResults.learners`: each learner's own estimate beside it
+  (the law of large numbers made by the whole class);
+* :meth:`ClassResults.calibration`: guessed chances binned (tenths) against how often the
+  event happened; :meth:`ClassResults.brier`: each nickname's Brier score and the class's,
+  beside the Brier score of always guessing the exact chance;
+* :meth:`ClassResults.challenge`: how often the class did what the n/(n+1) rule says, and
+  what continuing gave compared with stopping.
+
+Runs pool only with runs of the same question *and the same exact chance*: learners on
+different seeds may face different positions (the Challenge question's chance depends on
+the cards dealt), and trials of different chances are not one experiment. The pooled
+counts are exact integers (:meth:`ClassResults.pooled`), so a test can check that they
+are the sums of the parts.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from safari_kit.probability.distributions import Estimate
+from safari_kit.teaching.class_records import ChallengeDecision, Guess, Record, SimulationRun
+from safari_kit.teaching.results_file import SUFFIX, read_results
+
+__all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin"]
+
+
+class PoolError(ValueError):
+    """Records that cannot be pooled (two different records under one learner and seq, no files)."""
+
+
+def brier(pairs: Iterable[tuple[Fraction, int]]) -> Fraction:
+    """The Brier score of (guessed chance, outcome 0/1) pairs: the mean of (guess − outcome)², exact.
+    0 is perfect; always guessing 1/2 scores 1/4."""
+    pairs = list(pairs)
+    if not pairs:
+        raise PoolError("a Brier score needs at least one guess")
+    return sum(((Fraction(g) - o) ** 2 for g, o in pairs), Fraction(0)) / len(pairs)
+
+
+def calibration_bin(guess: Fraction, bins: int = 10) -> int:
+    """The bin of a guessed chance: 0 for [0, 1/bins), ..., bins − 1 for [(bins−1)/bins, 1] (exact)."""
+    return min(int(Fraction(guess) * bins), bins - 1)
+
+
+def pool(records: Iterable[Record]) -> "ClassResults":
+    """The class's records: the same record met twice (a file downloaded twice) counts once; two
+    different records under one learner and seq raise :class:`PoolError`."""
+    seen: dict[tuple[str, int], Record] = {}
+    for record in records:
+        key = (record.learner, record.seq)
+        old = seen.get(key)
+        if old is not None and old != record:
+            raise PoolError(f"learner {record.learner!r} ({record.nickname}) has two different records number "
+                            f"{record.seq}: {old.kind} at {old.at} and {record.kind} at {record.at}")
+        seen[key] = record
+    return ClassResults(tuple(sorted(seen.values(), key=lambda r: (r.learner, r.seq))))
+
+
+def pool_files(folder: str | Path, pattern: str = f"*{SUFFIX}") -> "ClassResults":
+    """Pool every results file (``*.safari-results.jsonl``) in ``folder``: the route without a class
+    server. A file that cannot be read raises its error (naming file and line): none is skipped."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise PoolError(f"{str(folder)!r} is not a folder")
+    files = sorted(folder.glob(pattern))
+    if not files:
+        raise PoolError(f"no results files ({pattern}) in {str(folder)!r}")
+    return pool(r for path in files for r in read_results(path))
+
+
+def _interval(successes: int, trials: int) -> tuple[float, float, float]:
+    est = Estimate(successes, trials)
+    lo, hi = est.wilson()
+    return est.mean, lo, hi
+
+
+@dataclass(frozen=True)
+class ClassResults:
+    """A class session's records, one per (learner, seq), sorted; see the module's docstring."""
+
+    records: tuple[Record, ...]
+
+    @classmethod
+    def from_store(cls, store) -> "ClassResults":
+        """From a :class:`~safari_kit.teaching.class_store.ResultStore`."""
+        return pool(store.records())
+
+    @classmethod
+    def from_csv(cls, path: str | Path) -> "ClassResults":
+        """From a CSV export (:func:`safari_kit.teaching.class_export.write_csv`)."""
+        from safari_kit.teaching.class_export import read_csv
+
+        return pool(read_csv(path))
+
+    def of(self, kind: type[Record]) -> list:
+        return [r for r in self.records if isinstance(r, kind)]
+
+    def nicknames(self) -> dict[str, str]:
+        """learner id -> nickname."""
+        return {r.learner: r.nickname for r in self.records}
+
+    def where(self):
+        """Who is where: one row per learner with the lab of their latest record and its time (the
+        teacher's "who is in which lab right now", as far as the records tell)."""
+        import pandas as pd
+
+        last: dict[str, Record] = {}
+        for r in self.records:
+            if r.learner not in last or (r.at, r.seq) > (last[r.learner].at, last[r.learner].seq):
+                last[r.learner] = r
+        counts = Counter(r.learner for r in self.records)
+        rows = [{"nickname": r.nickname, "learner": k, "lab": r.lab, "at": r.at, "records": counts[k]}
+                for k, r in sorted(last.items())]
+        return pd.DataFrame(rows, columns=["nickname", "learner", "lab", "at", "records"])
+
+    # ------------------------------------------------------------------ simulation
+    def pooled(self) -> dict[tuple[str, Fraction], tuple[int, int]]:
+        """(question, exact chance) -> (successes, trials) of the whole class: exact sums."""
+        out: dict[tuple[str, Fraction], tuple[int, int]] = {}
+        for r in self.of(SimulationRun):
+            s, n = out.get((r.question, r.exact), (0, 0))
+            out[r.question, r.exact] = (s + r.successes, n + r.trials)
+        return out
+
+    def simulation(self):
+        """One row per (question, exact chance): learners, runs, successes, trials, the pooled
+        estimate and its 95% Wilson interval, the exact value, and whether the interval covers it."""
+        import pandas as pd
+
+        runs: dict[tuple[str, Fraction], list[SimulationRun]] = defaultdict(list)
+        for r in self.of(SimulationRun):
+            runs[r.question, r.exact].append(r)
+        rows = []
+        for (question, exact), rs in sorted(runs.items()):
+            s, n = sum(r.successes for r in rs), sum(r.trials for r in rs)
+            est, lo, hi = _interval(s, n)
+            rows.append({"question": question, "exact": float(exact), "exact_fraction": exact,
+                         "learners": len({r.learner for r in rs}), "runs": len(rs), "successes": s, "trials": n,
+                         "estimate": est, "ci_low": lo, "ci_high": hi, "covers": lo <= exact <= hi})
+        return pd.DataFrame(rows, columns=["question", "exact", "exact_fraction", "learners", "runs", "successes",
+                                           "trials", "estimate", "ci_low", "ci_high", "covers"])
+
+    def learners(self):
+        """One row per (question, exact chance, learner): the learner's own pooled runs, estimate and
+        95% Wilson interval, beside the exact value."""
+        import pandas as pd
+
+        runs: dict[tuple[str, Fraction, str], list[SimulationRun]] = defaultdict(list)
+        for r in self.of(SimulationRun):
+            runs[r.question, r.exact, r.learner].append(r)
+        names = self.nicknames()
+        rows = []
+        for (question, exact, learner), rs in sorted(runs.items()):
+            s, n = sum(r.successes for r in rs), sum(r.trials for r in rs)
+            est, lo, hi = _interval(s, n)
+            rows.append({"question": question, "exact": float(exact), "nickname": names[learner],
+                         "learner": learner, "runs": len(rs), "successes": s, "trials": n, "estimate": est,
+                         "ci_low": lo, "ci_high": hi, "covers": lo <= exact <= hi})
+        return pd.DataFrame(rows, columns=["question", "exact", "nickname", "learner", "runs", "successes", "trials",
+                                           "estimate", "ci_low", "ci_high", "covers"])
+
+    # ------------------------------------------------------------------ guesses
+    def calibration(self, bins: int = 10):
+        """One row per bin of guessed chance (tenths by default) holding any guess: how many guesses,
+        their mean, how many happened, the share that happened, and the mean exact chance."""
+        import pandas as pd
+
+        if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+            raise PoolError(f"bins must be a whole number >= 1, got {bins!r}")
+        groups: dict[int, list[Guess]] = defaultdict(list)
+        for g in self.of(Guess):
+            groups[calibration_bin(g.guess, bins)].append(g)
+        rows = []
+        for b, gs in sorted(groups.items()):
+            happened = sum(g.outcome for g in gs)
+            rows.append({"bin": f"{b / bins:.2g}–{(b + 1) / bins:.2g}", "guesses": len(gs),
+                         "mean_guess": float(sum((g.guess for g in gs), Fraction(0)) / len(gs)),
+                         "happened": happened, "share_happened": happened / len(gs),
+                         "mean_exact": float(sum((g.exact for g in gs), Fraction(0)) / len(gs))})
+        return pd.DataFrame(rows, columns=["bin", "guesses", "mean_guess", "happened", "share_happened",
+                                           "mean_exact"])
+
+    def brier_scores(self) -> dict[str | None, tuple[int, Fraction, Fraction]]:
+        """learner id (None: the whole class) -> (guesses, Brier score of the guesses, Brier score of
+        guessing the exact chance each time), exact."""
+        by: dict[str | None, list[Guess]] = defaultdict(list)
+        for g in self.of(Guess):
+            by[g.learner].append(g)
+            by[None].append(g)
+        return {k: (len(gs), brier((g.guess, g.outcome) for g in gs), brier((g.exact, g.outcome) for g in gs))
+                for k, gs in by.items()}
+
+    def brier(self):
+        """One row per learner (best calibrated first) and a last row for the class: guesses, the Brier
+        score of the guesses, and the Brier score "always guess the exact chance" got on the same events."""
+        import pandas as pd
+
+        scores = self.brier_scores()
+        names = self.nicknames()
+        rows = [{"nickname": names[k], "learner": k, "guesses": n, "brier": float(b), "brier_exact": float(e)}
+                for k, (n, b, e) in scores.items() if k is not None]
+        rows.sort(key=lambda row: (row["brier"], row["nickname"]))
+        if None in scores:
+            n, b, e = scores[None]
+            rows.append({"nickname": "the class", "learner": "", "guesses": n, "brier": float(b),
+                         "brier_exact": float(e)})
+        return pd.DataFrame(rows, columns=["nickname", "learner", "guesses", "brier", "brier_exact"])
+
+    # ------------------------------------------------------------------ challenge
+    def challenge(self):
+        """One row per thing the n/(n+1) rule said ("stop", "continue"): decisions, how many the learners
+        stopped and continued, the share that followed the rule, the expected cards lost by not following
+        it (mean over those decisions, exact values from the lab), and what continuing gave compared with
+        stopping there: the mean of (cards archived in the end − cards a stop would have archived) over
+        the continued decisions whose challenge has ended."""
+        import pandas as pd
+
+        rows = []
+        for rule in ("stop", "continue"):
+            ds: list[ChallengeDecision] = [d for d in self.of(ChallengeDecision) if d.rule == rule]
+            if not ds:
+                continue
+            other = [d for d in ds if d.choice != rule and d.stop_value is not None and d.continue_value is not None]
+            lost = [abs(d.stop_value - d.continue_value) for d in other]  # type: ignore[operator]
+            went_on = [d.result - d.n_if_stop for d in ds if d.choice == "continue" and d.result is not None]
+            rows.append({"rule": rule, "decisions": len(ds), "stopped": sum(d.choice == "stop" for d in ds),
+                         "continued": sum(d.choice == "continue" for d in ds),
+                         "followed_share": sum(d.choice == rule for d in ds) / len(ds),
+                         "expected_cards_lost": float(sum(lost, Fraction(0)) / len(lost)) if lost else 0.0,
+                         "continued_result_vs_stop": sum(went_on) / len(went_on) if went_on else float("nan")})
+        return pd.DataFrame(rows, columns=["rule", "decisions", "stopped", "continued", "followed_share",
+                                           "expected_cards_lost", "continued_result_vs_stop"])
