@@ -30,7 +30,9 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
    lessons open the docs they link to in JupyterLite (every link of the site resolves:
    tests/browser/test_site_links.py); labextensions of the build venv that fail in the site are left out
    (UNWANTED_EXTENSIONS); ``serve.py`` (site-src/serve_site.py) goes in the site: ``python3 site/serve.py``
-   serves it with cache headers (docs/teachers.md, "Serving the site with cache headers").
+   serves it with cache headers (docs/teachers.md, "Serving the site with cache headers");
+7. names the runtime's folder by its content, ``static/pyodide-<hash>/`` (site-src/versioned_runtime.py), so a
+   browser keeps the runtime without asking on every visit, and a new kit or lock gets a new folder.
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ from pathlib import Path
 import kernel_startup
 from precompile import precompile
 from trim_wheels import trim_wheel
+from versioned_runtime import runtime_folder, version_runtime, version_voici_build
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "site-src"
@@ -558,7 +561,7 @@ def check_local(out: Path, offline: bool) -> None:
     config = (out / "jupyter-lite.json").read_text()
     if "://" in config:
         bad.append("jupyter-lite.json names a URL")
-    lock = (out / "static" / "pyodide" / "pyodide-lock.json").read_text()
+    lock = (runtime_folder(out) / "pyodide-lock.json").read_text()
     if offline and "://" in lock:
         bad.append("pyodide-lock.json names a URL")
     maps = list(out.rglob("*.map"))
@@ -609,6 +612,8 @@ def main(argv=None) -> int:
     log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")
     for m in out.rglob("*.map"):
         m.unlink()
+    log(f"runtime in {version_runtime(out)}/, Voici's scripts in {version_voici_build(out)}/: named by their "
+        "content, kept by browsers without asking")
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
                                                 "pyodide": PYODIDE_VERSION}, indent=1))
     check_local(out, args.offline)

@@ -11,12 +11,14 @@ files it already holds (over a hundred requests a visit) or, by its own guess, k
 after the teacher republishes.
 
 * a file whose name carries a content hash (``build/5691.235bc0a.js``, ``remoteEntry.5cbb9d23….js``, the
-  fonts): ``Cache-Control: public, max-age=31536000, immutable``. A new build gives new content a new name,
-  so a kept copy is never stale: the browser does not even ask;
-* everything else (pages, ``jupyter-lite.json``, the lessons, the Pyodide lock and wheels, un-hashed
-  scripts): ``Cache-Control: no-cache``. The browser keeps them but asks each time, and the server answers
-  ``304 Not Modified`` (no body) unless the file changed: a republished lesson or kit reaches every learner
-  at the next visit. The wheels are here because the kit's wheel keeps its name from build to build.
+  fonts), or that sits in a folder named by its content (the Python runtime, ``static/pyodide-3f9a2c1d7e0b/``:
+  Pyodide's core files, the lock, the wheels; site-src/versioned_runtime.py):
+  ``Cache-Control: public, max-age=31536000, immutable``. A new build gives new content a new name, so a
+  kept copy is never stale: the browser does not even ask. A new kit wheel makes a new runtime folder, which
+  the (revalidated) pages name;
+* everything else (pages, ``jupyter-lite.json``, the lessons, un-hashed scripts): ``Cache-Control: no-cache``.
+  The browser keeps them but asks each time, and the server answers ``304 Not Modified`` (no body) unless the
+  file changed: a republished lesson reaches every learner at the next visit.
 
 A school web server can send the same (docs/teachers.md, "Serving the site with cache headers").
 """
@@ -31,6 +33,8 @@ from pathlib import Path
 
 #: a dot-separated part of the name that is a content hash (7+ hex digits): webpack's chunks, fonts
 HASHED = re.compile(r"(?:^|\.)[0-9a-f]{7,}\.[A-Za-z0-9]+$")
+#: a folder named by its content (site-src/versioned_runtime.py, VERSIONED: this file stands alone in the site)
+VERSIONED_FOLDER = re.compile(r"^[A-Za-z0-9_.]+-[0-9a-f]{12}$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".ipynb": "application/json",
@@ -39,8 +43,10 @@ TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".ipynb": "appl
 
 def cache_control(path: str) -> str:
     """The Cache-Control for a URL path (its query and fragment already cut off)."""
-    name = path.rstrip("/").rsplit("/", 1)[-1]
-    return IMMUTABLE if HASHED.search(name) else REVALIDATE
+    *folders, name = path.rstrip("/").split("/")
+    if HASHED.search(name) or any(VERSIONED_FOLDER.match(folder) for folder in folders):
+        return IMMUTABLE
+    return REVALIDATE
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):

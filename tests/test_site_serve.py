@@ -41,9 +41,17 @@ serve_site = load_serve_site()
     ("/jupyter-lite.json", serve_site.REVALIDATE),
     ("/files/notebooks/02-identification.ipynb", serve_site.REVALIDATE),
     ("/api/contents/all.json", serve_site.REVALIDATE),
-    ("/static/pyodide/pyodide-lock.json", serve_site.REVALIDATE),
+    # the runtime in a folder named by its content (site-src/versioned_runtime.py): kept without asking
+    ("/static/pyodide-eb6244930b54/pyodide-lock.json", serve_site.IMMUTABLE),
+    ("/static/pyodide-eb6244930b54/safari_kit-0.1.0-py3-none-any.whl", serve_site.IMMUTABLE),
+    ("/static/pyodide-eb6244930b54/pyodide.asm.wasm", serve_site.IMMUTABLE),
+    ("/voici/build-5be610a41e68/1043.js", serve_site.IMMUTABLE),
+    ("/sub/path/voici/build-5be610a41e68/voici.js", serve_site.IMMUTABLE),
+    # ... but not under a plain name (a site built before, or a folder that only looks like one)
     ("/static/pyodide/safari_kit-0.1.0-py3-none-any.whl", serve_site.REVALIDATE),  # same name, new kit
     ("/static/pyodide/pyodide.asm.wasm", serve_site.REVALIDATE),
+    ("/static/pyodide-eb62449/pyodide.asm.wasm", serve_site.REVALIDATE),
+    ("/files/notebooks-eb6244930b54.ipynb", serve_site.REVALIDATE),
     ("/voici/build/5828.js", serve_site.REVALIDATE),        # a chunk id, not a hash: may change with Voici
     ("/bootstrap.js", serve_site.REVALIDATE),
     ("/service-worker.js", serve_site.REVALIDATE),

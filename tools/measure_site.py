@@ -30,7 +30,9 @@ listed (there should be none offline). tools/profile_site_kernel.py says where t
 from __future__ import annotations
 
 import argparse
+import collections
 import http.server
+import importlib.util
 import json
 import shutil
 import socketserver
@@ -44,11 +46,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tools"))
+sys.path.insert(0, str(REPO / "site-src"))
 
 import bench_click_latency as bench  # noqa: E402
 from cpu_cap import capped_chromium  # noqa: E402
 from tests.browser.helpers import click_latency_ms, latency_summary, write_notebook  # noqa: E402
 from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON  # noqa: E402
+from versioned_runtime import runtime_folder  # noqa: E402
 
 
 
@@ -57,23 +61,42 @@ class Counter:
     def __init__(self):
         self.bytes = 0
         self.requests = 0
+        self.log: list[tuple[int, str]] = []  # (status, path) of every request since the last reset
         self.lock = threading.Lock()
 
     def reset(self):
         with self.lock:
-            self.bytes, self.requests = 0, 0
+            self.bytes, self.requests, self.log = 0, 0, []
+
+    def statuses(self) -> dict[int, int]:
+        with self.lock:
+            return dict(sorted(collections.Counter(code for code, _ in self.log).items()))
 
     def add_bytes(self, n: int):
         with self.lock:
             self.bytes += n
 
-    def add_request(self):
+    def add_request(self, code: int = 0, path: str = ""):
         with self.lock:
             self.requests += 1
+            self.log.append((code, path))
 
 
-def serve(root: Path, counter: Counter):
-    class Handler(http.server.SimpleHTTPRequestHandler):
+def _serve_site():
+    """site-src/serve_site.py (the site's ``serve.py``): the documented way to serve the site."""
+    spec = importlib.util.spec_from_file_location("serve_site", REPO / "site-src" / "serve_site.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def serve(root: Path, counter: Counter, plain: bool = False):
+    """Serve ``root`` on 127.0.0.1 (a free port) with serve.py's handler (its Cache-Control), or with
+    ``plain``, ``python -m http.server``'s (no Cache-Control: the browser guesses freshness from file ages),
+    counting requests, statuses and body bytes."""
+    base = http.server.SimpleHTTPRequestHandler if plain else _serve_site().Handler
+
+    class Handler(base):  # type: ignore[misc, valid-type]
         def __init__(self, *a, **kw):
             super().__init__(*a, directory=str(root), **kw)
 
@@ -83,7 +106,7 @@ def serve(root: Path, counter: Counter):
             counter.add_bytes(source.tell() - start)
 
         def log_request(self, code="-", size="-"):
-            counter.add_request()
+            counter.add_request(int(code) if str(code).isdigit() else 0, self.path)
 
         def log_message(self, *args):
             pass
@@ -92,6 +115,7 @@ def serve(root: Path, counter: Counter):
         daemon_threads = True
 
     server = Server(("127.0.0.1", 0), Handler)
+    server.quiet = True  # type: ignore[attr-defined]  # serve_site's handler reads it
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -138,7 +162,8 @@ def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None) 
     cpu = cpu_seconds()
     return {"what": what, "seconds": time.perf_counter() - t0, "chooser_seconds": ready,
             "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0,
-            "sentence_seconds": sentence, "bytes": counter.bytes, "requests": counter.requests}
+            "sentence_seconds": sentence, "bytes": counter.bytes, "requests": counter.requests,
+            "statuses": counter.statuses(), "log": list(counter.log)}
 
 
 def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None) -> list[dict]:
@@ -247,7 +272,7 @@ def visit_rows(visits: list[dict], where: str) -> str:
         shown = f"{v['sentence_seconds']:.1f} s" if v["sentence_seconds"] is not None else "never"
         cpu = f", {v['cpu_seconds']:.1f} CPU s" if v.get("cpu_seconds") is not None else ""
         lines.append(f"  {where:>18s}, {name}: {v['seconds']:5.1f} s to playable{cpu}, {v['bytes'] / 1e6:5.1f} MB in "
-                     f"{v['requests']:3d} requests (chooser at {v['chooser_seconds']:.1f} s, "
+                     f"{v['requests']:3d} requests {v['statuses']} (chooser at {v['chooser_seconds']:.1f} s, "
                      f"start-up sentence at {shown})")
     return "\n".join(lines)
 
@@ -261,6 +286,11 @@ def main(argv=None) -> int:
     ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES",
                     help="also measure the app page's visits with the browser capped at this share of one core "
                          "(0.25: a quarter; a cgroup, needs root)")
+    ap.add_argument("--plain-http-server", action="store_true",
+                    help="serve with `python -m http.server`'s handler (no Cache-Control) instead of the site's "
+                         "serve.py (site-src/serve_site.py: the documented way, and the reported figures)")
+    ap.add_argument("--list-requests", action="store_true",
+                    help="list every request of each second visit with its status (what a return visit asks)")
     args = ap.parse_args(argv)
     site = Path(args.site)
     if not (site / "jupyter-lite.json").is_file():
@@ -272,12 +302,13 @@ def main(argv=None) -> int:
         return 1
     build = json.loads((site / "BUILD.json").read_text()) if (site / "BUILD.json").is_file() else {}
     total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-    runtime = sum(p.stat().st_size for p in (site / "static" / "pyodide").glob("*") if p.is_file())
+    runtime_dir = runtime_folder(site)
+    runtime = sum(p.stat().st_size for p in runtime_dir.glob("*") if p.is_file())
 
     from playwright.sync_api import sync_playwright
 
     counter, outside = Counter(), []
-    server, url = serve(site, counter)
+    server, url = serve(site, counter, plain=args.plain_http_server)
     try:
         with sync_playwright() as pw:
             visits = app_visits(pw, chromium, url, counter, outside)
@@ -293,9 +324,14 @@ def main(argv=None) -> int:
            else {"lab": [], "bare": []})
 
     mode = "offline" if build.get("offline") else "online runtime"
+    if args.list_requests:
+        for where, vs in (("uncapped", visits), ("capped", capped or [])):
+            for code, path in (vs[1]["log"] if len(vs) > 1 else []):
+                print(f"  {where} second visit: {code} {path}")
     print(f"\nThe static site {site} ({mode}, Pyodide {build.get('pyodide', '?')}): {total / 1e6:.1f} MB on disk, "
-          f"of which static/pyodide/ {runtime / 1e6:.1f} MB")
-    print(f"\nThe app page -> {visits[0]['what']}, headless chromium on this machine:")
+          f"of which static/{runtime_dir.name}/ {runtime / 1e6:.1f} MB")
+    served = "python -m http.server (no Cache-Control)" if args.plain_http_server else "the site's serve.py"
+    print(f"\nThe app page -> {visits[0]['what']}, headless chromium on this machine, served by {served}:")
     print(visit_rows(visits, "uncapped"))
     if capped:
         print(visit_rows(capped, f"capped at {args.cpu_quota:g} core"))

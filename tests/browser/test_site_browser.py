@@ -33,6 +33,7 @@ import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab, pick_best_declaration
+from tests.test_site_versioned import vr
 from tests.browser.site_fixtures import (  # noqa: F401 - the two *_fixture: school_browser, school_page
     APP, FRIENDLY, KERNEL_IDLE, LESSON, NO_SERVER, REPO, STDLIB_PLAY, school_browser_fixture, school_page_fixture,
     school_url,
@@ -64,9 +65,11 @@ W.VBox([W.IntSlider(value=7, description="site slider"), Echo()])
 def test_offline_build_is_self_contained(offline_site):
     root = offline_site.root
     print(f"\nmake site OFFLINE=1: {offline_site.build_seconds:.0f} s")
-    lock = json.loads((root / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    runtime = vr.runtime_folder(root)
+    assert vr.VERSIONED.match(runtime.name) and runtime.name == f"pyodide-{vr.folder_digest(runtime)}", runtime
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
     for name, entry in lock["packages"].items():
-        path = root / "static" / "pyodide" / entry["file_name"]
+        path = runtime / entry["file_name"]
         assert path.is_file(), f"lock entry {name}: no local file {entry['file_name']}"
         assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"], f"{name}: sha256 differs"
     for needed in ("micropip", "ipython", "ipywidgets", "anywidget", "safari-kit", "safari-site", "pyodide-kernel"):
@@ -74,7 +77,7 @@ def test_offline_build_is_self_contained(offline_site):
     config = json.loads((root / "jupyter-lite.json").read_text())["jupyter-config-data"]
     kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["disablePyPIFallback"] is True
-    assert kernel["pyodideUrl"].startswith("./static/pyodide/")
+    assert kernel["pyodideUrl"] == f"./static/{runtime.name}/pyodide.js"
     assert not list(root.rglob("*.map")), "source maps left in the offline site"
     for page in root.rglob("*.html"):
         text = page.read_text()

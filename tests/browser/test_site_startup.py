@@ -23,6 +23,7 @@ import pytest
 
 from tests.browser.helpers import screenshot
 from tests.browser.site_fixtures import APP, KERNEL_IDLE, LESSON, REPO, serve
+from tests.test_site_versioned import vr
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -121,7 +122,7 @@ def _closure(lock: dict, names: list[str]) -> set[str]:
 
 
 def test_online_build_loads_only_what_each_page_needs(online_site):
-    lock = json.loads((ONLINE_DIR / "static/pyodide/pyodide-lock.json").read_text())["packages"]
+    lock = json.loads((vr.runtime_folder(ONLINE_DIR) / "pyodide-lock.json").read_text())["packages"]
     app = _page_config((ONLINE_DIR / APP).read_text())
     lessons = json.loads((ONLINE_DIR / "jupyter-lite.json").read_text())["jupyter-config-data"]
     lessons = lessons["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
