@@ -6,7 +6,7 @@ questions with pandas frames (pandas is imported inside the methods that make fr
 
 * :meth:`ClassResults.simulation`: per question of the Simulation lab, the class's pooled
   successes and trials, the pooled estimate with its 95% Wilson interval
-  (:meth:`~safari_kit.probability.distributions.Estimate.wilson`), against the exact value
+  (:func:`safari_kit.simulation.tournament.wilson`), against the exact value
   the lab recorded; :meth:`ClassResults.learners`: each learner's own estimate beside it
   (the law of large numbers made by the whole class);
 * :meth:`ClassResults.calibration`: guessed chances binned (tenths) against how often the
@@ -29,8 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from safari_kit.probability.distributions import Estimate
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, Record, SimulationRun
+from safari_kit.teaching.class_records import ChallengeDecision, Guess, Record, SimulationRun, to_dict
 from safari_kit.teaching.results_file import SUFFIX, read_results
 
 __all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin"]
@@ -62,8 +61,11 @@ def pool(records: Iterable[Record]) -> "ClassResults":
         key = (record.learner, record.seq)
         old = seen.get(key)
         if old is not None and old != record:
+            a, b = to_dict(old), to_dict(record)
+            diff = "; ".join(f"{k} {a.get(k)!r} and {b.get(k)!r}"
+                             for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k))
             raise PoolError(f"learner {record.learner!r} ({record.nickname}) has two different records number "
-                            f"{record.seq}: {old.kind} at {old.at} and {record.kind} at {record.at}")
+                            f"{record.seq}: {diff}")
         seen[key] = record
     return ClassResults(tuple(sorted(seen.values(), key=lambda r: (r.learner, r.seq))))
 
@@ -81,9 +83,12 @@ def pool_files(folder: str | Path, pattern: str = f"*{SUFFIX}") -> "ClassResults
 
 
 def _interval(successes: int, trials: int) -> tuple[float, float, float]:
-    est = Estimate(successes, trials)
-    lo, hi = est.wilson()
-    return est.mean, lo, hi
+    """(estimate, low, high): the 95% Wilson interval as the tournaments give it, which always contains
+    the estimate (Estimate.wilson's rounding can put the low end of 0 successes a hair above 0)."""
+    from safari_kit.simulation.tournament import wilson
+
+    lo, hi = wilson(successes, trials)
+    return successes / trials, lo, hi
 
 
 @dataclass(frozen=True)
