@@ -33,14 +33,27 @@ function firstUsable(scope, selector) {
   return [...scope.querySelectorAll(selector)].find(usable) || null;
 }
 
+// the buttons a lab colours: the one to press now (ipywidgets' button styles)
+const COLOURED = ["mod-warning", "mod-primary", "mod-success", "mod-info"].map((c) => `button.${c}`).join(", ");
+
 // the next useful control of a lab, after the focused one went away
 function nextUseful(lab) {
-  const coloured = "button.mod-warning, button.mod-primary, button.mod-success, button.mod-info";
-  return firstUsable(lab, `.safari-side ${coloured.split(", ").join(", .safari-side ")}`)
-    || firstUsable(lab, coloured)
+  return firstUsable(lab, COLOURED.split(", ").map((c) => `.safari-side ${c}`).join(", "))
+    || firstUsable(lab, COLOURED)
     || firstUsable(lab, ".safari-table [tabindex='0']")
-    || firstUsable(lab, ".safari-side button, .safari-side input, .safari-side select")
+    || firstUsable(lab, ".safari-side button")
+    || firstUsable(lab, ".safari-side input, .safari-side select")
     || firstUsable(lab, "button, input, select, [tabindex='0']");
+}
+
+// ipywidgets' sliders (noUiSlider) leave their handle, the control a keyboard or a screen reader reaches, with
+// no name: give each handle its slider's label ("Players", "Trials N"). Issue 20 (axe aria-input-field-name).
+function nameSliders(lab) {
+  for (const handle of lab.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])")) {
+    const label = handle.closest(".widget-slider").querySelector(".widget-label");
+    const words = label ? label.textContent.trim() : "";
+    if (words) handle.setAttribute("aria-label", words);
+  }
 }
 
 // how the learner last acted: a focus moved by script shows the ring only after a key press
@@ -57,35 +70,44 @@ function moveFocus(node) {
   node.addEventListener("blur", () => node.classList.remove("safari-focus-ring"), { once: true });
 }
 
-// ipywidgets' sliders (noUiSlider) leave their handle, the control a keyboard or a screen reader reaches, with
-// no name: give each handle its slider's label ("Players", "Trials N"). Issue 20 (axe aria-input-field-name).
-function nameSliders(lab) {
-  for (const handle of lab.querySelectorAll(".widget-slider .noUi-handle:not([aria-label])")) {
-    const label = handle.closest(".widget-slider").querySelector(".widget-label");
-    const words = label ? label.textContent.trim() : "";
-    if (words) handle.setAttribute("aria-label", words);
-  }
-}
-
 function guard(lab) {
   if (!lab || lab.__safariFocusGuard) return;
   nameSliders(lab);
   lab.__safariFocusGuard = true;
   let last = null;
   let timer = null;
-  lab.addEventListener("focusin", (ev) => { last = ev.target; });
+  let since = 0;  // when the focused control was disabled or removed (0: it was not)
+  lab.addEventListener("focusin", (ev) => { last = ev.target; since = 0; });
+  // Focus is lost when the control that had it is disabled or removed. A control disabled only while its work
+  // runs (Simulate) gets focus back when it comes back; else focus goes to the control the lab colours now
+  // (at once), or after a second to the next useful one. A learner who clicked elsewhere keeps that focus.
   const check = () => {
     timer = null;
     if (lab.__safariFocusWanted) return;  // the lab asked for a control (LiveRegion.focus): that one comes
     const active = document.activeElement;
-    if (!last || !(active === null || active === document.body || active === last || !active.isConnected)) return;
-    if (usable(last)) return;
-    const to = lab.isConnected ? nextUseful(lab) : null;
-    if (to) moveFocus(to);
+    const lost = !active || active === document.body || !active.isConnected || (active === last && !usable(last));
+    if (!last || !lost) { since = 0; return; }
+    if (usable(last)) {
+      if (since) { since = 0; moveFocus(last); }
+      return;
+    }
+    if (!since) since = Date.now();
+    const coloured = firstUsable(lab, COLOURED);
+    if (coloured || !last.isConnected || Date.now() - since > 1000) {
+      const to = coloured || (lab.isConnected ? nextUseful(lab) : null);
+      since = 0;
+      if (to) moveFocus(to);
+      return;
+    }
+    timer = setTimeout(check, 100);
   };
   // a little later than the mutation: the updates of one action (buttons, table) arrive as separate messages
   const soon = () => { if (timer === null) timer = setTimeout(check, 120); };
-  new MutationObserver(() => { nameSliders(lab); soon(); }).observe(lab, {
+  new MutationObserver(() => {
+    if (last && !since && (last.disabled || !last.isConnected)) since = Date.now();
+    nameSliders(lab);
+    soon();
+  }).observe(lab, {
     subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "class", "style"] });
   lab.addEventListener("focusout", soon);
 }

@@ -38,7 +38,7 @@ FOCUS_JS = """() => {
           key: a.getAttribute('data-key'), label: a.getAttribute('aria-label') || '',
           cls: a.className && a.className.baseVal === undefined ? a.className : '',
           ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2,
-          lab: lab ? [...lab.classList].find(c => c.endsWith('-lab') && c !== 'safari-lab') || 'lab' : null,
+          lab: lab ? [...lab.classList] : [],
           disabled: !!a.disabled};
 }"""
 
@@ -88,7 +88,7 @@ def assert_focus_kept(page, lab: str, what: str) -> dict:
         f = focus(page)
     assert not f["body"], f"focus lost to the page after {what}"
     assert not f.get("disabled"), f"focus left on a disabled control after {what}: {f}"
-    assert f["lab"] == lab.lstrip("."), f"focus left the lab after {what}: {f}"
+    assert lab.lstrip(".") in f["lab"], f"focus left the lab after {what}: {f}"
     assert f["ring"], f"no visible focus ring after {what}: {f}"
     return f
 
@@ -129,11 +129,12 @@ def open_lab_by_keys(page, game: str, lab: str, root: str) -> None:
         ".some(b => b.innerText.trim() === game && b.classList.contains('mod-active'))", arg=[game])
     page.wait_for_function(
         "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown select option')]"
-        ".some(o => o.textContent.trim() === lab)", arg=[lab])
+        ".some(o => o.textContent.replace(/\\s+/g, ' ').trim() === lab)", arg=[lab])
     tab_to(page, lambda f: f.get("tag") == "SELECT")
     select = page.locator(".safari-app .widget-dropdown select").first
     for _ in range(12):
-        if select.evaluate("(s) => s.options[s.selectedIndex] && s.options[s.selectedIndex].text.trim()") == lab:
+        if select.evaluate("(s) => s.options[s.selectedIndex] && s.options[s.selectedIndex].text"
+                           ".replace(/\\s+/g, ' ').trim()") == lab:
             break
         page.keyboard.press("ArrowDown")
         settle(page, 100)
@@ -192,4 +193,203 @@ def test_identification_turn_by_keys(app_page):
     assert said.startswith(f"Place {place}: "), said
     f = assert_focus_kept(page, lab, "Reveal")
     print(f"\nidentification: said {said!r}; focus then on {f.get('text') or f.get('label')!r}")
+    assert not page.errors, page.errors
+
+
+def test_challenge_to_the_decision_by_keys(app_page):
+    """Challenge turns by keys until one reaches the stop-or-continue decision (about half do: a secret deal,
+    so up to 10 turns). Each reveal is a place said to be "safe for sure" (walked to with the arrow keys,
+    picked with Enter), else the Reveal one more button (the place most likely safe)."""
+    page = app_page
+    lab = ".safari-challenge-lab"
+    open_lab_by_keys(page, "Safari Witness", "Challenge", lab)
+    page.locator(f"{lab} .safari-table .st-card").first.wait_for()
+    said, decided = "", False
+
+    def press_and_hear(key: str = "Enter") -> str:
+        before = live_text(page, lab)
+        page.keyboard.press(key)
+        return wait_said(page, lab, before)
+
+    for _turn in range(10):
+        for _ in range(12):  # Next turn (by keys) until the learner chooses
+            if page.locator(f"{lab} button.safari-challenge:not([disabled])").count():
+                break
+            tab_to(page, button_named("Next turn"))
+            press_and_hear()
+            assert_focus_kept(page, lab, "Next turn")
+        tab_to(page, lambda f: f.get("tag") == "BUTTON" and f.get("text") == "Challenge" and not f["disabled"])
+        press_and_hear()
+        f = assert_focus_kept(page, lab, "Challenge")
+        assert (f.get("key") or "").startswith("place:"), f"after Challenge focus should be on a place: {f}"
+        for reveal in range(12):
+            f = focus(page)
+            by_place = (f.get("key") or "").startswith("place:")
+            if by_place:  # walk the row: a place said to be safe for sure, else (first reveal) the next place
+                n = page.locator(f"{lab} .safari-table .st-selectable[data-key^='place:']").count()
+                for _ in range(n):
+                    if f["label"].endswith(", safe for sure"):
+                        break
+                    page.keyboard.press("ArrowRight")
+                    f = focus(page)
+                assert re.fullmatch(r"Place \d+, face down, (safe for sure|not safe for sure|chance it is safe "
+                                    r"\d+ of \d+)", f["label"]), f["label"]
+                by_place = f["label"].endswith(", safe for sure")
+            if by_place:
+                place = int(f["key"].split(":")[1])
+                said = press_and_hear()
+                assert said.startswith(f"Place {place}: "), said
+            else:
+                tab_to(page, button_named("Reveal one more"))
+                said = press_and_hear()
+                assert said.startswith("Place "), said
+            if "Not safe" in said:
+                assert "challenge fails" in said, said
+                assert_focus_kept(page, lab, "an unsafe reveal")
+                break
+            assert re.search(r"Safe: \d+ safe so far", said), said
+            f = assert_focus_kept(page, lab, "a safe reveal")
+            if by_place:
+                assert (f.get("key") or "").startswith("place:"), f"focus left the places after a safe reveal: {f}"
+            if "You may Stop now" in said or "press Stop" in said:  # the stop-or-continue decision
+                page.locator(f"{lab} button.safari-stop:not([disabled])").wait_for()
+                decided = True
+                break
+        if decided:
+            break
+    assert decided, f"no Challenge reached the decision in 10 turns; last said {said!r}"
+    tab_to(page, lambda f: f.get("tag") == "BUTTON" and f.get("text", "").startswith("Stop"))
+    big_shot(page, "a11y-focus-challenge-stop")
+    said = press_and_hear()
+    assert said.startswith("You stopped and archived"), said
+    f = assert_focus_kept(page, lab, "Stop")
+    assert f["text"] == "Next turn", f"after Stop focus should be on Next turn: {f}"
+    print(f"\nchallenge: said {said!r}; focus then on {f.get('text') or f.get('label')!r}")
+    assert not page.errors, page.errors
+
+
+def test_knockout_lead_and_follow_by_keys(app_page):
+    page = app_page
+    lab = ".safari-knockout-lab"
+    open_lab_by_keys(page, "Safari Knockout", "Knockout", lab)
+    table = f"{lab} .safari-prob-table"
+    done = set()
+    for _ in range(12):
+        page.locator(f"{table}[data-phase='lead'], {table}[data-phase='follow']").first.wait_for(timeout=30_000)
+        phase = page.locator(table).get_attribute("data-phase")
+        # Tab into the hand: one tab stop; the arrow keys walk the cards
+        f = tab_to(page, lambda f: (f.get("key") or "").startswith("card:"))
+        first = f["key"]
+        page.keyboard.press("ArrowRight")
+        f = focus(page)
+        assert f["key"].startswith("card:") and f["key"] != first, f
+        if not done:
+            big_shot(page, "a11y-focus-hand")
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")
+        said = wait_said(page, lab, before)
+        assert "picked" in said, said
+        assert focus(page)["key"] == f["key"], "the pick moved the focus"
+        if phase == "lead":
+            f = tab_to(page, lambda f: (f.get("key") or "").startswith("item:"), shift=True)
+            before = live_text(page, lab)
+            page.keyboard.press("Enter")
+            said = wait_said(page, lab, before)
+            assert "press Play" in said, said
+        tab_to(page, button_named("Play"))
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")
+        said = wait_said(page, lab, before)
+        page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
+        result = page.locator(f"{lab} .safari-ko-result").inner_text().strip()
+        assert said.startswith(result), (said, result)  # the sentence said is the result written beside the table
+        f = assert_focus_kept(page, lab, "Play")
+        assert f["text"] == "Next turn", f"after Play focus should be on Next turn: {f}"
+        done.add(phase)
+        print(f"\nknockout {phase}: said {said!r}")
+        if done == {"lead", "follow"}:
+            break
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")  # Next turn
+        wait_said(page, lab, before)
+        assert_focus_kept(page, lab, "Next turn")
+    assert done == {"lead", "follow"}, done
+    assert not page.errors, page.errors
+
+
+def test_full_game_turn_by_keys(app_page):
+    page = app_page
+    lab = ".safari-fullgame-lab"
+    open_lab_by_keys(page, "Safari Witness", "Full game", lab)
+    page.locator(f"{lab} .safari-table .st-card").first.wait_for()
+    for _ in range(12):  # a bot's failed turn first: "I remember them: go on" (a button of the table)
+        if page.locator(f"{lab} .safari-table button[data-key='button:\"identify\"']").count():
+            break
+        tab_to(page, lambda f: f.get("tag") == "BUTTON" and "go on" in f.get("text", ""))
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")
+        wait_said(page, lab, before)
+        assert_focus_kept(page, lab, "go on")
+    tab_to(page, button_named("Identify"))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    wait_said(page, lab, before)
+    f = assert_focus_kept(page, lab, "Identify")
+    assert f.get("key"), f"after Identify focus should stay on the table: {f}"
+    # a clue type: a button of the table (the first is picked when only one clue card is left)
+    tab_to(page, lambda f: (f.get("key") or "").startswith('button:"type:'))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    wait_said(page, lab, before)
+    assert_focus_kept(page, lab, "a clue type")
+    f = tab_to(page, lambda f: (f.get("key") or "").startswith("place:"), shift=True)
+    assert re.fullmatch(r"Place \d+, face down", f["label"]), f["label"]
+    page.keyboard.press("End")
+    f = focus(page)
+    place = int(f["key"].split(":")[1])
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    assert said.startswith(f"Place {place}: "), said
+    f = assert_focus_kept(page, lab, "a declaration")
+    print(f"\nfull game: said {said!r}; focus then on {f.get('text') or f.get('label')!r}")
+    assert not page.errors, page.errors
+
+
+def test_rules_tutorial_by_keys(app_page):
+    page = app_page
+    lab = ".safari-tutorial"
+    open_lab_by_keys(page, "Safari Witness", "Rules tutorial", lab)
+    page.locator(f"{lab} .safari-table").first.wait_for()
+    counter = lambda: page.locator(f"{lab}").inner_text()  # noqa: E731
+    tab_to(page, button_named("Next"))
+    for k in (2, 3, 4):
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.querySelector('{lab}').innerText.includes('Step {k} of')")
+        f = assert_focus_kept(page, lab, "Next")
+        assert f["text"] == "Next", f
+    tab_to(page, button_named("Back"), shift=True)
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => document.querySelector('{lab}').innerText.includes('Step 3 of')")
+    assert_focus_kept(page, lab, "Back")
+    assert "Step 3 of" in counter()
+    assert not page.errors, page.errors
+
+
+def test_simulation_by_keys(app_page):
+    page = app_page
+    lab = ".safari-simulation-lab"
+    open_lab_by_keys(page, "Both games", "Simulation", lab)
+    page.locator(f"{lab} .safari-sim-plot").first.wait_for(timeout=60_000)
+    tab_to(page, lambda f: f.get("tag") == "SELECT")  # the question
+    before = live_text(page, lab)
+    page.keyboard.press("ArrowDown")
+    said = wait_said(page, lab, before)
+    f = tab_to(page, button_named("Simulate"))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    f = assert_focus_kept(page, lab, "Simulate")
+    assert f["text"] == "Simulate", f"focus should come back to Simulate: {f}"
+    print(f"\nsimulation: said {said!r}")
     assert not page.errors, page.errors

@@ -54,7 +54,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from safari_kit.presentation.spoken import challenge_sentence
+from safari_kit.presentation.spoken import challenge_sentence, count_words
 from safari_kit.presentation.narration import (card_label, describe_event, no_match_words, types_label, unsafe_words,
                                                why_failed)
 from safari_kit.probability import witness as PW
@@ -301,12 +301,14 @@ class ChallengeLab(Lab):
             return
         kn = self.knowledge()
         self.start_value = PW.challenge_value(kn, kn.clue[0]).value
+        # the keyboard goes on where the challenge goes on: the places (asked first, so the page knows before the
+        # Challenge button is disabled; it waits for the places to be drawn; issue 20)
+        self.live.focus(PLACE_STOP)
         self.state.apply(A.Challenge())
         self._collect_log()
         self.show_status("You challenge with your clue card: click a face-down place to reveal it. A card sharing "
                          "anything with the clue (animal, texture, color, a possible name) ends it.")
         self._refresh()
-        self.live.focus(PLACE_STOP)  # the keyboard goes on where the challenge goes on: the places (issue 20)
 
     @guarded
     def _identify(self) -> None:
@@ -499,14 +501,15 @@ class ChallengeLab(Lab):
         notes = {}
         for q, v in pos["per_place"].items():
             v = Fraction(v)
+            # (what is written under the place, what a screen reader says after the place's name; issue 20)
             if v == 1:
-                notes[("place", q)] = "safe\nfor sure"
+                notes[("place", q)] = ("safe\nfor sure", "safe for sure")
             elif v == 0:
-                notes[("place", q)] = "not safe"
+                notes[("place", q)] = ("not safe", "not safe for sure")
             elif n and v == Fraction(a, n):  # an unknown place: S safe among the N unknown cards
-                notes[("place", q)] = f"{a}/{n}\n≈ {float(v):.2f}"
+                notes[("place", q)] = (f"{a}/{n}\n≈ {float(v):.2f}", f"chance it is safe {a} of {n}")
             else:
-                notes[("place", q)] = count_lines(v)
+                notes[("place", q)] = (count_lines(v), f"chance it is safe {count_words(v)}")
         return notes
 
     def _claims_hold(self, f: dict) -> bool:

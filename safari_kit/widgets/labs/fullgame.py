@@ -58,7 +58,7 @@ import ipywidgets as W
 from safari_kit.core.chance import Chance
 from safari_kit.widgets.labs.base import Lab, guarded
 from safari_kit.widgets.labs.limits import bounded_int, limit_text, pin_range
-from safari_kit.presentation.narration import card_label, describe_event
+from safari_kit.presentation.narration import card_label, describe_event, types_label
 from safari_kit.presentation.views import action_of, learner_sentence
 
 __all__ = ["FullGameLab"]
@@ -519,7 +519,8 @@ class FullGameLab(Lab):
             children.append(self.kris_box)
         children += [self.events, self.private]
         self.game_area.children = children
-        self.show_status(f"Player {self.viewer} at the screen. {self._phase_line()}")
+        # said: what the table's message line says now (the step's hint, or why a click was refused)
+        self.show_status(f"Player {self.viewer} at the screen. {self._phase_line()}", spoken=message or None)
 
     def _identify_targets(self, targets: list[dict]) -> list[dict]:
         clues = [t for t in targets if t["kind"] == "clue"]
@@ -684,7 +685,8 @@ class FullGameLab(Lab):
         if kind == "button":
             if id_.startswith("type:"):
                 self._pick["types"] = tuple(id_[5:].split("+"))
-                self._render()
+                hint = self._hint([])
+                self._render(f"Clue type {types_label(self._pick['types'])} picked. {hint or ''}".strip())
                 return
             if id_.startswith("use:"):  # an ability with targets: pick them next
                 self._ability, self._spots = id_[4:], []
@@ -751,7 +753,9 @@ class FullGameLab(Lab):
             self.show_status(reason, kind="bad")
             return
         player = state.current_player
+        n_log = len(state.log)
         state.apply(action)
+        said = self._reveal_words(state.log[n_log:], player)
         self._touched = True
         self._clear_pick()
         if state.is_terminal() or state.current_player != player:
@@ -765,6 +769,24 @@ class FullGameLab(Lab):
                 self._render(f"TOM: only you see this. {self._tom_words(action.place)} Press 'Got it: go on'.")
                 return
         self._advance()
+        if said and self.viewer == player:  # said last: the one sentence of this action (issue 20)
+            then = ("Press 'I remember them: turn face down'." if self.state.phase == "face_up"
+                    else self._phase_line())
+            self.live.say(f"{said} {then}".strip())
+
+    def _reveal_words(self, events, player: int) -> str | None:
+        """The sentence said after a declaration or a Challenge reveal of ``player`` (its card is face up now)."""
+        from safari_kit.presentation.spoken import challenge_sentence, identify_sentence
+
+        for event, *_ in reversed(list(events)):
+            if event.get("player") != player:
+                continue
+            if event.get("kind") == "identify":
+                return identify_sentence(self.game, event, self.state, player)
+            if event.get("kind") == "challenge_reveal":
+                return challenge_sentence(self.game, event, self.state, player, safe_so_far=self.state.safe
+                                          if self.state.phase == "challenge" else None)
+        return None
 
     def _tom_words(self, place: int) -> str:
         looks = [e for e in self.state.observation(self.viewer).log

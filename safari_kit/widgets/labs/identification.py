@@ -241,13 +241,14 @@ class IdentificationLab(Lab):
         if not self.state.is_legal(action):
             self.show_status(self.state.why_illegal(action), kind="bad")
             return
+        self.live.focus(PLACE_STOP)  # the keyboard goes on where the turn goes on: the places (asked before the
+        # buttons change, so the page knows before Identify is disabled; it waits for the places; issue 20)
         self.state.apply(action)
         self._collect_log()
         self.picked_place, self.picked_clue = None, None
         self._refresh()
         what = "one clue card" if isinstance(action, A.Identify) else "two clue cards"
         self.show_status(f"Identify with {what}: pick a clue type, then click a face-down place.", kind="info")
-        self.live.focus(PLACE_STOP)  # the keyboard goes on where the turn goes on: the places
 
     @guarded
     def _on_table_click(self, target: dict) -> None:

@@ -356,7 +356,11 @@ class KnockoutLab(Lab):
         self._play_learner(card, item if leading else None, self._best)
         self._finish_turn(done)
         self._redraw()
-        self.show_status(self._status_text())
+        said = None
+        if self._pause is not None or self.state.is_terminal():  # the turn's result, as written beside the table
+            i, t = self._shown_turn()
+            said = result_sentence(self.game, t, self.learner) + (" Press Next turn." if self.paused else "")
+        self.show_status(self._status_text(), spoken=said)
 
     @guarded
     def _on_next(self, _button=None) -> None:

@@ -184,6 +184,7 @@ class SimulationLab(Lab):
         if seed is None and not fair:
             seed = DEFAULT_SEED
         super().__init__(seed, fair=fair)
+        self.layout.add_class("safari-simulation-lab")  # the lab's root, for tests and the focus keeper
         self.header.value = f"<h3 style='margin:2px 12px 2px 0;white-space:nowrap'>{html.escape(self.title)}</h3>"
         if self.secret:
             seed_words = ("a seed drawn in your browser" if python_in_browser()
@@ -511,6 +512,9 @@ class SimulationLab(Lab):
                               f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
                               + (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside}</p>"
                                  if outside else ""))
+        covers = "covers" if lo <= exact <= hi else "misses"
+        self.live.say(f"Run {last['run']} with N = {last['n']:,}: estimate {final.mean:.4f}, 95% interval {lo:.4f} "
+                      f"to {hi:.4f}; it {covers} the exact value {exact:.4f}.")  # what a screen reader is told
         if pool:
             xs, ests = _pooled_path(runs)
             others = []

@@ -71,7 +71,7 @@ class RulesTutorial(Lab):
         self.arrange(main=[self.table], side=[controls, self.step_title, self.explanation, self.facts, self.revealed],
                      below=[self.intro])
         self.explanation.layout.max_width = "100%"
-        self.layout.children = [self.header, self.body]
+        self.layout.children = [self.header, self.body, self.live]  # live: what a screen reader is told
         self.layout.add_class("safari-tutorial")
         self.step = 0
         self._states: list = []

@@ -609,6 +609,10 @@ export default {
           const g = rows()[focusedRow];
           again = g ? membersOf(g).find((n) => n.getAttribute("tabindex") === "0") : null;
         }
+        if (!(again && again.getAttribute("tabindex") === "0")) {
+          // a button of the table that is gone with its step (Identify, a clue type): the table's first tab stop
+          again = root.querySelector(".st-selectable[tabindex='0']");
+        }
         if (again && again.getAttribute("tabindex") === "0") {
           again.focus({ focusVisible: ringShown });  // the new node of the same card, with its ring if it had one
           if (ringShown) {
