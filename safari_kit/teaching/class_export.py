@@ -16,13 +16,27 @@ import io
 import typing
 from collections.abc import Iterable
 from fractions import Fraction
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from safari_kit.teaching.class_records import COMMON, KINDS, Record, RecordError, from_dict, to_dict
 
-__all__ = ["COLUMNS", "ExportError", "csv_text", "write_csv", "parse_csv", "read_csv", "frame", "write_parquet",
-           "parquet_engine"]
+__all__ = ["COLUMNS", "EXAMPLE", "example_path", "ExportError", "csv_text", "write_csv", "parse_csv", "read_csv",
+           "frame", "write_parquet", "parquet_engine"]
+
+
+#: the shipped example export's file name (made by tools/make_example_class_results.py)
+EXAMPLE = "example-class-results.csv"
+
+
+def example_path() -> Path:
+    """The example class export lesson 05 loads: ``safari_kit/data/`` in an installed wheel (hatch
+    force-include, like the cards), the repository's ``data/`` in a source checkout."""
+    shipped = resources.files("safari_kit") / "data" / EXAMPLE
+    if shipped.is_file():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parents[2] / "data" / EXAMPLE
 
 
 class ExportError(ValueError):

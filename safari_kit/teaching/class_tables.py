@@ -110,7 +110,12 @@ class ClassResults:
         return pool(read_csv(path))
 
     def of(self, kind: type[Record]) -> list:
+        """The records of one class, e.g. ``results.of(Guess)``."""
         return [r for r in self.records if isinstance(r, kind)]
+
+    def of_kind(self, kind: str) -> list:
+        """The records of one kind by name, e.g. ``results.of_kind("guess")``."""
+        return [r for r in self.records if r.kind == kind]
 
     def nicknames(self) -> dict[str, str]:
         """learner id -> nickname."""

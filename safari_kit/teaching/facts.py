@@ -817,7 +817,20 @@ GIVEN += (
     Given("05", "for m = 0, 0.25, …, 1", "an extension: memory from none to perfect in quarter steps"),
     Given("05", "a round with 86 or fewer", "a rare round chosen as the example (the lab once opened on one)"),
     Given("05", "its lower end falls below 0", "no probability is smaller than 0: the bound a simple interval crosses"),
+    Given("05", 'they said "about 0.3", the event happened about 3 times in 10',
+          "an illustration of calibration: a guess of 3/10 met by the event 3 times in 10"),
+    Given("05", "the outcome is 1 if the event happened and 0 if not", "the outcome's coding in the Brier score"),
 )
+FACTS += (
+    Fact("05", "Lower is better: {} is a perfect prophet", lambda: (_brier_of_perfect_guesses(),)),
+)
+
+
+def _brier_of_perfect_guesses() -> int:
+    """The Brier score of guessing 1 for what happens and 0 for what does not (lesson 05 §6)."""
+    from safari_kit.teaching.class_tables import brier
+
+    return int(brier([(Fraction(1), 1), (Fraction(0), 0)]))
 _RARE_ROUND = 86  # the Given above
 
 

@@ -1,19 +1,22 @@
 """Lesson 05 (simulation lab): answers and hints of its exercises (Monte Carlo, the 1/sqrt(n) law,
-interval coverage).
+interval coverage, the class as one experiment).
 
 The questions are in notebooks/05-simulation-lab.md. Every answer is computed
 with the kit: standard errors with
 :class:`~safari_kit.probability.distributions.Estimate`, the exact
-probabilities with :mod:`safari_kit.probability.witness`.
+probabilities with :mod:`safari_kit.probability.witness`, the class's tables with
+:mod:`safari_kit.teaching.class_tables` from the shipped example export.
 """
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
-__all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL"]
+__all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL", "CLASS_QUESTION",
+           "example_class", "class_trials", "best_calibrated"]
 
 # the exercises' numbers, as the lesson states them (safari_kit/teaching/facts.py ties the text to these)
 RATIO_FACTOR = 4        # 05.se-ratio: "You run 4 times as many trials"
@@ -76,3 +79,69 @@ register(Exercise(
            Hint(lambda a: a == 0, "A 95% interval is allowed to miss: 1 time in 20 on average.")],
     tolerance=0.5,
     general_hint="95% cover, so what percentage miss?"))
+
+
+# ----------------------------------------------------------------------------- §6 the class as one experiment
+#: the question lesson 05's class exercise pools (a key of the Simulation lab's questions)
+CLASS_QUESTION = "identify-animal"
+
+
+@functools.lru_cache(maxsize=1)
+def example_class():
+    """The shipped example class (data/example-class-results.csv) as
+    :class:`~safari_kit.teaching.class_tables.ClassResults`."""
+    from safari_kit.teaching.class_export import example_path
+    from safari_kit.teaching.class_tables import ClassResults
+
+    return ClassResults.from_csv(example_path())
+
+
+def class_trials() -> int:
+    """05.class-trials: every learner's trials of the class question, added up."""
+    runs = [r for r in example_class().of_kind("simulation-run") if r.question == CLASS_QUESTION]
+    return sum(r.trials for r in runs)
+
+
+def _learner_trials() -> set[int]:
+    """Each learner's own trials of the class question (a common wrong answer: one learner's)."""
+    table = example_class().learners()
+    return set(table[table.question == CLASS_QUESTION].trials)
+
+
+def _class_runs() -> int:
+    return len([r for r in example_class().of_kind("simulation-run") if r.question == CLASS_QUESTION])
+
+
+def best_calibrated() -> str:
+    """05.best-calibrated: the nickname with the lowest Brier score (mean of (guess − outcome)²)."""
+    scores = example_class().brier_scores()
+    names = example_class().nicknames()
+    return min((score, names[k]) for k, (_, score, _) in scores.items() if k is not None)[1]
+
+
+def _worst_calibrated() -> str:
+    scores = example_class().brier_scores()
+    names = example_class().nicknames()
+    return max((score, names[k]) for k, (_, score, _) in scores.items() if k is not None)[1]
+
+
+def _same_name(a, b) -> bool:
+    return isinstance(a, str) and a.strip().casefold() == str(b).casefold()
+
+
+register(Exercise(
+    "05.class-trials", class_trials,
+    hints=[Hint(lambda a: a in _learner_trials(), "That is one learner's trials. Pool the class: add up every "
+                                                  "learner's trials of the question."),
+           Hint(lambda a: a == _class_runs(), "That counts the runs (presses of Simulate); add up their trials."),
+           Hint(lambda a: float(a) < 100, "Each run has at least 100 trials, and the whole class ran it.")],
+    tolerance=0.5,
+    general_hint="Keep the rows of kind 'simulation-run' for the question, then sum their trials column."))
+
+register(Exercise(
+    "05.best-calibrated", best_calibrated, compare=_same_name,
+    hints=[Hint(lambda a: _same_name(a, _worst_calibrated()), "That nickname has the highest Brier score: a "
+                                                              "lower score is better (0 is perfect)."),
+           Hint(lambda a: _same_name(a, "the class"), "The question asks for one learner's nickname.")],
+    general_hint="Answer with a nickname. The Brier score is the mean of (guess − outcome)² over a learner's "
+                 "guesses: group by nickname, take the mean, and pick the smallest."))
