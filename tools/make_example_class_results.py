@@ -102,7 +102,8 @@ def make_records(seed: int = SEED) -> list:
                                            start=1):
                 est = q.sample(trials, draw_rng(lab_seed, "run", key, trials, press))
                 records.append(SimulationRun(**common("simulation"), question=key, trials=trials,
-                                             successes=int(round(est.successes)), exact=q.exact.value, seed=lab_seed))
+                                             successes=int(round(est.successes)), exact=q.exact.value, seed=lab_seed,
+                                             run=press))
         for _ in range(10):
             q = qs[str(rng.choice(["identify-animal", "challenge-4", "case-colors", "knockout-lead"]))]
             exact = q.exact.value

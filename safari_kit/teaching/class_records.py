@@ -136,13 +136,16 @@ class Record:
 class SimulationRun(Record):
     """One press of Simulate: ``successes`` of ``trials`` for ``question`` (a key of the lab's
     questions) whose exact chance at the lab's position is ``exact``; ``seed`` the lab's seed
-    (None when the lab drew from a secret one)."""
+    (None when the lab drew from a secret one) and ``run`` the press (run k of Simulate): with a shared
+    class seed, run k with the same trials is the *same draw* on every screen, which the class's
+    table counts (:meth:`~safari_kit.teaching.class_tables.ClassResults.simulation`, ``same_draws``)."""
 
     question: str
     trials: int
     successes: int
     exact: Fraction
     seed: int | None = None
+    run: int | None = None
 
     kind: ClassVar[str] = "simulation-run"
 
@@ -155,6 +158,8 @@ class SimulationRun(Record):
         self._set("exact", as_chance(self.exact, "exact"))
         if self.seed is not None:
             _count(self.seed, "seed")
+        if self.run is not None:
+            _count(self.run, "run", 1)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -32,7 +32,7 @@ from pathlib import Path
 from safari_kit.teaching.class_records import ChallengeDecision, Guess, Record, SimulationRun, to_dict
 from safari_kit.teaching.results_file import SUFFIX, read_results
 
-__all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin"]
+__all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin", "same_draws"]
 
 
 class PoolError(ValueError):
@@ -51,6 +51,21 @@ def brier(pairs: Iterable[tuple[Fraction, int]]) -> Fraction:
 def calibration_bin(guess: Fraction, bins: int = 10) -> int:
     """The bin of a guessed chance: 0 for [0, 1/bins), ..., bins − 1 for [(bins−1)/bins, 1] (exact)."""
     return min(int(Fraction(guess) * bins), bins - 1)
+
+
+def same_draws(runs: Iterable[SimulationRun]) -> int:
+    """How many runs repeat another learner's draw: same seed (not secret), question, trials and run
+    number. With a shared class seed, run k is the same draw on every screen (the lab makes it so, to
+    compare), so pooling it adds no information: the pooled interval is then too narrow."""
+    seen: set[tuple] = set()
+    repeats = 0
+    for r in runs:
+        if r.seed is None or r.run is None:
+            continue
+        key = (r.seed, r.question, r.trials, r.run)
+        repeats += key in seen
+        seen.add(key)
+    return repeats
 
 
 def pool(records: Iterable[Record]) -> "ClassResults":
@@ -158,9 +173,10 @@ class ClassResults:
             est, lo, hi = _interval(s, n)
             rows.append({"question": question, "exact": float(exact), "exact_fraction": exact,
                          "learners": len({r.learner for r in rs}), "runs": len(rs), "successes": s, "trials": n,
-                         "estimate": est, "ci_low": lo, "ci_high": hi, "covers": lo <= exact <= hi})
+                         "estimate": est, "ci_low": lo, "ci_high": hi, "covers": lo <= exact <= hi,
+                         "same_draws": same_draws(rs)})
         return pd.DataFrame(rows, columns=["question", "exact", "exact_fraction", "learners", "runs", "successes",
-                                           "trials", "estimate", "ci_low", "ci_high", "covers"])
+                                           "trials", "estimate", "ci_low", "ci_high", "covers", "same_draws"])
 
     def learners(self):
         """One row per (question, exact chance, learner): the learner's own pooled runs, estimate and

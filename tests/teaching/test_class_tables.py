@@ -157,3 +157,17 @@ def test_the_example_holds_the_simulation_labs_exact_values():
     for r in results.of(SimulationRun):
         assert r.exact == questions(r.seed)[r.question].exact.value
     assert len(read_csv(EXAMPLE)) == len(results.records)  # nothing in it repeated or dropped
+
+
+def test_runs_that_repeat_a_shared_seeds_draw_are_counted():
+    """With a shared class seed, run k of the same trials is one draw on every screen: the table says how
+    many pooled runs only repeat another's (they still count in the sums, which the class can see)."""
+    def shared(learner, run, seed=28, trials=100):
+        return SimulationRun(learner=learner, nickname=learner, lab="simulation", at=AT, seq=run,
+                             question="identify-animal", trials=trials, successes=19, exact=Fraction(7, 37),
+                             seed=seed, run=run)
+
+    recs = [shared("ann", 1), shared("bo", 1), shared("cy", 1), shared("cy", 2), shared("dee", 1, seed=29),
+            shared("eve", 1, trials=200), sim("fay", 1, "identify-animal", 100, 19)]
+    row = pool(recs).simulation().iloc[0]
+    assert row.same_draws == 2 and row.runs == 7 and row.trials == 800
