@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 __all__ = ["RecordError", "Record", "COMMON", "SimulationRun", "Guess", "ChallengeDecision", "KnockoutPlay",
-           "QuizAnswer", "KINDS", "to_dict", "from_dict", "now", "as_chance", "NICKNAME_MAX", "TEXT_MAX"]
+           "QuizAnswer", "KINDS", "check_who", "to_dict", "from_dict", "now", "as_chance", "NICKNAME_MAX", "TEXT_MAX"]
 
 NICKNAME_MAX = 30   # a nickname, not an essay
 TEXT_MAX = 200      # a short context, question id or answer
@@ -99,6 +99,14 @@ def _choice(value: Any, field: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def check_who(learner: Any, nickname: Any) -> None:
+    """Raise :class:`RecordError` unless ``learner`` is an id (1 to 64 letters, digits, '-', '_') and
+    ``nickname`` a short one-line text."""
+    if not isinstance(learner, str) or not _LEARNER.fullmatch(learner):
+        raise RecordError(f"learner must be 1 to 64 letters, digits, '-' or '_', got {learner!r}")
+    _text(nickname, "nickname", NICKNAME_MAX)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Record:
     """Who did it and when: the fields every kind of record shares (see the module's docstring)."""
@@ -112,9 +120,7 @@ class Record:
     kind: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.learner, str) or not _LEARNER.fullmatch(self.learner):
-            raise RecordError(f"learner must be 1 to 64 letters, digits, '-' or '_', got {self.learner!r}")
-        _text(self.nickname, "nickname", NICKNAME_MAX)
+        check_who(self.learner, self.nickname)
         _text(self.lab, "lab", 40)
         try:
             when = datetime.fromisoformat(self.at) if isinstance(self.at, str) else None

@@ -23,7 +23,7 @@ from pathlib import Path
 from safari_kit.teaching.class_records import Record, RecordError, from_dict, to_dict
 
 __all__ = ["FORMAT", "VERSION", "SUFFIX", "ResultsFileError", "results_text", "write_results", "parse_results",
-           "read_results", "file_name"]
+           "read_results", "file_name", "file_name_for"]
 
 FORMAT = "safari-kit-results"
 VERSION = 1
@@ -57,7 +57,11 @@ def results_text(records: Iterable[Record]) -> str:
 
 def file_name(records: Iterable[Record]) -> str:
     """A file name for the download: the nickname's letters and digits, the learner id, the suffix."""
-    learner, nickname = _one_learner(list(records))
+    return file_name_for(*_one_learner(list(records)))
+
+
+def file_name_for(learner: str, nickname: str) -> str:
+    """:func:`file_name` from the learner id and nickname (``Zed-L1a2b.safari-results.jsonl``)."""
     safe = "".join(c for c in nickname if c.isascii() and c.isalnum())[:20] or "learner"
     return f"{safe}-{learner}{SUFFIX}"
 
