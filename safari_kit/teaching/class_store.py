@@ -20,12 +20,13 @@ refused with a sentence instead of being misread.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
-from contextlib import closing
 from pathlib import Path
 from typing import TypeVar
 
@@ -87,6 +88,19 @@ def wipe(folder: str | Path, session: str) -> list[Path]:
     return gone
 
 
+_LOCKS: dict[Path, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _writer_lock(path: Path) -> threading.Lock:
+    """One lock per database file in this process. SQLite's busy handler makes a waiting writer sleep
+    and try again, which is unfair: with thirty threads some waited seconds while others wrote. Threads
+    of one process (the class server) take turns here instead; other processes still meet SQLite's lock."""
+    key = path.resolve()
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(key, threading.Lock())
+
+
 def _busy(exc: sqlite3.OperationalError) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
@@ -96,8 +110,9 @@ class ResultStore:
     """The records of one class session: ``ResultStore(folder, session)`` creates the file if needed
     (``create=False``: refuse a session that has no file yet, as the export does).
 
-    Each call opens its own short connection, so one store may be shared by threads, and
-    several processes may open the same session at once.
+    Each thread uses a connection of its own (kept open: closing SQLite's last connection checkpoints
+    and deletes the WAL file, which made every write slow), so one store may be shared by threads,
+    and several processes may open the same session at once. :meth:`close` closes them all.
     """
 
     def __init__(self, folder: str | Path, session: str, *, create: bool = True, timeout: float = 30.0,
@@ -112,26 +127,75 @@ class ResultStore:
         if not create and not self.path.exists():
             known = ", ".join(sessions(folder)) or "none"
             raise StoreError(f"no session {session!r} in {str(folder)!r} (sessions there: {known})")
-        self._retry(self._create)
+        self._local = threading.local()
+        self._open: list[sqlite3.Connection] = []
+        self._open_lock = threading.Lock()
+        try:
+            self._retry(self._create)
+        except BaseException:
+            self.close()
+            raise
 
     # ------------------------------------------------------------ connections
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection (a new one in a forked child: a parent's connection is not shared)."""
+        con = getattr(self._local, "con", None)
+        if con is None or self._local.pid != os.getpid():
+            con = self._connect()
+            self._local.con, self._local.pid = con, os.getpid()
+            with self._open_lock:
+                self._open.append(con)
+        return con
+
+    def _drop(self) -> None:
+        con = getattr(self._local, "con", None)
+        self._local.con = None
+        if con is not None:
+            with self._open_lock:
+                if con in self._open:
+                    self._open.remove(con)
+            con.close()
+
+    def close(self) -> None:
+        """Close every connection of this store (before :func:`wipe`; the store opens new ones if used)."""
+        with self._open_lock:
+            cons, self._open = self._open, []
+        for con in cons:
+            con.close()
+        self._local = threading.local()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def _connect(self) -> sqlite3.Connection:
         con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
         con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        # WAL with synchronous=NORMAL: a commit survives the server process crashing (not a power cut
+        # in the second after it), and does not wait for the disk: the writers' queue stays short
+        con.execute("PRAGMA synchronous = NORMAL")
         return con
 
     def _retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` on a fresh connection; retry when the database stays locked past the timeout."""
+        """Run ``work`` on this thread's connection; retry when the database stays locked past the timeout."""
         for attempt in range(self.retries + 1):
             try:
-                with closing(self._connect()) as con:
-                    return work(con)
+                return work(self._connection())
             except sqlite3.OperationalError as exc:
                 if not _busy(exc) or attempt == self.retries:
+                    self._drop()
                     raise
                 time.sleep(min(0.5, 0.01 * 2 ** attempt) * random.random())
             except sqlite3.DatabaseError as exc:
+                self._drop()
                 raise StoreError(f"{self.path}: not a results database ({exc})") from None
+            except StoreError:
+                raise
+            except BaseException:
+                self._drop()
+                raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _create(self, con: sqlite3.Connection) -> None:
@@ -198,7 +262,10 @@ class ResultStore:
                 con.execute("ROLLBACK")
                 raise
 
-        return self._retry(work) if rows else 0
+        if not rows:
+            return 0
+        with _writer_lock(self.path):  # this process's writers queue here, in order, not in SQLite's busy loop
+            return self._retry(work)
 
     def add(self, record: Record) -> bool:
         """Store one record; True if it was new, False if the same record was already there."""

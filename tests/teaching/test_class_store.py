@@ -83,6 +83,7 @@ def test_wipe_deletes_the_database_with_its_wal_and_shm_files(tmp_path):
     reader.execute("SELECT COUNT(*) FROM records").fetchone()
     assert {p.name for p in session_files(tmp_path, "7b")} >= {"7b.sqlite3", "7b.sqlite3-wal", "7b.sqlite3-shm"}
     reader.close()
+    store.close()
     (tmp_path / "7b.sqlite3-wal").touch()
     (tmp_path / "7b.sqlite3-shm").touch()
     gone = wipe(tmp_path, "7b")
