@@ -177,3 +177,21 @@ def test_the_command_exports_pools_and_wipes(tmp_path, capsys):
     assert "deleted" in capsys.readouterr().out and not (tmp_path / "7b.sqlite3").exists()
     assert main(["results", "wipe", str(tmp_path), "7b"]) == 0
     assert "nothing to wipe" in capsys.readouterr().out
+
+
+def _create_and_add(folder: str, proc: int) -> None:
+    ResultStore(folder, "fresh").add(run(f"p{proc}", 1))
+
+
+def test_processes_that_create_the_same_new_session_at_once_make_one_schema(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    ps = [ctx.Process(target=_create_and_add, args=(str(tmp_path), p)) for p in range(8)]
+    for p in ps:
+        p.start()
+    for p in ps:
+        p.join(60)
+    assert [p.exitcode for p in ps] == [0] * 8
+    assert len(ResultStore(tmp_path, "fresh").records()) == 8
+    con = sqlite3.connect(tmp_path / "fresh.sqlite3")
+    assert con.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    con.close()
