@@ -31,12 +31,11 @@ sys.path.insert(0, str(REPO / "tools"))
 import measure_site  # noqa: E402
 from cpu_cap import capped_chromium  # noqa: E402
 
-PHASES_JS = """async ([base, packages]) => {
+PHASES_JS = """async ([runtime, packages]) => {
     const out = [];
     let t = performance.now();
     const mark = (name) => { const now = performance.now(); out.push([name, (now - t) / 1000]); t = now; };
-    const py = await loadPyodide({indexURL: base + 'static/pyodide/',
-                                  lockFileURL: base + 'static/pyodide/pyodide-lock.json'});
+    const py = await loadPyodide({indexURL: runtime, lockFileURL: runtime + 'pyodide-lock.json'});
     mark('loadPyodide (runtime, standard library)');
     await py.loadPackage(packages);
     mark('loadPackage: ' + packages.length + ' start-up packages (fetch, unpack)');
@@ -104,8 +103,9 @@ def main(argv=None) -> int:
             page = browser.new_page()
             page.set_default_timeout(600_000)
             page.goto(url + "index.html")
-            page.add_script_tag(url=url + "static/pyodide/pyodide.js")
-            result = page.evaluate(PHASES_JS, [url, packages])
+            runtime = f"{url}static/{measure_site.runtime_folder(site).name}/"  # static/pyodide-<hash>/
+            page.add_script_tag(url=runtime + "pyodide.js")
+            result = page.evaluate(PHASES_JS, [runtime, packages])
             browser.close()
     finally:
         if cap:

@@ -7,7 +7,8 @@
   the lab's page opened on no notebook says nothing (no kernel starts there);
 * online build (built here, ``make site`` into .site-build/test-site-online): its config loads only what each
   page needs (the app page: no numpy, pandas, matplotlib; the lessons: no matplotlib until a cell imports it),
-  and with the online runtime's host unreachable the app page says so in one sentence within a few seconds.
+  and with the online runtime's host unreachable the app page and a lesson's page say so in one sentence
+  within a few seconds.
   Unreachable means Chromium's ``--host-resolver-rules`` resolving every name but 127.0.0.1 to nothing: no
   request leaves the machine.
 """
@@ -135,7 +136,10 @@ def test_online_build_loads_only_what_each_page_needs(online_site):
     assert lock["matplotlib"]["file_name"].startswith("https://cdn.jsdelivr.net/")  # a cell's import loads it
 
 
-def test_online_app_page_says_when_the_runtime_cannot_be_reached(browser, chromium_path, online_site):
+@pytest.mark.parametrize("where, shot", [(APP, "issue18-online-runtime-unreachable"),
+                                         (f"lab/index.html?path={LESSON}", "issue18-online-lesson-unreachable")])
+def test_online_page_says_when_the_runtime_cannot_be_reached(browser, chromium_path, online_site, where, shot):
+    """The app page and a lesson's page (JupyterLite) both say it, in the same sentence."""
     from tests.browser.conftest import CHROMIUM_ARGS
 
     offline = browser.browser_type.launch(
@@ -144,11 +148,11 @@ def test_online_app_page_says_when_the_runtime_cannot_be_reached(browser, chromi
     try:
         page = offline.new_page(viewport={"width": 1366, "height": 768})
         t0 = time.perf_counter()
-        page.goto(online_site + APP, wait_until="commit")
+        page.goto(online_site + where, wait_until="commit")
         page.wait_for_function(f"() => document.body && document.body.innerText.includes({json.dumps(UNREACHABLE)})",
                                timeout=15_000, polling=100)
-        print(f"\nthe sentence after {time.perf_counter() - t0:.1f} s: {_note(page)!r}")
-        screenshot(page, "issue18-online-runtime-unreachable")
+        print(f"\n{where}: the sentence after {time.perf_counter() - t0:.1f} s: {_note(page)!r}")
+        screenshot(page, shot)
         assert ". " not in _note(page) and _note(page).endswith("site."), _note(page)  # one sentence
         page.wait_for_timeout(2_000)  # the start-up sentence does not come back over it
         assert _note(page).startswith(UNREACHABLE), _note(page)
