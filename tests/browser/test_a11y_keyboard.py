@@ -21,130 +21,17 @@ on a button: ``test-artifacts/a11y-focus-*.png``.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
-from tests.browser.helpers import screenshot
+from tests.browser.keys import (app_page_for, assert_focus_kept, big_shot, button_named, focus, live_text,
+                                open_lab_by_keys, tab_to, wait_said)
 
 pytestmark = pytest.mark.browser
 
-FOCUS_JS = """() => {
-  const a = document.activeElement;
-  if (!a || a === document.body) return {body: true};
-  const cs = getComputedStyle(a);
-  const lab = a.closest('.safari-lab');
-  return {body: false, tag: a.tagName, text: (a.innerText || a.value || '').trim().slice(0, 60),
-          key: a.getAttribute('data-key'), label: a.getAttribute('aria-label') || '',
-          cls: a.className && a.className.baseVal === undefined ? a.className : '',
-          ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2,
-          lab: lab ? [...lab.classList] : [],
-          disabled: !!a.disabled};
-}"""
-
-
-def focus(page) -> dict:
-    return page.evaluate(FOCUS_JS)
-
-
-def tab_to(page, want, shift: bool = False, limit: int = 80) -> dict:
-    """Press Tab (Shift+Tab) until the focused element satisfies ``want(focus) -> bool``; the focus info."""
-    seen = []
-    for _ in range(limit):
-        page.keyboard.press("Shift+Tab" if shift else "Tab")
-        f = focus(page)
-        if not f["body"] and want(f):
-            return f
-        seen.append(f.get("text") or f.get("label") or f.get("tag"))
-    raise AssertionError(f"Tab never reached the control; focus went through: {seen}")
-
-
-def button_named(text: str):
-    return lambda f: f.get("tag") == "BUTTON" and f.get("text") == text and not f.get("disabled")
-
-
-def live_text(page, lab: str) -> str:
-    return page.locator(f"{lab} .safari-live").inner_text()
-
-
-def wait_said(page, lab: str, before: str, timeout: float = 30_000) -> str:
-    """Wait until the lab's live region says a new sentence; return it."""
-    page.wait_for_function(
-        "([sel, before]) => { const el = document.querySelector(sel); const t = el && el.textContent.trim();"
-        " return t && t !== before; }", arg=[f"{lab} .safari-live", before], timeout=timeout, polling=50)
-    return live_text(page, lab)
-
-
-def settle(page, ms: int = 250) -> None:
-    page.wait_for_timeout(ms)
-
-
-def assert_focus_kept(page, lab: str, what: str) -> dict:
-    """After an action: focus is inside the lab (not lost to the page's top) and shows a ring."""
-    deadline = time.monotonic() + 5
-    f = focus(page)
-    while (f["body"] or f.get("disabled")) and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-        f = focus(page)
-    assert not f["body"], f"focus lost to the page after {what}"
-    assert not f.get("disabled"), f"focus left on a disabled control after {what}: {f}"
-    assert lab.lstrip(".") in f["lab"], f"focus left the lab after {what}: {f}"
-    assert f["ring"], f"no visible focus ring after {what}: {f}"
-    return f
-
-
-def big_shot(page, name: str):
-    old = page.viewport_size
-    page.set_viewport_size({"width": 1366, "height": 768})
-    try:
-        page.wait_for_timeout(200)
-        return screenshot(page, name)
-    finally:
-        page.set_viewport_size(old)
-
-
-# ----------------------------------------------------------------------------- the app, once per module
 @pytest.fixture(scope="module")
 def app_page(browser, voila_app):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=90_000)
-    page.errors = errors
-    yield page
-    context.close()
-
-
-def open_lab_by_keys(page, game: str, lab: str, root: str) -> None:
-    """The chooser by keys: the game's toggle button, the lab in the list (arrow keys), Open lab."""
-    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
-    page.locator("body").focus()
-    tab_to(page, lambda f: f.get("tag") == "BUTTON" and f.get("text") == game)
-    page.keyboard.press("Enter")
-    page.wait_for_function(
-        "([game]) => [...document.querySelectorAll('.safari-app .widget-toggle-buttons button')]"
-        ".some(b => b.innerText.trim() === game && b.classList.contains('mod-active'))", arg=[game])
-    page.wait_for_function(
-        "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown select option')]"
-        ".some(o => o.textContent.replace(/\\s+/g, ' ').trim() === lab)", arg=[lab])
-    tab_to(page, lambda f: f.get("tag") == "SELECT")
-    select = page.locator(".safari-app .widget-dropdown select").first
-    for _ in range(12):
-        if select.evaluate("(s) => s.options[s.selectedIndex] && s.options[s.selectedIndex].text"
-                           ".replace(/\\s+/g, ' ').trim()") == lab:
-            break
-        page.keyboard.press("ArrowDown")
-        settle(page, 100)
-    else:
-        raise AssertionError(f"the arrow keys never chose {lab!r} in the list")
-    settle(page, 300)  # the kernel has the choice before Open lab
-    tab_to(page, button_named("Open lab"))
-    page.keyboard.press("Enter")
-    page.locator(f".safari-app {root} .safari-live").wait_for(state="attached", timeout=60_000)
-    settle(page, 500)
+    yield from app_page_for(browser, voila_app)
 
 
 def test_identification_turn_by_keys(app_page):

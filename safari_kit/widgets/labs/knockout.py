@@ -578,12 +578,15 @@ class KnockoutLab(Lab):
             p = Fraction(top.p.value)
             chance = ("= 0" if p == 0 else "= 1" if p == 1 else
                       "< 0.001" if p < Fraction(1, 1000) else f"≈ {float(p):.3f}")
+            # (what is written under the card, what a screen reader says after its name; issue 20)
+            words = ("certain" if p == 1 else "under 0.001" if p < Fraction(1, 1000) else f"about {float(p):.3f}")
             if p == 0:
-                notes[("card", cid)] = "P = 0 (loses)"
+                notes[("card", cid)] = ("P = 0 (loses)", "it cannot win this turn")
             elif best.leading:
-                notes[("card", cid)] = f"{ITEM_SHORT[top.item]}: P {chance}"
+                notes[("card", cid)] = (f"{ITEM_SHORT[top.item]}: P {chance}",
+                                        f"chance to win naming {ITEM_SHORT[top.item]} {words}")
             else:
-                notes[("card", cid)] = f"P {chance}"
+                notes[("card", cid)] = (f"P {chance}", f"chance to win {words}")
         return notes
 
     def _why_html(self, c: WinCount, leading: bool) -> str:

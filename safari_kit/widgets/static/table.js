@@ -290,6 +290,8 @@ export default {
         const k = key(kind, id);
         const said = spokenNote(candidates);
         if (said) label = `${label}, ${said}`;
+        // the card's picture inside is named by this node: not a second time (a screen reader reads one name)
+        for (const inner of node.querySelectorAll("[role='img']")) inner.setAttribute("aria-hidden", "true");
         node.setAttribute("data-key", k);
         node.setAttribute("data-keys", JSON.stringify(candidates.map(([a, b]) => key(a, b))));
         node.classList.add("st-target");

@@ -1,0 +1,150 @@
+"""What a screen reader gets from the app (issue 20), read from Chromium's accessibility tree.
+
+Playwright's ``aria_snapshot()`` gives the tree a screen reader reads (roles, names, states), not the DOM's
+attributes. One Voilà server for the module; the labs are played by keys (the helpers of
+``test_a11y_keyboard``).
+
+* Identification: the face-down places are buttons named "Place 3, face down, chance of a Color match 14 of
+  74" (the chance written under them, in words) and nothing more: no card of a face-down place is in the tree;
+  the lab has exactly one live region (the table's message line is not a second one); after Reveal it says
+  one sentence, "Place 3: Pink Owl, Wood, named KIM. No match: ...", whose place and card are the ones the
+  game's log (the lab's "What happened", from the viewer's observation log) records for that declaration.
+* Knockout: every card of the hand is a button named with the Pal and its values; after Play the sentence
+  said is the result written beside the table, and the winner's card is in the lab's log of turns.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.keys import app_page_for, button_named, focus, live_text, open_lab_by_keys, tab_to, wait_said
+
+pytestmark = pytest.mark.browser
+
+@pytest.fixture(scope="module")
+def app_page(browser, voila_app):
+    yield from app_page_for(browser, voila_app)
+
+
+FACE_DOWN = re.compile(r"Place (\d+), face down(, chance of an? [A-Za-z +]+ match (\d+ of \d+|certain|none))?")
+FACE_UP = re.compile(r"Place (\d+), face up(, to remember)?: (Teal|Yellow|Orange|Pink|Violet) "
+                     r"(Elephant|Owl|Bear|Goat|Pig), [A-Za-z ]+, named [A-Z?]+( \(.*\))?")
+
+
+def tree_names(snapshot: str, role: str) -> list[str]:
+    """The names of the nodes of ``role`` in an ARIA snapshot (``- button "Place 3, face down" [pressed]``)."""
+    # a line holding ": " is quoted by YAML as a whole: - 'button "Kori Bustard: weight 8.5 kg, ..."'
+    return [m.group(1).replace("''", "'")
+            for m in re.finditer(rf'^\s*- \'?{role} "((?:[^"\\]|\\.)*)"', snapshot, re.M)]
+
+
+def live_regions(page, lab: str) -> int:
+    return page.locator(f"{lab} [aria-live], {lab} [role='status'], {lab} [role='alert']").count()
+
+
+def test_identification_names_and_sentence(app_page):
+    page = app_page
+    lab = ".safari-identification-lab"
+    open_lab_by_keys(page, "Safari Witness", "Identification", lab)
+    page.locator(f"{lab} .safari-table .st-card").first.wait_for()
+    for _ in range(12):  # a bot's failed turn first: Next turn until ours
+        if page.locator(f"{lab} button.safari-identify:not([disabled])").count():
+            break
+        tab_to(page, button_named("Next turn"))
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")
+        wait_said(page, lab, before)
+    assert live_regions(page, lab) == 1, "one live region per lab: one sentence per action"
+    tab_to(page, button_named("Identify"))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    wait_said(page, lab, before)
+    page.wait_for_function("() => document.activeElement && (document.activeElement.getAttribute('data-key')"
+                           " || '').startsWith('place:')")
+    area = page.locator(f"{lab} .safari-table .st-unidentified")
+    page.wait_for_function(f"() => document.querySelector(\"{lab} .st-unidentified [role=button]\")"
+                           ".getAttribute('aria-label').includes('chance of')")
+    tree = area.aria_snapshot()
+    places = tree_names(tree, "button")
+    assert places, tree
+    for name in places:
+        assert FACE_DOWN.fullmatch(name) and "chance of" in name, f"a place's name: {name!r}\n{tree}"
+    # hidden stays hidden: the face-down places name no animal, colour or card name
+    for name in places:
+        assert not re.search(r"Elephant|Owl|Bear|Goat|Pig|Teal|Yellow|Pink|Violet|named", name), name
+    assert "[pressed=false]" in tree or "pressed" not in tree, tree
+    f = focus(page)
+    place = int(f["key"].split(":")[1])
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    wait_said(page, lab, before)
+    assert re.search(rf'button "Place {place}, face down[^"]*" \[pressed\]', area.aria_snapshot()), \
+        area.aria_snapshot()
+    tab_to(page, button_named("Reveal"))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    status = page.locator(f"{lab} .safari-live").aria_snapshot()
+    assert status.strip().startswith("- status:") and said in status, status  # a status role: polite, read once
+    m = re.match(rf"Place {place}: (.+?, named [A-Z?]+(?: \([^)]*\))?)\. (Match|No match)", said)
+    assert m, said
+    card = m.group(1)
+    # the game's log (the lab's "What happened", told from the observation log) records the same reveal
+    log = page.locator(f"{lab} .safari-log")
+    log.locator("summary").click()
+    text = log.inner_text()
+    line = next((x for x in text.splitlines() if f"at place {place}: {card}" in x), None)
+    assert line, f"{said!r} is not in the game's log:\n{text}"
+    assert ("no match" in line) == (m.group(2) == "No match"), (line, said)
+    tree = page.locator(f"{lab} .safari-table .st-unidentified").aria_snapshot()
+    names = tree_names(tree, "img") + tree_names(tree, "button")
+    assert all(FACE_UP.fullmatch(n) or FACE_DOWN.fullmatch(n) for n in names), tree
+    assert not re.search(r"Face-down card|img \"(Teal|Yellow|Orange|Pink|Violet) ", tree), \
+        f"a card's picture is named twice (inside its place): {tree}"
+    if m.group(2) == "No match":  # the revealed card lies face up, named with the card the sentence said
+        shown = [n for n in names if n.startswith(f"Place {place}, face up")]
+        assert shown and shown[0].endswith(card), (shown, tree)
+    print(f"\nsaid {said!r}\nlog {line!r}")
+    assert not page.errors, page.errors
+
+
+def test_knockout_names_and_sentence(app_page):
+    page = app_page
+    lab = ".safari-knockout-lab"
+    open_lab_by_keys(page, "Safari Knockout", "Knockout", lab)
+    table = f"{lab} .safari-prob-table"
+    page.locator(f"{table}[data-phase='lead'], {table}[data-phase='follow']").first.wait_for(timeout=30_000)
+    assert live_regions(page, lab) == 1
+    hand = page.locator(f"{lab} .safari-table .st-hand")
+    tree = hand.aria_snapshot()
+    cards = tree_names(tree, "button")
+    assert len(cards) >= 5, tree
+    for name in cards:  # "Kori Bustard: weight 8.5 kg, size 120 cm, top speed 50 km/h, lifespan 25 years, ..."
+        assert re.fullmatch(r"[A-Z][\w' -]+: weight [\d.,]+ kg, size [\d.,]+ cm, top speed [\d.,]+ km/h, "
+                            r"lifespan [\d.,]+ years, (it cannot win this turn|chance to win( naming [A-Z][a-z ]+)? "
+                            r"(certain|under 0\.001|about 0\.\d{3}))", name), name
+    assert re.search(r"group \"Your hand[^\"]*arrow keys move", tree), tree
+    phase = page.locator(table).get_attribute("data-phase")
+    tab_to(page, lambda f: (f.get("key") or "").startswith("card:"))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    wait_said(page, lab, before)
+    if phase == "lead":
+        tab_to(page, lambda f: (f.get("key") or "").startswith("item:"), shift=True)
+        before = live_text(page, lab)
+        page.keyboard.press("Enter")
+        wait_said(page, lab, before)
+    tab_to(page, button_named("Play"))
+    before = live_text(page, lab)
+    page.keyboard.press("Enter")
+    said = wait_said(page, lab, before)
+    page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
+    result = page.locator(f"{lab} .safari-ko-result").inner_text().strip()
+    assert said == result + " Press Next turn." or said == result, (said, result)
+    winner = re.search(r"(?:your|Player \d+'s) ([A-Z][\w' -]+?) \(", said)
+    assert winner, said
+    log = page.locator(f"{lab} .safari-ko-log").inner_text()
+    assert winner.group(1) in log, (said, log)
+    print(f"\nsaid {said!r}")
+    assert not page.errors, page.errors
