@@ -398,5 +398,7 @@ def test_css_is_scoped_under_the_root_class():
         for sel in selectors.split(","):
             sel = sel.strip()
             if sel:
-                # the table's own rules, and the labs' layout around it (scoped to the lab's root class)
-                assert sel.startswith((".safari-table", ".safari-lab ")), f"unscoped CSS selector: {sel!r}"
+                # the table's own rules, the labs' layout around it (scoped to the lab's root class), and the
+                # app's chooser (its root class: the focus ring and reduced motion of issue 20)
+                assert sel.startswith((".safari-table", ".safari-lab ", ".safari-app ")), \
+                    f"unscoped CSS selector: {sel!r}"
