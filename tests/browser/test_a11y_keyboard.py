@@ -255,6 +255,8 @@ def test_rules_tutorial_by_keys(app_page):
         page.wait_for_function(f"() => document.querySelector('{lab}').innerText.includes('Step {k} of')")
         f = assert_focus_kept(page, lab, "Next")
         assert f["text"] == "Next", f
+        page.wait_for_function(f"() => document.querySelector('{lab} .safari-live').textContent"
+                               f".startsWith('Step {k} of')")  # the step is said: its title and words
     tab_to(page, button_named("Back"), shift=True)
     page.keyboard.press("Space")
     page.wait_for_function(f"() => document.querySelector('{lab}').innerText.includes('Step 3 of')")

@@ -145,8 +145,11 @@ class RulesTutorial(Lab):
         self.revealed.value = self._revealed_html(before, state)
         self.back_button.disabled = k == 0
         self.next_button.disabled = k == self.steps - 1
-        self.show_status("The end of the tutorial: press Restart to watch it again." if k == self.steps - 1
-                         else "Press Next for the next step.", kind="info")
+        status = ("The end of the tutorial: press Restart to watch it again." if k == self.steps - 1
+                  else "Press Next for the next step.")
+        # said: the step a sighted learner reads beside the table (issue 20)
+        self.show_status(status, kind="info",
+                         spoken=f"Step {k + 1} of {self.steps}: {step.title}. {self.script.explain(k)} {status}")
 
     def _facts(self, state) -> str:
         """Numbers read from the engine for this step (nothing hidden from the viewer)."""
