@@ -112,7 +112,7 @@ def _writer(folder: str, proc: int, threads: int, per: int) -> None:
 def test_thirty_writers_in_six_processes_lose_nothing_and_double_nothing(tmp_path):
     procs, threads, per = 6, 5, 20
     ResultStore(tmp_path, "load")  # (each process would create it too; here the test waits less)
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("spawn")  # no fork of a test process that may hold threads
     ps = [ctx.Process(target=_writer, args=(str(tmp_path), p, threads, per)) for p in range(procs)]
     for p in ps:
         p.start()
@@ -184,7 +184,7 @@ def _create_and_add(folder: str, proc: int) -> None:
 
 
 def test_processes_that_create_the_same_new_session_at_once_make_one_schema(tmp_path):
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("spawn")  # no fork of a test process that may hold threads
     ps = [ctx.Process(target=_create_and_add, args=(str(tmp_path), p)) for p in range(8)]
     for p in ps:
         p.start()
