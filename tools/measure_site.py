@@ -4,10 +4,12 @@
     .venv/bin/python tools/measure_site.py --site .site-build/test-site --clicks 60 --no-jupyterlab
     .venv/bin/python tools/measure_site.py --site /tmp/site-off --app-only --cpu-quota 0.25   # as root
 
-A benchmark, not a test: it prints figures and asserts nothing. It serves the built site from a small
-counting web server on 127.0.0.1 (every response counts as a request, 304s included, and every byte of a body
-is counted: pages, the Pyodide runtime, the wheels, and whatever the kernel's web worker fetches) and drives
-Debian's headless chromium:
+A benchmark, not a test: it prints figures and asserts nothing. It serves the built site on 127.0.0.1 the
+documented way, with the handler of the site's ``serve.py`` (site-src/serve_site.py: its Cache-Control), or
+with ``--plain-http-server`` with ``python -m http.server``'s (no Cache-Control: the browser then guesses from
+the files' ages, so a fresh build and an old one differ), counting every response as a request (304s
+included, by status: ``--list-requests`` lists a second visit's) and every byte of a body (pages, the Pyodide
+runtime, the wheels, and whatever the kernel's web worker fetches), and drives Debian's headless chromium:
 
 1. **the app page** (Voici, ``voici/render/notebooks/app.html``), twice in one browser profile: a **first
    visit** (cold cache) and a **second visit** (what the first left in the browser's cache and storage, as a
