@@ -63,9 +63,13 @@ document.addEventListener("pointerdown", () => { byKeys = false; }, true);
 
 // focus `node` as the keyboard would: with the focus ring when the learner uses keys (a script's focus()
 // after a disabled control does not count as keyboard focus in Chromium, hence the class as well)
+// The page never scrolls for it (a learner who clicked, then scrolled on to the next lab, stays there); a
+// keyboard learner's new focus is brought into view only if it is off screen.
 function moveFocus(node) {
-  node.focus({ focusVisible: byKeys });
+  node.focus({ focusVisible: byKeys, preventScroll: true });
   if (!byKeys) return;
+  const box = node.getBoundingClientRect();
+  if (box.bottom < 0 || box.top > innerHeight) node.scrollIntoView({ block: "nearest" });
   node.classList.add("safari-focus-ring");
   node.addEventListener("blur", () => node.classList.remove("safari-focus-ring"), { once: true });
 }

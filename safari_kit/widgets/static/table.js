@@ -616,7 +616,8 @@ export default {
           again = root.querySelector(".st-selectable[tabindex='0']");
         }
         if (again && again.getAttribute("tabindex") === "0") {
-          again.focus({ focusVisible: ringShown });  // the new node of the same card, with its ring if it had one
+          // the new node of the same card, with its ring if it had one; where it already was: no scrolling
+          again.focus({ focusVisible: ringShown, preventScroll: true });
           if (ringShown) {
             again.classList.add("safari-focus-ring");
             again.addEventListener("blur", () => again.classList.remove("safari-focus-ring"), { once: true });
