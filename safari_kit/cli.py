@@ -451,13 +451,17 @@ def _setup_lessons(sub) -> None:
 def _run_class(args) -> int:
     from safari_kit.server.classroom import ClassSettings, run
 
+    if args.results:  # recording and the teacher's page need the teaching layer (issue 21)
+        from safari_kit.classroom_web.app import run
+
     settings = ClassSettings(ip=args.ip, port=args.port, base_url=args.base_url, max_kernels=args.max_labs,
                              new_kernels_per_minute=args.labs_per_minute, max_starting=args.starting_at_once,
                              ready_labs=args.ready_labs, spare_labs=args.spare_labs,
                              cull_idle_seconds=args.idle_seconds,
                              cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
                              memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024,
-                             page_bytes_per_10s=args.page_kib_per_10s * 1024)
+                             page_bytes_per_10s=args.page_kib_per_10s * 1024,
+                             results=args.results or "", session=args.session or "")
     return run(args.notebook, settings, print_fn=lambda text: _write(sys.stdout, text))
 
 
@@ -511,6 +515,13 @@ def _setup_class(sub) -> None:
                    default=d.page_bytes_per_10s // 1024,
                    help=f"what one page may send in any 10 seconds, in KiB, 0 = no cap; more closes its connection "
                         f"with a sentence (default {d.page_bytes_per_10s // 1024})")
+    p.add_argument("--results", metavar="FOLDER", default=None,
+                   help="record the class's results (nicknamed learners' runs, guesses and decisions) in "
+                        "FOLDER/SESSION.sqlite3 and serve the teacher's page, whose address (with the "
+                        "teacher's key) is printed at start (default: off, nothing recorded)")
+    p.add_argument("--session", metavar="NAME", default=None,
+                   help="the session's name with --results: letters, digits, '-' and '_' "
+                        "(default: the start's date and time, e.g. 2026-12-04-1905)")
     p.set_defaults(func=_run_class)
 
 

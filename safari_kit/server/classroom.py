@@ -23,7 +23,14 @@ setting (CLI option)       default                                  what it does
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
 ``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
 ``page_bytes_per_10s``     4 MiB from one page in any 10 s          more closes that page's socket, with a sentence
+``results`` (--results)    off: nothing recorded                    record the class's results in this folder and
+                                                                    serve the teacher's page (issue 21)
+``session`` (--session)    the start's date and time                the session's name (its file SESSION.sqlite3)
 =========================  =======================================  ============================================
+
+Recording needs the kit's teaching layer, which this package may not import: with
+``results`` set, :func:`run` is called by :func:`safari_kit.classroom_web.app.run`, which
+passes the Voilà app with the teacher's page and the kernels' environment.
 
 Ready labs are Voilà's preheated kernels (``VoilaConfiguration.preheat_kernel``,
 ``default_pool_size``), sized from the class by :mod:`safari_kit.server.ready_labs`.
@@ -72,6 +79,8 @@ class ClassSettings:
     memory_check_seconds: float = 5.0
     max_message_bytes: int = 1 * MiB
     page_bytes_per_10s: int = 4 * MiB
+    results: str = ""  # a folder: record the class's results there (safari_kit.classroom_web.app.run)
+    session: str = ""  # the session's name; "" = the start's date and time
 
     @property
     def pool_size(self) -> int:
@@ -81,7 +90,9 @@ class ClassSettings:
     def __post_init__(self):
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            if field.name in ("ip", "base_url"):
+            if field.name in ("ip", "base_url", "results", "session"):
+                if not isinstance(value, str):
+                    raise ValueError(f"class setting {field.name} must be text, got {value!r}")
                 continue
             if not isinstance(value, int | float) or value < 0:
                 raise ValueError(f"class setting {field.name} must be a number >= 0, got {value!r}")
@@ -198,8 +209,17 @@ def check_port_free(ip: str, port: int) -> None:
                           f"or --ip") from None
 
 
-def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
-    """Serve ``notebook`` to a class with ``settings`` until Ctrl+C; return the exit code."""
+def run(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=None,
+        kernel_env: dict[str, str] | None = None, extra_lines: tuple[str, ...] | list[str] = ()) -> int:
+    """Serve ``notebook`` to a class with ``settings`` until Ctrl+C; return the exit code.
+
+    ``app_class``: a subclass of Voilà's app to launch instead (the teacher's page);
+    ``kernel_env``: variables every kernel inherits (set in this process before any starts);
+    ``extra_lines``: printed after the learners' address. :func:`safari_kit.classroom_web.app.run`
+    passes all three when ``settings.results`` is set; without them recording is refused.
+    """
+    if settings.results and app_class is None:
+        raise ValueError("recording results (--results) needs safari_kit.classroom_web.app.run")
     if not Path(notebook).is_file():
         raise OSError(f"notebook not found: {notebook}")
     check_port_free(settings.ip, settings.port)
@@ -207,11 +227,17 @@ def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(root), os.environ.get("JUPYTER_PATH")) if p)
     # every kernel keeps tracebacks off its page, a ready lab's too (safari_kit.widgets.quiet.QUIET_ENV)
     os.environ["SAFARI_KIT_QUIET_ERRORS"] = "1"
-    from voila.app import Voila
+    os.environ.update(kernel_env or {})
+    if app_class is None:
+        from voila.app import Voila
+
+        app_class = Voila
 
     urls = learner_urls(settings.ip, settings.port, settings.base_url)
     print_fn("Safari kit class server: give learners this address" + (" (or one of these)" if len(urls) > 1 else "")
              + ":\n" + "\n".join(f"    {u}" for u in urls))
+    for line in extra_lines:
+        print_fn(line)
     print_fn(f"Limits: {settings.max_kernels or 'no'} labs at most, {settings.new_kernels_per_minute or 'no limit of'}"
              f" new labs per computer per minute, {settings.memory_limit_mb or 'no limit of'} MB per lab, idle labs "
              f"closed after {settings.cull_idle_seconds or 'never'} s. Stop with Ctrl+C.")
@@ -219,7 +245,7 @@ def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
         print_fn(f"Getting {settings.pool_size} labs ready (about {max(10, settings.pool_size * 2)} s on a 2-core "
                  f"laptop); learners may come in now. --ready-labs sets how many (0: none).")
     try:
-        Voila.launch_instance(argv=[notebook], config=voila_config(settings))
+        app_class.launch_instance(argv=[notebook], config=voila_config(settings))
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

@@ -1,0 +1,75 @@
+"""``safari-kit class --results FOLDER``: the class server recording the class's results, with the teacher's page.
+
+:func:`run` creates the session's store (``FOLDER/SESSION.sqlite3``; the session name
+is the start's date and time, ``2026-12-04-1905``, unless ``--session`` names it),
+puts its path in :data:`~safari_kit.teaching.class_session.RESULTS_ENV` for every kernel
+(the labs open it with :func:`~safari_kit.teaching.class_session.store_from_env`),
+makes the teacher's token and hands :class:`ClassroomVoila` to
+:func:`safari_kit.server.classroom.run`. Without ``--results`` nothing is recorded and
+the plain class server runs.
+
+:class:`ClassroomVoila` is Voilà's standalone app with one change: its
+``init_handlers`` puts the teacher's routes (:func:`safari_kit.classroom_web.teacher.handlers`)
+before Voilà's own. Voilà offers no setting that adds a tornado handler
+(``Voila.tornado_settings`` only updates the application's settings), and
+``init_handlers`` is the method ``Voila.start`` builds the application's routes from,
+so a subclass used only by ``safari-kit class --results`` is the smallest documented
+way in; no installed file is changed.
+"""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import ClassVar
+
+from voila.app import Voila
+
+from safari_kit.classroom_web.teacher import TeacherAccess, handlers
+from safari_kit.server import classroom
+from safari_kit.teaching.class_session import RESULTS_ENV, session_name
+from safari_kit.teaching.class_store import ResultStore
+
+__all__ = ["ClassroomVoila", "run", "teacher_url"]
+
+
+class ClassroomVoila(Voila):
+    """Voilà with the teacher's page; :attr:`teacher_access` is set by :func:`run` before the app starts
+    (one class server per process)."""
+
+    teacher_access: ClassVar[TeacherAccess | None] = None
+
+    def init_handlers(self) -> list:
+        routes = super().init_handlers()
+        if self.teacher_access is not None:
+            routes = handlers(self.teacher_access) + routes  # first: Voilà's own end in a catch-all
+        return routes
+
+
+def teacher_url(settings: classroom.ClassSettings, token: str) -> str:
+    """The teacher's address, printed by the class command (never shown to learners)."""
+    base = classroom.learner_urls(settings.ip, settings.port, settings.base_url)[0]
+    return f"{base}teacher?token={token}"
+
+
+def run(notebook: str, settings: classroom.ClassSettings, print_fn=print) -> int:
+    """Serve the class as :func:`safari_kit.server.classroom.run` does, recording into ``settings.results``."""
+    if not settings.results:
+        return classroom.run(notebook, settings, print_fn=print_fn)
+    folder = Path(settings.results)
+    if folder.exists() and not folder.is_dir():
+        raise OSError(f"--results {settings.results!r} is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    session = settings.session or session_name()
+    store = ResultStore(folder, session)
+    token = secrets.token_urlsafe(24)
+    ClassroomVoila.teacher_access = TeacherAccess(token, store, session, settings.base_url)
+    path = str(store.path.resolve())
+    lines = [f"Recording the class's results (session {session}) in {path}",
+             "Teacher's page (keep this address to yourself: it holds the teacher's key):",
+             f"    {teacher_url(settings, token)}"]
+    try:
+        return classroom.run(notebook, settings, print_fn=print_fn, app_class=ClassroomVoila,
+                             kernel_env={RESULTS_ENV: path}, extra_lines=lines)
+    finally:
+        ClassroomVoila.teacher_access = None
+        store.close()
