@@ -56,6 +56,9 @@
       el.textContent = "Python cannot start: this computer cannot reach the online Python runtime (" +
         new URL(RUNTIME).host + "); connect it to the internet, or ask your teacher for the offline copy of the site.";
       el.style.background = "#fde8e8";
+      // JupyterLite's own "Loading JupyterLite..." spinner would go on turning under the sentence
+      var spinner = document.getElementById("jupyterlite-loading-indicator");
+      if (spinner) spinner.classList.add("hidden");
       return;
     }
     el.textContent = "Starting Python in your browser: about " + estimate + " s on this computer (" +

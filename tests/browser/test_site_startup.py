@@ -156,5 +156,8 @@ def test_online_page_says_when_the_runtime_cannot_be_reached(browser, chromium_p
         assert ". " not in _note(page) and _note(page).endswith("site."), _note(page)  # one sentence
         page.wait_for_timeout(2_000)  # the start-up sentence does not come back over it
         assert _note(page).startswith(UNREACHABLE), _note(page)
+        # and no spinner goes on turning under it (JupyterLite's own, on a lesson's page)
+        assert not page.locator("#jupyterlite-loading-indicator:not(.hidden)").count()
+        screenshot(page, shot)
     finally:
         offline.close()
