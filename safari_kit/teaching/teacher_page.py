@@ -45,6 +45,7 @@ th{background:#f0f0ea;font-weight:600}
 td.t,th.t{text-align:left}
 tr.class td{font-weight:700;border-top:2px solid #999}
 .yes{color:#1b6e20;font-weight:600}.no{color:#b23b00;font-weight:600}
+.nw{white-space:nowrap}
 .key{display:inline-block;width:14px;height:10px;margin:0 4px 0 10px}
 .empty{max-width:760px;margin:40px auto;background:#fff;padding:18px 26px;border:1px solid #ddd;border-radius:6px}
 """
@@ -62,6 +63,11 @@ def _num(x: float, digits: int = 3) -> str:
 
 def _pct(x: float) -> str:
     return "–" if x is None or math.isnan(x) else f"{100 * x:.0f}%"
+
+
+def _n(count: int, word: str) -> str:
+    """'1 learner', '3 learners'."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def _question(key: str) -> str:
@@ -125,6 +131,7 @@ def _simulation(results: ClassResults) -> str:
         return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
                 "<p class='note'>No Simulate runs yet.</p></section>")
     mine = results.learners()
+    deals = table.question.value_counts()
     rows = []
     for row in table.itertuples(index=False):
         own = mine[(mine.question == row.question) & (mine.exact == row.exact)]
@@ -136,17 +143,20 @@ def _simulation(results: ClassResults) -> str:
             else _num(row.exact)
         warn = (f"<br><span class='note'>{row.same_draws} repeated draws (class seed): interval too narrow</span>"
                 if row.same_draws else "")
-        rows.append([f"<b>{_e(_question(row.question))}</b><br><span class='note'>{row.learners} learners, "
-                     f"{row.runs} runs</span>{warn}",
+        deal = (f"<br><span class='note nw'>one of {deals[row.question]} positions</span>"
+                if deals[row.question] > 1 else "")
+        rows.append([f"<b class='nw'>{_e(_question(row.question))}</b>{deal}<br><span class='note nw'>"
+                     f"{_n(row.learners, 'learner')}, {_n(row.runs, 'run')}</span>{warn}",
                      f"{row.successes:,} of {row.trials:,}", f"<b>{_num(row.estimate)}</b>",
-                     f"{_num(row.ci_low)} to {_num(row.ci_high)}", exact, covers, svg])
+                     f"<span class='nw'>{_num(row.ci_low)} to {_num(row.ci_high)}</span>", exact, covers, svg])
     legend = (f"<span class='key' style='background:#333;border-radius:7px;width:10px'></span>a learner's estimate"
               f"<span class='key' style='background:{LIGHT_BLUE}'></span>the class's 95% interval"
               f"<span class='key' style='background:{BLUE}'></span>the class's estimate"
               f"<span class='key' style='border-top:3px dashed {ORANGE};height:0'></span>exact chance")
     return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
             "<p>Everyone's runs added up: the class's estimate lands far closer to the exact chance than most "
-            "learners' own.</p>"
+            "learners' own. Runs are added up only when they are the same question <i>and</i> the same exact "
+            "chance: learners dealt different cards may face different positions of one question.</p>"
             + _table(["Question", "Class: successes of trials", "Class estimate", "95% interval", "Exact chance",
                       "Interval covers exact?", "Each learner's own estimate"], rows)
             + f"<p class='note'>{legend}</p></section>")
@@ -188,17 +198,18 @@ def _challenge(results: ClassResults) -> str:
     said = []
     rows = []
     for r in table.itertuples(index=False):
-        went_on = ("–" if math.isnan(r.continued_result_vs_stop)
-                   else f"{r.continued_result_vs_stop:+.2f} cards")
-        rows.append([f"rule says <b>{_e(r.rule)}</b>", str(r.decisions), str(r.stopped), str(r.continued),
-                     _pct(r.followed_share), _num(r.expected_cards_lost, 2), went_on])
+        gave = r.continued_result_vs_stop
+        went_on = "–" if math.isnan(gave) else f"{gave:+.2f} cards"
+        rows.append([f"<span class='nw'>rule says <b>{_e(r.rule)}</b></span>", str(r.decisions), str(r.stopped),
+                     str(r.continued), _pct(r.followed_share), _num(r.expected_cards_lost, 2), went_on])
         if r.rule == "stop":
             said.append(f"When the n/(n+1) rule said stop, the class stopped <b>{r.stopped} of {r.decisions}</b> "
                         f"times ({_pct(r.stopped / r.decisions)}).")
             if r.continued:
                 said.append(f"Going on there cost {_num(r.expected_cards_lost, 2)} expected cards each time"
-                            + ("" if went_on == "–" else f"; in the end those who went on had {went_on} compared "
-                               f"with stopping") + ".")
+                            + ("" if math.isnan(gave) else f"; in the end those who went on archived "
+                               f"{abs(gave):.2f} cards {'fewer' if gave < 0 else 'more'} than stopping would "
+                               f"have, on average") + ".")
     return (head + "<p>" + " ".join(said) + "</p>"
             + _table(["", "Decisions", "Stopped", "Went on", "Followed the rule", "Expected cards lost",
                       "Going on gave (vs stop)"], rows)
@@ -233,6 +244,15 @@ def _where(results: ClassResults, now: _dt.datetime) -> str:
             + _table(["Nickname", "Lab", "Last record", "Records"], rows, left=2) + "</section>")
 
 
+def _wipe_command(db_path: str, session: str) -> str:
+    """The command that deletes this session's files (``safari-kit results wipe FOLDER SESSION``)."""
+    import shlex
+    from pathlib import PurePath
+
+    path = PurePath(db_path)
+    return f"safari-kit results wipe {shlex.quote(str(path.parent))} {shlex.quote(session or path.stem)}"
+
+
 def _page(title: str, body: str, refresh_seconds: int | None) -> str:
     meta = f"<meta http-equiv='refresh' content='{int(refresh_seconds)}'>" if refresh_seconds else ""
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
@@ -255,7 +275,7 @@ def render(results: ClassResults, *, db_path: str, csv_href: str, session: str =
               f"<a href='{_e(csv_href)}' download>Download all records (CSV)</a></header>")
     footer = (f"<p class='note' style='padding:0 18px 12px'>Session file: <code>{_e(db_path)}</code>. Only what "
               "the labs record is kept (nickname, lab, time, and the run, guess, decision or answer); wipe it "
-              "with <code>safari-kit results wipe</code>.</p>")
+              f"with <code>{_e(_wipe_command(db_path, session))}</code> when the class is over.</p>")
     if not n:
         body = (header + "<div class='empty'><h2>Nothing recorded yet</h2>"
                 "<p>When learners join with a nickname and use the labs, their Simulate runs, guesses and "

@@ -65,7 +65,8 @@ def test_every_number_of_the_page_is_the_class_tables_number():
     assert len(sim) - 1 == len(expect)
     for cells, row in zip(sim[1:], expect.itertuples(index=False)):
         assert cells[0].startswith(row.question.replace("-", " "))
-        assert f"{row.learners} learners, {row.runs} runs" in cells[0]
+        assert (f"{row.learners} learner{'s' * (row.learners != 1)}, {row.runs} run{'s' * (row.runs != 1)}"
+                in cells[0])
         assert cells[1] == f"{row.successes:,} of {row.trials:,}"
         assert cells[2] == f"{row.estimate:.3f}"
         assert cells[3] == f"{row.ci_low:.3f} to {row.ci_high:.3f}"
@@ -118,6 +119,7 @@ def test_an_empty_store_is_a_friendly_page_that_refreshes():
     assert "Nothing recorded yet" in page and "<table" not in page
     assert "http-equiv='refresh' content='10'" in page
     assert "/class/2026-11-16-0905.sqlite3" in page and "/teacher/results.csv" in page
+    assert "safari-kit results wipe /class 2026-11-16-0905" in page
 
 
 def test_only_some_kinds_recorded_says_which_are_missing():
