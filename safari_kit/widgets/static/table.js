@@ -5,7 +5,7 @@
 // How the cards look (120 x 170 SVG): a Mugshot is filled with its color and overlaid
 // with its texture as a dark/light SVG pattern (Brick: offset bricks; Wood: wavy grain with
 // a knot; Circular Tile: ring grid; Diamond Tile: diamond lattice; Wavy: double waves).
-// A white strip on top says the color and texture in words ("Pink · Wavy"); a white
+// A white strip on top says the color in large letters and the texture beneath it ("Pink", "Wavy"); a white
 // medallion holds the animal (Elephant: ears, trunk, tusks; Owl: ear tufts, big eyes, beak;
 // Bear: round ears, snout; Goat: curved horns, long face, beard; Pig: pointed ears,
 // snout with nostrils) with its name on a pill below; the name is on a cream banner with
@@ -182,14 +182,16 @@ function mugshotSVG(face, prefix) {
   const cell = letters.length > 3 ? 19 : 22;
   const x0 = 60 - ((letters.length - 1) * cell) / 2;
   const seed = hash(face.id);
-  const words = `${face.color} · ${face.texture}`;
   return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": face.label, focusable: "false" },
     s("defs", {}, texturePattern(pid, face.texture)),
     s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill }),
     s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill: `url(#${pid})`, stroke: "#222", "stroke-width": 2.5 }),
-    s("rect", { x: 8, y: 7, width: 104, height: 18, rx: 5, fill: "rgba(255,255,255,0.9)" }),
-    s("text", { x: 60, y: 20, "text-anchor": "middle", class: "st-card-words", text: words,
-      textLength: words.length > 17 ? 100 : null, lengthAdjust: words.length > 17 ? "spacingAndGlyphs" : null }),
+    // the colour in large letters (a colour-blind learner reads it: some card colours look alike to them),
+    // the texture smaller beneath it (its pattern shows it too)
+    s("rect", { x: 8, y: 5, width: 104, height: 27, rx: 5, fill: "rgba(255,255,255,0.92)" }),
+    s("text", { x: 60, y: 18.5, "text-anchor": "middle", class: "st-card-colour", text: face.color }),
+    s("text", { x: 60, y: 28.5, "text-anchor": "middle", class: "st-card-words", text: face.texture,
+      textLength: face.texture.length > 16 ? 98 : null, lengthAdjust: face.texture.length > 16 ? "spacingAndGlyphs" : null }),
     s("circle", { cx: 60, cy: 66, r: 32, fill: "rgba(255,255,255,0.93)", stroke: "#222", "stroke-width": 1.5 }),
     s("g", { transform: "translate(60 66) scale(0.92)" }, animalIcon(face.animal)),
     s("rect", { x: 33, y: 102, width: 54, height: 15, rx: 7.5, fill: "rgba(255,255,255,0.9)" }),
