@@ -43,7 +43,7 @@
   }
 
   function tick() {
-    if (ready()) {
+    if (ready() && !failed) {  // JupyterLab draws itself without a kernel: the sentence stays
       var seconds = performance.now() / 1000, shown = document.getElementById("safari-starting");
       try { window.localStorage.setItem(KEY, seconds.toFixed(1)); } catch (e) { /* private window: no store */ }
       if (shown) shown.remove();
