@@ -56,10 +56,13 @@ def laptop(browser, js_errors):
     context.close()
 
 
-def choose(page, game: str, lab: str, ready: str) -> None:
-    """Open ``lab`` of ``game`` in the app's chooser; wait until ``ready`` (under .safari-app) is drawn."""
+def choose(page, game: str, lab: str, ready: str, press: str = "click") -> None:
+    """Open ``lab`` of ``game`` in the app's chooser; wait until ``ready`` (under .safari-app) is drawn.
+
+    ``press``: how the buttons are pressed, ``"click"`` or ``"tap"`` (a touch screen; the list is a
+    <select>: a tablet opens its own picker, here ``select_option``)."""
     app = page.locator(APP_ROOT)
-    button(app.locator(".widget-toggle-buttons"), game).click()
+    getattr(button(app.locator(".widget-toggle-buttons"), game), press)()
     titles = [e.title for e in LABS if e.game == game]
     # the chooser's own list (the first select: a lab may have its own) once it holds this game's labs;
     # the options' texts hold no-break spaces ("Full\u00a0game")
@@ -69,7 +72,7 @@ def choose(page, game: str, lab: str, ready: str) -> None:
         " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
     app.locator(".widget-dropdown select").first.select_option(index=titles.index(lab))
     page.wait_for_timeout(200)  # the kernel has the choice before Open lab
-    button(app, "Open lab").click()
+    getattr(button(app, "Open lab"), press)()
     page.locator(f"{APP_ROOT} {ready}").first.wait_for(timeout=120_000)
     page.wait_for_timeout(400)
 

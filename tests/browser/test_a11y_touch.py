@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.helpers import screenshot
-from tests.browser.test_a11y_axe import APP_LABS, APP_ROOT
+from tests.browser.test_a11y_axe import APP_LABS, APP_ROOT, choose
 from tests.browser.test_app_voila import button
 
 pytestmark = pytest.mark.browser
@@ -26,21 +26,8 @@ TARGETS = (f"{APP_ROOT} button, {APP_ROOT} select, {APP_ROOT} summary, {APP_ROOT
 
 
 def open_by_taps(page, game: str, lab: str, ready: str) -> None:
-    """The chooser, by taps (the list is a <select>: a tablet opens its own picker, here select_option)."""
-    app = page.locator(APP_ROOT)
-    button(app.locator(".widget-toggle-buttons"), game).tap()
-    from safari_kit.widgets.app import LABS
-
-    titles = [e.title for e in LABS if e.game == game]
-    page.wait_for_function(
-        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown select');"
-        " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
-        " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
-    app.locator(".widget-dropdown select").first.select_option(index=titles.index(lab))
-    page.wait_for_timeout(200)
-    button(app, "Open lab").tap()
-    page.locator(f"{APP_ROOT} {ready}").first.wait_for(timeout=120_000)
-    page.wait_for_timeout(400)
+    """The chooser, by taps."""
+    choose(page, game, lab, ready, press="tap")
 
 
 def small_targets(page) -> list[str]:
