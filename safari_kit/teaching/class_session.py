@@ -20,8 +20,10 @@ import datetime as _dt
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from safari_kit.teaching.class_store import SUFFIX, ResultStore, StoreError, store_path
+if TYPE_CHECKING:
+    from safari_kit.teaching.class_store import ResultStore
 
 __all__ = ["RESULTS_ENV", "session_name", "store_from_env", "results_location"]
 
@@ -40,6 +42,8 @@ def session_name(when: _dt.datetime | None = None) -> str:
 
 def results_location(folder: str | Path, session: str) -> str:
     """The value of :data:`RESULTS_ENV` for ``session`` in ``folder``: its database file, absolute."""
+    from safari_kit.teaching.class_store import store_path
+
     return str(store_path(Path(folder).resolve(), session))
 
 
@@ -50,6 +54,9 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> ResultStore | No
     value = (os.environ if environ is None else environ).get(RESULTS_ENV, "")
     if not value:
         return None
+    # sqlite3 only when a store is named: Python in the browser (the static site) has no sqlite3 until loaded
+    from safari_kit.teaching.class_store import SUFFIX, ResultStore, StoreError
+
     path = Path(value)
     if not path.name.endswith(SUFFIX):
         raise StoreError(f"{RESULTS_ENV}={value!r}: not a results database (FOLDER/SESSION{SUFFIX})")

@@ -37,6 +37,7 @@ from importlib import import_module
 import ipywidgets as W
 
 from safari_kit.presentation.offline import data_package_missing, needs_package, when_loaded
+from safari_kit.widgets.class_join import JoinPanel, what_is_kept
 from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
 from safari_kit.widgets.labs.limits import bounded_int
 from safari_kit.widgets.quiet import keep_errors_off_the_page
@@ -118,6 +119,8 @@ class LabChooser:
         self.blurb = W.HTML()
         self.stage = W.VBox()
         self.current: Lab | None = None
+        #: joining the class experiment with a nickname (issue 21): optional; until then nothing is recorded
+        self.join = JoinPanel(on_join=self._joined)
         self.game.observe(self._on_game, names="value")
         self.lab.observe(self._on_lab, names="value")
         self.shared.observe(self._on_shared, names="value")
@@ -167,10 +170,12 @@ class LabChooser:
             "<div style='font-size:17px;color:#234;margin:28px 12px;padding:14px 18px;border:2px dashed #9bb;"
             "border-radius:8px;max-width:760px'>Pick a game at the top, choose a lab in the <b>Lab</b> list, "
             "then press <b>Open lab</b>: the lab opens here (new to the games? start with the "
-            "<b>Rules tutorial</b>).</div>")
+            "<b>Rules tutorial</b>).<p style='font-size:14px;margin:10px 0 0'>"
+            f"<b>Class experiment (optional).</b> Give a nickname and press <b>Join</b> to pool your results "
+            f"with the class. {html.escape(what_is_kept(self.join.recording))}</p></div>")
         self.start_hint.add_class("safari-start-hint")
         self.stage.children = [self.start_hint]
-        self.widget = W.VBox([top, row, self.stage])
+        self.widget = W.VBox([top, row, self.join.widget, self.stage])
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})
 
@@ -260,11 +265,17 @@ class LabChooser:
             self.show_status(f"{needs_package(missing, f'The {entry.title} lab')} Every other lab works here.")
             when_loaded(missing, lambda: self._reopen(entry.title))
             return None
+        self.current.use_recorder(self.join.recorder)
         self.stage.children = [self.current.layout]
         # at least a window tall: a lab whose top was scrolled to the window's top stays there when its log
         # gets shorter during a turn (the browser would otherwise pull the whole page down by the difference)
         self.stage.layout.min_height = "100vh"
         return self.current
+
+    def _joined(self, recorder) -> None:
+        """The learner joined: the lab open now records too (labs opened later get the recorder on opening)."""
+        if self.current is not None:
+            self.current.use_recorder(recorder)
 
     def _reopen(self, title: str) -> None:
         """Open the lab ``title`` again if the learner is still on it and it did not open (see _open)."""

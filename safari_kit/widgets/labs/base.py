@@ -31,6 +31,7 @@ import traceback
 import ipywidgets as W
 
 from safari_kit.core.chance import fresh_seed
+from safari_kit.widgets.class_join import ResultsDownload
 from safari_kit.widgets.live import LiveRegion
 from safari_kit.widgets.quiet import page_words
 
@@ -121,7 +122,11 @@ class Lab:
         self.status = W.HTML()
         self.status.add_class("safari-status")
         self.header = W.HTML(f"<h3 style='margin:2px 12px 2px 0'>{html.escape(self.title)}</h3>")
-        self.top_row = W.HBox([self.header, self.seed_box, self.reset_button, self.deal_note])
+        #: the learner's recorder once they joined the class experiment (issue 21); None: nothing is kept
+        self.recorder = None
+        self.results_download = ResultsDownload()
+        self.top_row = W.HBox([self.header, self.seed_box, self.reset_button, self.deal_note,
+                               self.results_download.widget])
         self.top_row.add_class("safari-top")
         self.body = W.VBox()
         #: what a screen reader says after each action (one polite sentence), and the lab's focus keeper (issue 20)
@@ -153,6 +158,33 @@ class Lab:
         self.play_row.add_class("safari-play")
         self.body.children = [self.play_row, *below]
         self.layout.children = [self.top_row, self.body, self.live]
+
+    #: the lab's name in the class records (issue 21); each lab sets its own
+    record_lab = "lab"
+
+    def use_recorder(self, recorder) -> None:
+        """Record this lab's actions into ``recorder`` (a :class:`~safari_kit.teaching.recorder.Recorder`;
+        None: stop recording). The chooser calls it for every lab opened after the learner joined."""
+        self.recorder = recorder
+        self.results_download.refresh(recorder)
+
+    def record(self, kind: str, **fields) -> None:
+        """Record one action for the class experiment: ``kind`` names the recorder's method
+        (``"simulation_run"``, ``"guess"``, ``"challenge_decision"``, ``"knockout_play"``, ``"quiz_answer"``).
+
+        Nothing happens until the learner joined. A record that cannot be made or stored never stops the
+        lab: it is logged and kept in ``lab.errors`` (so tests see it); a record the store refused stays in
+        the learner's download (the recorder keeps it before handing it on).
+        """
+        recorder = self.recorder
+        if recorder is None:
+            return
+        try:
+            getattr(recorder, kind)(lab=fields.pop("lab", self.record_lab), **fields)
+        except Exception as exc:  # noqa: BLE001 - recording must not break a turn
+            self.errors.append(f"recording {kind}: {type(exc).__name__}: {exc}")
+            log.error("recording %s failed:\n%s", kind, traceback.format_exc())
+        self.results_download.refresh(recorder)
 
     @property
     def seed(self) -> int:
