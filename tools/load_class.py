@@ -7,6 +7,7 @@
     .venv/bin/python tools/load_class.py --ready-labs 0            # no ready labs: each page starts its kernel
     .venv/bin/python tools/load_class.py --abusive --abuse frames    # one kind of abuse only (frames, jobs, pages)
     .venv/bin/python tools/load_class.py --abusive-only --abuse jobs # that run alone (compare with a plain run)
+    .venv/bin/python tools/load_class.py --record                  # recording on: the database checked (issue 21)
 
 A benchmark, not a test: it prints figures and asserts nothing (its 5-learner
 version, tests/server/test_class_load.py, checks correctness only). Targets of
@@ -259,7 +260,8 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
                                      str(args.browsers), "--seconds", str(seconds), "--spread", str(args.spread),
                                      "--seed", str(args.seed)], stdout=subprocess.PIPE, text=True)
     t0 = time.monotonic()
-    tasks = [play_learner(lr, rng.uniform(0, args.spread), seconds, switch_to_simulation=(i % 5 == 4))
+    tasks = [play_learner(lr, rng.uniform(0, args.spread), seconds, switch_to_simulation=(i % 5 == 4),
+                          nickname=f"learner{i}" if args.record else "")
              for i, lr in enumerate(learners)]
     abuser = asyncio.ensure_future(abuse(url, seconds, args.max_message_kib * 1024, args.seed,
                                                     tuple(args.abuse.split(",")))) if abusive else None
@@ -344,6 +346,34 @@ def report(label: str, out: dict, args) -> dict:
             "learners_alive_after": out["learners_alive_after"], "gone_after": out["gone_after"], "machine": m}
 
 
+def check_records(folder: str, session: str, results: list) -> dict:
+    """The class database against what the pages hold (issue 21): every learner's page keeps its own results
+    file (the records its kernel made, the Download my results link); the database must hold exactly those,
+    each once: nothing lost, nothing doubled, nothing of anyone else."""
+    from collections import Counter
+
+    from safari_kit.teaching.class_records import to_dict
+    from safari_kit.teaching.class_store import ResultStore
+    from safari_kit.teaching.results_file import parse_results
+
+    def key(r) -> str:
+        return json.dumps(to_dict(r), sort_keys=True, default=str)
+
+    pages = [rec for r in results if r.results_text for rec in parse_results(r.results_text, r.name)]
+    with ResultStore(folder, session, create=False) as store:
+        stored = store.records()
+    in_db, in_pages = Counter(map(key, stored)), Counter(map(key, pages))
+    kinds = Counter(r.kind for r in stored)
+    out = {"stored": len(stored), "in_pages": len(pages), "kinds": dict(kinds),
+           "lost": sum((in_pages - in_db).values()), "extra": sum((in_db - in_pages).values()),
+           "doubled": sum(n - 1 for n in Counter((r.learner, r.seq) for r in stored).values() if n > 1),
+           "joined": sum(bool(r.nickname) for r in results), "with_records": sum(bool(r.results_text) for r in results)}
+    print(f"  class records (--record):       {out['stored']} in the database, {out['in_pages']} in the "
+          f"{out['with_records']} pages' own results files ({out['joined']} joined); lost {out['lost']}, "
+          f"not from a page {out['extra']}, doubled {out['doubled']}; by kind {dict(kinds)}")
+    return out
+
+
 async def one_run(args, abusive: bool) -> dict:
     from tests.server.class_server import class_server
 
@@ -359,6 +389,12 @@ async def one_run(args, abusive: bool) -> dict:
     options = ["--idle-seconds", str(args.idle_seconds), "--cull-interval", str(args.cull_interval),
                "--max-message-kib", str(args.max_message_kib), "--ready-labs", str(args.ready_labs),
                *args.server_arg]
+    folder = ""
+    if args.record:  # issue 21: recording on, into a fresh folder; checked against the pages afterwards
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="safari-load-results-")
+        options += ["--results", folder, "--session", "load"]
     with class_server(*options, app=True) as srv:
         pool = ""
         if args.ready_labs:  # a teacher starts the server before the lesson: the ready labs are ready
@@ -373,7 +409,10 @@ async def one_run(args, abusive: bool) -> dict:
             out = await run_class(srv.url, args, monitor, abusive)
         finally:
             monitor.stop()
-        return report(label, out, args)
+        figures = report(label, out, args)
+        if folder:
+            figures["records"] = check_records(folder, "load", out["results"])
+        return figures
 
 
 def parse_args(argv=None):
@@ -392,6 +431,9 @@ def parse_args(argv=None):
     ap.add_argument("--server-arg", action="append", default=[], help="another option for safari-kit class")
     ap.add_argument("--ready-labs", type=int, default=ClassSettings().ready_labs,
                     help="the server's ready labs (documented: %(default)s; 0: each page starts its kernel)")
+    ap.add_argument("--record", action="store_true",
+                    help="issue 21: record the class's results (--results in a temporary folder); every learner "
+                         "joins with a nickname, and the database is checked against the pages' own results files")
     ap.add_argument("--url", help="a running class server (its figures need --server-pid)")
     ap.add_argument("--server-pid", type=int)
     ap.add_argument("--seed", type=int, default=1)

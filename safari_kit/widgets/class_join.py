@@ -69,7 +69,8 @@ class JoinPanel:
                                     tooltip="Record what you do in the labs under this nickname")
         self.join_button.add_class("safari-join")
         self.join_button.on_click(lambda _b: self.join(self.nickname.value))
-        self.nickname.on_submit(lambda _t: self.join(self.nickname.value))  # Enter in the box joins too
+        # no join on Enter or on leaving the box: ipywidgets sends the value on blur too, and joining must be
+        # the learner's own press of Join, after the sentence of what is kept (Tab then Enter on the keyboard)
         # the full sentence is in the chooser's start hint too; here it folds, to keep the chooser short
         self.note = W.HTML("<details class='safari-kept'><summary>What is kept about you?</summary>"
                            f"{self._note_html(what_is_kept(self.recording))}</details>")

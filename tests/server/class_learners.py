@@ -102,6 +102,8 @@ class LearnerResult:
     samples: list[Sample] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     left_with_shutdown: bool | None = None
+    nickname: str = ""       # joined the class experiment under it (issue 21), or ""
+    results_text: str = ""   # the page's own results file (its Download my results) when the learner left
 
 
 class RawLearner:
@@ -276,18 +278,42 @@ class RawLearner:
 
     def chooser_parts(self) -> dict[str, str]:
         root = self.models[self.root()]
-        top, row, stage = (ref(c) for c in root["children"][:3])
-        parts = {"stage": stage}
-        for cid in self.models[top]["children"] + self.models[row]["children"]:
-            cid = ref(cid)
-            name = self.models.get(cid, {}).get("_model_name")
+        rows = [ref(c) for c in root["children"]]
+        parts = {"stage": rows[-1]}  # the lab's stage is the chooser's last part (the join row is above it)
+        for cid in (ref(c) for r in rows[:-1] for c in self.models.get(r, {}).get("children") or ()):
+            state = self.models.get(cid, {})
+            name = state.get("_model_name")
             if name == "ToggleButtonsModel":
                 parts["game"] = cid
             elif name == "DropdownModel":
                 parts["lab"] = cid
-            elif name == "ButtonModel" and self.models[cid].get("description") == "Open lab":
+            elif name == "ButtonModel" and state.get("description") == "Open lab":
                 parts["open"] = cid
+            elif name == "TextModel" and "nickname" in (state.get("placeholder") or ""):
+                parts["nickname"] = cid
+            elif name == "ButtonModel" and "safari-join" in (state.get("_dom_classes") or ()):
+                parts["join"] = cid
         return parts
+
+    async def join(self, nickname: str) -> None:
+        """Type ``nickname`` in the chooser's box and press Join (issue 21), as the page sends them."""
+        parts = self.chooser_parts()
+        await self.update(parts["nickname"], {"value": nickname}, "chooser")
+        await self.press(parts["join"], "chooser")
+
+    def results_file(self) -> str:
+        """The open lab's "Download my results" file as the page holds it (its data URI), or "" (issue 21)."""
+        import base64
+
+        stage = self.chooser_parts()["stage"]
+        for cid in self.shown(stage):
+            state = self.models[cid]
+            if "safari-results-download" not in (state.get("_dom_classes") or ()):
+                continue
+            found = re.search(r"base64,([A-Za-z0-9+/=]+)'", str(state.get("value") or ""))
+            if found:
+                return base64.b64decode(found[1]).decode("utf-8")
+        return ""
 
     async def update(self, cid: str, state: dict, kind: str | None) -> float | None:
         return await self.request("comm_msg", {"comm_id": cid, "data": {"method": "update", "state": state,
@@ -344,8 +370,9 @@ class RawLearner:
 
 
 async def play_learner(learner: RawLearner, delay: float, seconds: float, pace=(2.0, 5.0),
-                       lab=None, switch_to_simulation: bool = False) -> LearnerResult:
-    """Arrive after ``delay`` s, open a table lab at once, then an action every ``pace`` s for ``seconds`` s."""
+                       lab=None, switch_to_simulation: bool = False, nickname: str = "") -> LearnerResult:
+    """Arrive after ``delay`` s, open a table lab at once, then an action every ``pace`` s for ``seconds`` s;
+    with ``nickname``, join the class experiment first (issue 21) and keep the page's results file at the end."""
     r = learner.result
     await asyncio.sleep(delay)
     try:
@@ -356,6 +383,9 @@ async def play_learner(learner: RawLearner, delay: float, seconds: float, pace=(
         if learner.root() is None:
             r.errors.append("no app widget in the kernel's states")
             return r
+        if nickname:
+            await learner.join(nickname)
+            r.nickname = nickname
         await learner.open_lab(*(lab or learner.rng.choice(TABLE_LABS)))
         try:
             await asyncio.wait_for(learner.table_event.wait(), REPLY_TIMEOUT)
@@ -372,6 +402,9 @@ async def play_learner(learner: RawLearner, delay: float, seconds: float, pace=(
             await learner.act()
         if learner.closed_code is not None:
             r.errors.append(f"websocket closed by the server (code {learner.closed_code})")
+        elif nickname:  # the last click's record reaches the page within its reply; wait for the replies
+            await asyncio.sleep(1.0)
+            r.results_text = learner.results_file()
     except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not stop
         r.errors.append(f"{type(exc).__name__}: {exc}")
     return r

@@ -9,6 +9,10 @@ a table, every action got a reply, no learner saw an error or a closed
 socket, the pages' shutdown ended their kernels at once, and the culler ended
 the abandoned one within the cull time (a short one for the test). The
 figures it prints are not asserted: the machine is shared.
+
+Recording is on (``--record``, issue 21): every learner joins with a nickname, and
+the class database must hold exactly the records the pages' own results files hold
+(what their kernels recorded): nothing lost, nothing doubled, nothing else.
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ IDLE, INTERVAL = 8, 2
 
 def test_five_learners_play_and_their_kernels_end():
     args = parse_args(["--learners", "5", "--minutes", "0.4", "--spread", "5", "--browsers", "0",
-                       "--idle-seconds", str(IDLE), "--cull-interval", str(INTERVAL), "--ready-labs", "5"])
+                       "--idle-seconds", str(IDLE), "--cull-interval", str(INTERVAL), "--ready-labs", "5",
+                       "--record"])
     figures = asyncio.run(one_run(args, abusive=False))
     assert figures["errors"] == []
     assert figures["tables"] == figures["learners"] == 5
@@ -35,3 +40,7 @@ def test_five_learners_play_and_their_kernels_end():
     # (the 5 ready labs, documented as the server's own, stay: the pool is topped up to 5)
     assert figures["learners_alive_after"] == 1, figures
     assert figures["gone_after"] is not None and figures["gone_after"] <= IDLE + INTERVAL + 5, figures
+    records = figures["records"]
+    assert records["joined"] == 5, records
+    assert records["stored"] == records["in_pages"] > 0, records
+    assert records["lost"] == records["extra"] == records["doubled"] == 0, records
