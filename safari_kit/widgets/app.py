@@ -265,7 +265,7 @@ class LabChooser:
             self.show_status(f"{needs_package(missing, f'The {entry.title} lab')} Every other lab works here.")
             when_loaded(missing, lambda: self._reopen(entry.title))
             return None
-        self.current.use_recorder(self.join.recorder)
+        self.current.use_recorder(self.join.recorder, opening=True)
         self.stage.children = [self.current.layout]
         # at least a window tall: a lab whose top was scrolled to the window's top stays there when its log
         # gets shorter during a turn (the browser would otherwise pull the whole page down by the difference)

@@ -162,9 +162,11 @@ class Lab:
     #: the lab's name in the class records (issue 21); each lab sets its own
     record_lab = "lab"
 
-    def use_recorder(self, recorder) -> None:
+    def use_recorder(self, recorder, opening: bool = False) -> None:
         """Record this lab's actions into ``recorder`` (a :class:`~safari_kit.teaching.recorder.Recorder`;
-        None: stop recording). The chooser calls it for every lab opened after the learner joined."""
+        None: stop recording). The chooser calls it for every lab it opens (``opening=True``: the lab was
+        just built for a learner who had joined, so what it did while opening, such as the Simulation lab's
+        first run, is the learner's too) and for the open lab when the learner joins."""
         self.recorder = recorder
         self.results_download.refresh(recorder)
 
