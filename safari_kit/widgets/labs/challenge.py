@@ -37,6 +37,17 @@ Python only (no browser): ``lab.challenge_button.click()``,
 ``lab.stop_button.click()``, ``lab.next_button.click()``, ``lab.position_box.value = "fresh"``;
 the record is ``lab.steps`` (this challenge) and ``lab.history`` (finished turns).
 
+The class experiment (issue 21): once the learner joined, each stop-or-continue *decision*
+(the moment both Stop and a reveal are allowed: ``decision_now``; a forced reveal before 4 safe
+and a forced Stop with no place left are no decisions) is recorded as a
+:class:`~safari_kit.teaching.class_records.ChallengeDecision` with the numbers the box showed
+(safe so far, P(next safe), the expected cards of stopping and of revealing on), what the rule
+said and what the learner chose. Its ``result`` (cards archived, 0 for a failed challenge) is known
+only when the challenge ends, so a challenge's decisions are recorded together when it ends, once
+each; a challenge left unfinished by Reset or another position records them with ``result`` None.
+``challenge`` numbers the learner's challenges with a decision in this lab, 1, 2, ... (from the
+records, so reopening the lab goes on counting). A record holds no card.
+
 Every number comes from :mod:`safari_kit.probability.witness` on the learner's
 :class:`~safari_kit.probability.knowledge.Knowledge` (perfect memory by
 default): Identify is worth ``identify_value`` (2 cards × P(match) of the best
@@ -106,6 +117,7 @@ class ChallengeLab(Lab):
     """Your turn: Identify or Challenge, by expected cards archived; in a Challenge, the optimal moment to stop."""
 
     title = "Challenge lab: push your luck, or stop?"
+    record_lab = "challenge"
 
     def __init__(self, seed: int | None = None, players: int | None = None, *, position=None,
                  bot: str | None = None, learner: int | None = None, memory: Memory | None = None,
@@ -124,6 +136,7 @@ class ChallengeLab(Lab):
         self.bot_spec = bot
         self.deck_order = deck_order
         self.learner = base.learner
+        self._pending: list[Step] = []  # this challenge's decisions made after joining, recorded when it ends
         self.table = CardTable(game="witness")
         self.table.on_click(self._on_table_click)
 
@@ -189,6 +202,7 @@ class ChallengeLab(Lab):
 
     def _reset(self) -> None:
         self.errors.clear()
+        self._record_decisions(None)  # a challenge left unfinished: its decisions, without a result
         pos = self.start_position
         self.game, self.state, self.seats = CP.reach(pos, self.seed, bot=self.bot_spec, deck_order=self.deck_order)
         self.steps: list[Step] = []
@@ -375,12 +389,14 @@ class ChallengeLab(Lab):
             self.show_status(self.state.why_illegal(action), kind="bad")
             return
         step = self._record("reveal", place)
+        decided = self.decision_now  # asked before the reveal: could the learner have stopped instead?
         challenged = self.state.card_id(self.state.challenged)
         n_log = len(self.state.log)
         self.state.apply(action)
         event = next(e for e, _, _ in self.state.log[n_log:] if e["kind"] == "challenge_reveal")
         step = Step(**{**step.__dict__, "safe": bool(event["safe"]), "card": event["card"]})
         self.steps.append(step)
+        self._decided(step, decided)
         self._collect_log()
         seen = card_label(self.game, event["card"])
         if event["safe"]:
@@ -405,7 +421,9 @@ class ChallengeLab(Lab):
             self.show_status("You may stop once 4 reveals are safe (or when no face-down place is left).",
                              kind="bad")
             return
-        self.steps.append(self._record("stop", None))
+        step = self._record("stop", None)
+        self._decided(step, self.decision_now)
+        self.steps.append(step)
         n = 1 + self.state.safe
         self.state.apply(A.StopChallenge())
         self._finish("stop", f"You stopped and archived {n} cards.")
@@ -419,9 +437,29 @@ class ChallengeLab(Lab):
         self.history.append({"kind": "challenge", "values": dict(self.choice_values or {}), "better": self._better(),
                              "steps": list(self.steps), "archived": archived, "how": how,
                              "optimal_value": self.start_value})
+        self._record_decisions(archived)
         go_on = " Press Next turn." if not self.state.is_terminal() else ""
         self.show_status(text + go_on, kind="good" if how == "stop" else "bad",
                          spoken=None if spoken is None else spoken + go_on)
+
+    # ------------------------------------------------------------------ the class experiment (issue 21)
+    def _decided(self, step: Step, decision: bool) -> None:
+        """Keep ``step`` to record when its challenge ends, if it was a decision made after joining."""
+        if decision and self.recorder is not None:
+            self._pending.append(step)
+
+    def _record_decisions(self, result: int | None) -> None:
+        """Record the decisions of the challenge that ended (``result``: cards archived; None: left unfinished),
+        each once: the list is emptied first, so a second call records nothing."""
+        pending, self._pending = self._pending, []
+        if not pending or self.recorder is None:
+            return
+        number = 1 + max((r.challenge for r in self.recorder.records
+                          if r.kind == "challenge-decision" and r.lab == self.record_lab), default=0)
+        for st in pending:
+            self.record("challenge_decision", challenge=number, safe_so_far=st.safe_so_far, p_next=st.p_next,
+                        stop_value=st.stop_value, continue_value=st.continue_value, rule=st.optimal,
+                        choice=st.action, result=result)
 
     @guarded
     def _next_turn(self) -> None:

@@ -51,6 +51,11 @@ is exactly what a click in the page sends; ``lab.play_button.click()``, ``lab.ne
 Hidden information stays hidden: the synced state holds the learner's hand, the cards played (public) and
 the chances computed from the learner's view, never another hand.
 
+The class experiment (issue 21): once the learner joined, each card they play is recorded when its turn is
+settled, as a :class:`~safari_kit.teaching.class_records.KnockoutPlay` (the chance shown for it, whether it won,
+the best chance in the hand, the data item named; no card). Plays made by "Play to end of round" are the
+lab's, not the learner's, and are not recorded.
+
 The lab decides no rule and computes no probability: the engine
 (:mod:`safari_kit.knockout`) plays the game, the bots come from
 :mod:`safari_kit.simulation.registry`, and every chance shown is
@@ -142,6 +147,7 @@ class KnockoutLab(Lab):
     """
 
     title = "Knockout lab: which card wins the turn?"
+    record_lab = "knockout"
 
     def __init__(self, seed: int | None = 1, players: int = 4, elimination: bool = False,
                  learner: int = 0, bot: str = "greedy", *, fair: bool = False):
@@ -306,6 +312,7 @@ class KnockoutLab(Lab):
                     pr = self.predictions[j]
                     if pr.card == mine[0] and pr.won is None:
                         self.predictions[j] = replace(pr, won=t["winner"] == self.learner)
+                        self._record_play(self.predictions[j])
                         break
             last_of_round = i + 1 == len(turns) or turns[i + 1]["round"] != t["round"]
             if last_of_round and self._round_over(t["round"]):
@@ -313,6 +320,13 @@ class KnockoutLab(Lab):
         self._turns_seen = len(turns)
         if self.state.is_terminal() and not any("safari-game-over" in e for e in self._events):
             self._events.append(self._game_html())
+
+    def _record_play(self, pr: Prediction) -> None:
+        """Record a settled play for the class experiment (issue 21): the chance the lab showed for it, the best
+        chance in the hand, the item named and whether it won. A play by "Play to end of round" (``auto``) is
+        the lab's choice of the best option, not the learner's prediction: it is not recorded."""
+        if not pr.auto:
+            self.record("knockout_play", chance=pr.p, outcome=1 if pr.won else 0, best=pr.best_p, item=pr.item)
 
     def _round_over(self, rnd: int) -> bool:
         s = self.state
