@@ -265,7 +265,7 @@ class LabChooser:
             self.show_status(f"{needs_package(missing, f'The {entry.title} lab')} Every other lab works here.")
             when_loaded(missing, lambda: self._reopen(entry.title))
             return None
-        self.current.use_recorder(self.join.recorder, opening=True)
+        self.current.use_recorder(self.join.recorder, opening=True, download=self.join.download)
         self.stage.children = [self.current.layout]
         # at least a window tall: a lab whose top was scrolled to the window's top stays there when its log
         # gets shorter during a turn (the browser would otherwise pull the whole page down by the difference)
@@ -275,7 +275,7 @@ class LabChooser:
     def _joined(self, recorder) -> None:
         """The learner joined: the lab open now records too (labs opened later get the recorder on opening)."""
         if self.current is not None:
-            self.current.use_recorder(recorder)
+            self.current.use_recorder(recorder, download=self.join.download)
 
     def _reopen(self, title: str) -> None:
         """Open the lab ``title`` again if the learner is still on it and it did not open (see _open)."""

@@ -1,7 +1,7 @@
 """Joining the class experiment with a nickname, and the learner's results as a download (issue 21).
 
-The chooser of the app shows a :class:`JoinPanel`: a learner *may* give a nickname
-(nothing else). Until they do, no lab records anything. When they join, the panel
+The chooser of the app shows a :class:`JoinPanel` (with the one download link of every lab):
+a learner *may* give a nickname (nothing else). Until they do, no lab records anything. When they join, the panel
 makes one :class:`~safari_kit.teaching.recorder.Recorder` for the page, whose sink is
 the class server's store when the server records (:func:`~safari_kit.teaching.class_session.store_from_env`),
 and every lab opened afterwards records into it (:meth:`safari_kit.widgets.labs.base.Lab.use_recorder`).
@@ -13,9 +13,9 @@ their results file. A nickname the records refuse (too long, several lines) is n
 panel and the learner is not joined. Once joined, the nickname is fixed for the page: a
 value sent later from the page (devtools) changes nothing — the recorder holds the name.
 
-:class:`ResultsDownload` is each lab's "Download my results" link: a ``data:`` URI of the
-session's results file (:mod:`safari_kit.teaching.results_file`), the learner's own records
-only, refreshed after every record.
+:class:`ResultsDownload` is the "Download my results" link (the chooser's, or a lab's own
+outside the app): a ``data:`` URI of the session's results file
+(:mod:`safari_kit.teaching.results_file`), the learner's own records only, refreshed after every record.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def what_is_kept(recording: bool) -> str:
                 "class results, until your teacher wipes them. Nothing else is kept: no name, no address. "
                 "You need not join to play.")
     return (f"If you join, this page keeps {KEPT_ACTIONS}, under your nickname, so you can download them as "
-            "a file for your teacher (Download my results, in each lab). Nothing leaves this page unless "
+            "a file for your teacher (Download my results, beside your nickname). Nothing leaves this page unless "
             "you download it. You need not join to play.")
 
 
@@ -75,7 +75,9 @@ class JoinPanel:
         self.note = W.HTML("<details class='safari-kept'><summary>What is kept about you?</summary>"
                            f"{self._note_html(what_is_kept(self.recording))}</details>")
         self.note.add_class("safari-join-note")
-        self.widget = W.HBox([self.nickname, self.join_button, self.note])
+        #: the learner's results as a file, for every lab (the chooser hands it to each lab it opens)
+        self.download = ResultsDownload()
+        self.widget = W.HBox([self.nickname, self.join_button, self.note, self.download.widget])
         self.widget.add_class("safari-join-row")
         self.widget.layout.flex_flow = "row wrap"
         self.widget.layout.align_items = "center"
@@ -109,8 +111,10 @@ class JoinPanel:
         self.join_button.disabled = True
         self.join_button.description = "Joined"
         where = ("the class server keeps your runs, guesses, decisions and answers for your teacher"
-                 if self.recording else "use Download my results in a lab to give your teacher the file")
+                 if self.recording else
+                 "Download my results, here after your first result, gives your teacher the file")
         self.note.value = self._note_html(f"You joined as {name}: {where}. Nothing else is kept.", "#1b5e20")
+        self.download.refresh(self.recorder)
         if self.on_join is not None:
             self.on_join(self.recorder)
         return self.recorder

@@ -302,11 +302,10 @@ class RawLearner:
         await self.press(parts["join"], "chooser")
 
     def results_file(self) -> str:
-        """The open lab's "Download my results" file as the page holds it (its data URI), or "" (issue 21)."""
+        """The page's "Download my results" file as the page holds it (its data URI), or "" (issue 21)."""
         import base64
 
-        stage = self.chooser_parts()["stage"]
-        for cid in self.shown(stage):
+        for cid in self.shown(self.root()):
             state = self.models[cid]
             if "safari-results-download" not in (state.get("_dom_classes") or ()):
                 continue

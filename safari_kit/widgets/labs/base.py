@@ -162,12 +162,18 @@ class Lab:
     #: the lab's name in the class records (issue 21); each lab sets its own
     record_lab = "lab"
 
-    def use_recorder(self, recorder, opening: bool = False) -> None:
+    def use_recorder(self, recorder, opening: bool = False, download: ResultsDownload | None = None) -> None:
         """Record this lab's actions into ``recorder`` (a :class:`~safari_kit.teaching.recorder.Recorder`;
         None: stop recording). The chooser calls it for every lab it opens (``opening=True``: the lab was
         just built for a learner who had joined, so what it did while opening, such as the Simulation lab's
-        first run, is the learner's too) and for the open lab when the learner joins."""
+        first run, is the learner's too) and for the open lab when the learner joins. ``download``: a
+        "Download my results" link shown elsewhere (the chooser's, one for every lab: it keeps the lab's own
+        top row short); the lab's own link is then hidden for good."""
         self.recorder = recorder
+        if download is not None and download is not self.results_download:
+            self.results_download.widget.layout.display = "none"
+            self.top_row.children = [c for c in self.top_row.children if c is not self.results_download.widget]
+            self.results_download = download
         self.results_download.refresh(recorder)
 
     def record(self, kind: str, **fields) -> None:
