@@ -12,6 +12,16 @@ read from the engine, and
 the faces of the cards turned face up in that step (public, or the learner's
 own TOM look).
 
+**The quiz** (issue 21). At a few steps a multiple-choice question asks what the next step will do under
+the rules (:mod:`safari_kit.teaching.tutorial_quiz`: every right answer is read from the engine, and a question
+names only what the learner's seat knows then). A choice button answers it: the lab says "Right" or "Not
+quite" with the ruling's one-sentence why (in the status line and to a screen reader), and marks the
+buttons with ✓ / ✗ as well as colour; Next goes on, answered or not (a skipped question records nothing).
+Once the learner joined the class experiment, the first answer to each question is recorded
+(``quiz_answer``; the lab's records are ``tutorial-witness`` / ``tutorial-knockout``); a second click on
+an answered question changes and records nothing, and so does Restart. The quiz is asked from the script's
+learner's seat only (another ``viewer`` watches without it: the questions say "you").
+
 >>> lab = RulesTutorial("knockout")
 >>> lab.step, lab.steps
 (0, 8)
@@ -35,6 +45,16 @@ def _script(game: str):
     return tutorials.script(game)
 
 
+def _quiz(script) -> dict:
+    from safari_kit.teaching.tutorial_quiz import questions_by_step
+
+    return questions_by_step(script)
+
+
+#: the most choices a question has (tutorial_quiz.Question allows 2 to 4): one button each
+MAX_CHOICES = 4
+
+
 class RulesTutorial(Lab):
     """Play a scripted Safari Witness or Safari Knockout game step by step, with the rules explained.
 
@@ -47,6 +67,11 @@ class RulesTutorial(Lab):
         self.game_name = game
         self.title = self.script.title
         self.viewer = self.script.viewer if viewer is None else int(viewer)
+        self.record_lab = f"tutorial-{self.script.game}"  # issue 21: the quiz answers' lab in the class records
+        #: the quiz by the step it is asked at; none from another seat (its words speak to the learner's seat)
+        self.questions = _quiz(self.script) if self.viewer == self.script.viewer else {}
+        #: question id -> index of the learner's first answer (kept over Restart: one answer per question)
+        self.answers: dict[str, int] = {}
         super().__init__(seed=self.script.setup.get("seed", 0))
         # the script fixes the whole game: no seed to choose; Reset is the Restart button
         self.seed_box.layout.display = "none"
@@ -64,11 +89,22 @@ class RulesTutorial(Lab):
         self.explanation = W.HTML(layout=W.Layout(max_width="820px"))
         self.facts = W.HTML()
         self.revealed = W.HTML()
+        self.quiz_text = W.HTML()
+        self.quiz_buttons = [W.Button(layout=W.Layout(width="auto", max_width="100%")) for _ in range(MAX_CHOICES)]
+        for i, b in enumerate(self.quiz_buttons):
+            b.on_click(lambda _b, i=i: self.answer(i))
+        self.quiz_result = W.HTML()
+        self.quiz_box = W.VBox([self.quiz_text,
+                                W.HBox(self.quiz_buttons, layout=W.Layout(flex_flow="row wrap")),
+                                self.quiz_result],
+                               layout=W.Layout(border="1px solid #9bb", padding="2px 8px", margin="4px 0"))
+        self.quiz_box.add_class("safari-tutorial-quiz")
         for b, w in ((self.back_button, "80px"), (self.next_button, "90px"), (self.reset_button, "90px")):
             b.layout.width = w
         # Restart beside Back/Next; the step's words beside the table (a step is read without scrolling)
         controls = W.HBox([self.back_button, self.next_button, self.reset_button, self.counter])
-        self.arrange(main=[self.table], side=[controls, self.step_title, self.explanation, self.facts, self.revealed],
+        self.arrange(main=[self.table], side=[controls, self.step_title, self.explanation, self.quiz_box, self.facts,
+                                                  self.revealed],
                      below=[self.intro])
         self.explanation.layout.max_width = "100%"
         self.layout.children = [self.header, self.body, self.live]  # live: what a screen reader is told
@@ -105,6 +141,33 @@ class RulesTutorial(Lab):
             self.show_status("This is the first step.", kind="info")
             return
         self._show(self.step - 1)
+
+    @property
+    def question(self):
+        """The quiz question asked at the step shown now (about the next step), or None."""
+        return self.questions.get(self.step)
+
+    @guarded
+    def answer(self, choice: int) -> None:
+        """Answer the question of this step with choice ``choice`` (0-based; what a choice button does)."""
+        q = self.question
+        if q is None:
+            self.show_status("There is no question at this step: press Next.", kind="info")
+            return
+        if q.id in self.answers:
+            return  # answered already: a second answer changes nothing and records nothing
+        if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(q.choices):
+            self.show_status(f"There is no choice {choice!r}: the choices are 0 to {len(q.choices) - 1}.",
+                             kind="bad")
+            return
+        self.answers[q.id] = choice
+        right = choice == q.correct
+        self.record("quiz_answer", question=q.id, answer=q.choices[choice], correct=right)
+        self._show_quiz(q)
+        # the why is under the question; the status line says the verdict, a screen reader hears it all
+        self.show_status(f"{'Right!' if right else 'Not quite: the right answer is marked ✓.'} The why is under "
+                         "the question; press Next to see it happen.", kind="good" if right else "bad",
+                         spoken=f"{self._verdict(q)} Press Next to see it happen.")
 
     @guarded
     def go(self, k: int) -> None:
@@ -145,11 +208,58 @@ class RulesTutorial(Lab):
         self.revealed.value = self._revealed_html(before, state)
         self.back_button.disabled = k == 0
         self.next_button.disabled = k == self.steps - 1
+        q = self.question
+        self._show_quiz(q)
         status = ("The end of the tutorial: press Restart to watch it again." if k == self.steps - 1
                   else "Press Next for the next step.")
-        # said: the step a sighted learner reads beside the table (issue 20)
+        asked = ""
+        if q is not None and q.id not in self.answers:
+            status = "A question about the next step: choose an answer, or press Next to skip it."
+            asked = f" Question: {q.text} Choices: {'; '.join(q.choices)}."
+        elif q is not None:
+            asked = f" You answered this step's question: {self._verdict(q)}"
+        # said: the step a sighted learner reads beside the table (issue 20), then the question
         self.show_status(status, kind="info",
-                         spoken=f"Step {k + 1} of {self.steps}: {step.title}. {self.script.explain(k)} {status}")
+                         spoken=f"Step {k + 1} of {self.steps}: {step.title}. {self.script.explain(k)}{asked} "
+                                f"{status}")
+
+    def _verdict(self, q) -> str:
+        """What the learner's answer to ``q`` earned, in words (never colour alone): Right / Not quite, and why."""
+        if self.answers[q.id] == q.correct:
+            return f"Right: {q.why}"
+        return f"Not quite: the answer is \u201c{q.answer}\u201d. {q.why}"
+
+    def _show_quiz(self, q) -> None:
+        """The question of this step with its choice buttons, or nothing; once answered, its result (buttons
+        off, the right one marked ✓ and a wrong answer ✗, in words as well as colour)."""
+        if q is None:
+            self.quiz_box.layout.display = "none"
+            for b in self.quiz_buttons:
+                b.disabled = True
+            return
+        self.quiz_box.layout.display = None
+        chosen = self.answers.get(q.id)
+        self.quiz_text.value = ("<div style='font-size:14px;line-height:1.4'><b>What happens next?</b> "
+                                f"{html.escape(q.text)}</div>")
+        for j, b in enumerate(self.quiz_buttons):
+            if j >= len(q.choices):
+                b.layout.display, b.disabled, b.description = "none", True, ""
+                continue
+            label = q.choices[j]
+            mark = "" if chosen is None else "\u2713 " if j == q.correct else "\u2717 " if j == chosen else ""
+            b.description = mark + label
+            b.tooltip = f"Answer: {label}" if chosen is None else ("the right answer" if j == q.correct
+                                                                    else "your answer" if j == chosen else "")
+            b.button_style = "" if chosen is None else "success" if j == q.correct else "danger" if j == chosen else ""
+            b.disabled = chosen is not None
+            b.layout.display = None
+        if chosen is None:
+            self.quiz_result.value = ("<div style='color:#555;font-size:13px'>Choose an answer, or press Next to "
+                                      "skip the question.</div>")
+        else:
+            color = "#1b7f3b" if chosen == q.correct else "#a33"
+            self.quiz_result.value = (f"<div class='safari-quiz-result' style='color:{color};font-size:14px'>"
+                                      f"{html.escape(self._verdict(q))}</div>")
 
     def _facts(self, state) -> str:
         """Numbers read from the engine for this step (nothing hidden from the viewer)."""
