@@ -110,10 +110,11 @@ class JoinPanel:
         self.nickname.disabled = True
         self.join_button.disabled = True
         self.join_button.description = "Joined"
-        where = ("the class server keeps your runs, guesses, decisions and answers for your teacher"
-                 if self.recording else
-                 "Download my results, here after your first result, gives your teacher the file")
-        self.note.value = self._note_html(f"You joined as {name}: {where}. Nothing else is kept.", "#1b5e20")
+        where = ("The class server keeps your runs, guesses, decisions and answers for your teacher; "
+                 "nothing else." if self.recording else
+                 "Your results stay in this page: Download my results (here, after your first result) "
+                 "saves them as a file for your teacher.")
+        self.note.value = self._note_html(f"You joined as {name}. {where}", "#1b5e20")
         self.download.refresh(self.recorder)
         if self.on_join is not None:
             self.on_join(self.recorder)
@@ -139,6 +140,8 @@ class ResultsDownload:
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         name = html.escape(recorder.file_name(), quote=True)
         self.widget.value = (f"<a download='{name}' href='data:application/x-ndjson;base64,{data}' "
-                             f"class='safari-download-link'>Download my results</a> "
+                             "class='safari-download-link' "
+                             "style='color:#0b57d0;text-decoration:underline;font-weight:600'>"
+                             f"Download my results</a> "
                              f"<small style='color:#444'>({count} record{'s' if count != 1 else ''})</small>")
         self.widget.layout.display = ""

@@ -193,10 +193,17 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
 
 
 def test_play_identification_and_knockout_offline(site_page, js_errors, offline_site):
-    """The kit plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick."""
+    """The kit plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick.
+
+    The learner joins the class experiment first (issue 21, no class server): the page keeps their records
+    and offers them as a file (Download my results), sending nothing anywhere."""
+    from tests.browser.test_class_experiment_browser import join, page_records
+
     page = site_page
     page.goto(offline_site.url + APP, wait_until="domcontentloaded")
     page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+    assert "Nothing leaves this page unless you download it" in page.locator(".safari-app").inner_text()
+    join(page, "Zed")
 
     _play_identification_turn(page)
     # issue 19: the learner owns this kernel (Python in the browser): no page says "in secret" or "Fair deal",
@@ -227,6 +234,8 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
         button(page.locator(lab), "Next turn").click()
     page.locator(f"{lab} .safari-ko-log", has_text="Round 1, turn").wait_for(timeout=30_000)
     screenshot(page, "site-app-knockout")
+    records = page_records(page)  # the learner's file, made in the page: the trick led is in it
+    assert {r.nickname for r in records} == {"Zed"} and any(r.kind == "knockout-play" for r in records), records
     assert not app_errors(page), app_errors(page)
     assert not page.outside, f"requests to other hosts: {page.outside}"
     assert not js_errors, js_errors
