@@ -40,6 +40,15 @@ The numbers come from :mod:`safari_kit.probability.witness` on the learner's
 :class:`~safari_kit.probability.knowledge.Knowledge` twice: *knowing nothing*
 (``Memory(last_k=0)``: only what is face up now and the archives) and *with
 what you remember* (``memory``, default perfect memory).
+
+**The class experiment** (issue 21). Once the learner joined
+(:meth:`~safari_kit.widgets.labs.base.Lab.use_recorder`), each Reveal made with a guess typed records a
+``guess``: the guess as typed (``1/5``, ``0.2`` and ``20%`` all record 1/5), the exact chance the lab computed for
+that declaration at that place (with what you remember: the tally's "Exact P", also when the chances are hidden
+before the guess), the outcome (1: the card matched) and a few words saying what was declared ("Color: Pink at
+place 3"; the clue card is face up, so nothing hidden is written). A Reveal without a guess records nothing (there
+is nothing to calibrate), and neither does a refused one (a guess that is not a probability, no place picked,
+an illegal declaration): the tally gets no row then either.
 """
 from __future__ import annotations
 
@@ -101,6 +110,7 @@ class IdentificationLab(Lab):
     """Play Safari Witness identifications against bots, with the exact chances and a tally of your guesses."""
 
     title = "Identification lab: which clue type, which place?"
+    record_lab = "identification"
 
     def __init__(self, seed: int | None = 1, players: int = 3, advanced: bool = False,
                  memory: Memory | None = None, *, bot: str = "greedy", learner: int = 0,
@@ -281,6 +291,8 @@ class IdentificationLab(Lab):
         self.table.mark(highlight, message)
 
     def _parse_guess(self):
+        """(the typed guess as read: a Fraction for "14/74", a float for "0.2" or "20%"; None for no guess,
+        the problem in words or None). The tally keeps it as a float; the class record keeps it as typed."""
         from safari_kit.presentation.numbers import as_number
 
         text = self.guess_box.value.strip()
@@ -289,7 +301,7 @@ class IdentificationLab(Lab):
         value = as_number(text)
         if value is None or not 0 <= float(value) <= 1:
             return None, f"I could not read {text!r} as a probability between 0 and 1 (try 0.2, 14/74 or 20%)."
-        return float(value), None
+        return value, None
 
     @guarded
     def _reveal(self) -> None:
@@ -322,8 +334,12 @@ class IdentificationLab(Lab):
         n_log = len(state.log)
         state.apply(action)
         event = next(e for e, _, _ in state.log[n_log:] if e["kind"] == "identify")
-        self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place, guess, exact, nothing,
+        self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place,
+                                           None if guess is None else float(guess), exact, nothing,
                                            bool(event["success"]), event["card"], exact_shown.count))
+        if guess is not None:
+            self.record("guess", guess=guess, exact=exact, outcome=1 if event["success"] else 0,
+                        context=self._declared_words(clue, types, event["place"]))
         self.picked_place, self.picked_clue = None, None
         self.guess_box.value = ""
         self._collect_log()
@@ -348,6 +364,12 @@ class IdentificationLab(Lab):
         if not event["success"] or not self.my_turn:
             spoken += " Press Next turn." if not self.state.is_terminal() else " The game is over."
         self.show_status(text, kind="good" if event["success"] else "bad", spoken=spoken)
+
+    def _declared_words(self, clue: str, types, place: int) -> str:
+        """What was declared, for the class record: "Color: Pink at place 3" (the clue card is face up)."""
+        card = self.game.cards[self.game.index[clue]]
+        values = ", ".join(str(getattr(card, t)) for t in types)
+        return f"{types_label(types)}: {values} at place {place}"
 
     def _finish_own_turn(self) -> None:
         """Archive (an ALEX-capable card on top) and skip abilities: they are another lab's subject."""

@@ -44,6 +44,19 @@ the weakness Wilson's interval repairs. **In the app** (``fair=True``, what
 own (no Seed box, no seed in any text or synced state; runs are "run 1, 2, 3" of this screen), or the
 teacher's shared class seed, shown in the note.
 
+**The class experiment** (issue 21). Once the learner joined (:meth:`~safari_kit.widgets.labs.base.Lab.use_recorder`),
+every run of Simulate the lab completes and shows is recorded as a ``simulation_run``: the question's key, the run's
+trials and successes (the numbers the summary shows, so the class's pooled counts are exact sums of what the
+learners saw), the question's exact chance from the probability layer, ``run`` = the k of "Run k" (press k of this
+question with this N) and ``seed`` = the seed the learner can see (the class seed, or the Seed box in a notebook;
+None for a secret seed, which is in no record). A run the lab draws itself when the learner changes the
+question or presses Reset is shown as a run like any other and is recorded too. The run the lab draws as it
+opens is the learner's first when they had joined: the chooser builds the lab, then hands it the recorder with
+``opening=True``, and that run is recorded then. A learner who joins while the lab is open drew its runs before
+joining: none of them is kept, the opening run neither. A Simulate run is never stopped part way (Stop ends only
+tournaments), so a run is recorded whole or, if it fails or is refused, not at all; rounds of intervals and
+tournaments are not recorded (the class tables pool Simulate runs).
+
 >>> lab = SimulationLab(seed=1)
 >>> lab.results["question"]
 'identify-animal'
@@ -175,6 +188,7 @@ class SimulationLab(Lab):
     """
 
     title = "Simulation lab"
+    record_lab = "simulation"
     # Nothing here is a hidden card, but in the app (fair mode) the lab keeps the app's promise like every
     # other lab: its own fresh seed, never shown (a huge number means nothing to a learner), no Seed box.
     secret_deals = True
@@ -292,7 +306,10 @@ class SimulationLab(Lab):
         self._question_default = question
         self._run_tournament_on_reset = run_tournament
         self._build_seats()
+        self._opening: tuple | None = None  # the run drawn as the lab opens, until a recorder takes it
         self.reset(self.seed)
+        if self.question_box.value in self.history:  # (not when the opening run failed)
+            self._opening = (self.question, self.history[self.question.key][-1])
 
     # ------------------------------------------------------------------ reset
     def _reset_clicked(self) -> None:
@@ -466,7 +483,23 @@ class SimulationLab(Lab):
                 {"run": k, "n": n, "xs": path["n"], "estimates": path["estimates"],
                  "estimate": path["estimates"][-1]})
             self._show_convergence()
+            self._record_run(q, self.history[q.key][-1])
         return self.results
+
+    def use_recorder(self, recorder, opening: bool = False, download=None) -> None:
+        """As every lab; with ``opening`` (the chooser has just built the lab for a learner who had joined),
+        the run drawn as the lab opened is recorded now, if no run was drawn since (see the module's docstring)."""
+        super().use_recorder(recorder, opening=opening, download=download)
+        if opening and recorder is not None and self._opening is not None:
+            self._record_run(*self._opening)
+
+    def _record_run(self, q: Question, run: dict) -> None:
+        """Record a run the lab now shows (nothing until the learner joined; see the module's docstring):
+        its trials and successes are the summary's, its seed only one the learner can see."""
+        self._opening = None  # a later run, or the opening one taken: the opening run is no longer pending
+        self.record("simulation_run", question=q.key, trials=int(run["n"]),
+                    successes=int(run["estimate"].successes), exact=q.exact.value,
+                    seed=None if self.secret else self.seed, run=int(run["run"]))
 
     @guarded
     def _on_pool(self, change) -> None:
