@@ -103,8 +103,9 @@ class RulesTutorial(Lab):
             b.layout.width = w
         # Restart beside Back/Next; the step's words beside the table (a step is read without scrolling)
         controls = W.HBox([self.back_button, self.next_button, self.reset_button, self.counter])
-        self.arrange(main=[self.table], side=[controls, self.step_title, self.explanation, self.quiz_box, self.facts,
-                                                  self.revealed],
+        # the question under the cards (the side column is the step's words: a question there fell below 768 px)
+        self.arrange(main=[self.table, self.quiz_box],
+                     side=[controls, self.step_title, self.explanation, self.facts, self.revealed],
                      below=[self.intro])
         self.explanation.layout.max_width = "100%"
         self.layout.children = [self.header, self.body, self.live]  # live: what a screen reader is told
@@ -254,11 +255,12 @@ class RulesTutorial(Lab):
             b.disabled = chosen is not None
             b.layout.display = None
         if chosen is None:
-            self.quiz_result.value = ("<div style='color:#555;font-size:13px'>Choose an answer, or press Next to "
-                                      "skip the question.</div>")
+            self.quiz_result.value = ("<div style='color:#555;font-size:13px;line-height:1.4'>Choose an answer, "
+                                      "or press Next to skip the question.</div>")
         else:
             color = "#1b7f3b" if chosen == q.correct else "#a33"
-            self.quiz_result.value = (f"<div class='safari-quiz-result' style='color:{color};font-size:14px'>"
+            self.quiz_result.value = (f"<div class='safari-quiz-result' style='color:{color};font-size:14px;"
+                                      f"line-height:1.4;padding:2px 0'>"
                                       f"{html.escape(self._verdict(q))}</div>")
 
     def _facts(self, state) -> str:

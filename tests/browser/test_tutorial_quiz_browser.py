@@ -1,0 +1,96 @@
+"""The Rules tutorial's quiz in the classroom app (Voilà) at 1366x768, by keyboard (issue 21).
+
+The Witness tutorial is stepped on with Next to its Challenge question (the longest: three remembered places
+to choose from): the question, its choices and the table must all be on the screen at once once the lab's
+top is at the top of the window. A choice is then reached with Tab and pressed with Enter: the live region
+says "Right" or "Not quite" with the why, the buttons go off and the focus stays in the lab (on Next, the
+button to press now). Screenshots: ``test-artifacts/issue21-tutorial-quiz-asked.png`` (the question) and
+``test-artifacts/issue21-tutorial-quiz.png`` (answered).
+"""
+from __future__ import annotations
+
+import pytest
+
+from safari_kit.teaching.tutorial_quiz import questions
+from safari_kit.teaching.tutorials import witness_script
+from tests.browser.helpers import screenshot
+from tests.browser.keys import app_page_for, assert_focus_kept, button_named, live_text, tab_to, wait_said
+from tests.browser.test_app_voila import app_errors, button, open_lab
+
+pytestmark = pytest.mark.browser
+
+LAB = ".safari-app .safari-tutorial"
+
+
+@pytest.fixture(scope="module")
+def app_page(browser, voila_app):
+    yield from app_page_for(browser, voila_app)
+
+
+def _inside_window(page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    size = page.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (selector, box, size)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (selector, box, size)
+    return box
+
+
+def test_the_challenge_question_fits_and_is_answered_by_keys(app_page):
+    page = app_page
+    q = next(q for q in questions(witness_script()) if q.id == "witness-q2")
+    open_lab(page, "Safari Witness", "Rules\u00a0tutorial", ".safari-tutorial")
+    quiz = page.locator(f"{LAB} .safari-tutorial-quiz")
+    for _ in range(q.step):
+        before = live_text(page, LAB)
+        button(page.locator(LAB), "Next").click()
+        wait_said(page, LAB, before)
+    page.wait_for_function("([sel, text]) => { const el = document.querySelector(sel);"
+                           " return el && el.innerText.includes(text); }",
+                           arg=[f"{LAB} .safari-tutorial-quiz", "which one is safe"], timeout=30_000)
+    assert quiz.is_visible()
+    page.locator(LAB).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+    screenshot(page, "issue21-tutorial-quiz-asked")
+    for part in (".safari-table", ".safari-tutorial-quiz", ".safari-tutorial-quiz button:visible"):
+        _inside_window(page, f"{LAB} {part}")
+    for choice in q.choices:  # every choice on screen, whole (no button cut short)
+        b = quiz.locator("button").filter(has_text=choice).first
+        assert b.is_visible(), choice
+        assert b.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), f"{choice!r} is cut"
+
+    wrong = next(i for i in range(len(q.choices)) if i != q.correct)
+    f = tab_to(page, button_named(q.choices[wrong]))
+    assert f["ring"], f
+    before = live_text(page, LAB)
+    page.keyboard.press("Enter")
+    said = wait_said(page, LAB, before)
+    assert said.startswith("Not quite") and q.why.split(":")[0] in said, said
+    f = assert_focus_kept(page, ".safari-tutorial", "an answer")
+    assert f["text"] == "Next", f  # the button to press now
+    page.wait_for_function("(sel) => [...document.querySelectorAll(sel)].every(b => b.disabled)",
+                           arg=f"{LAB} .safari-tutorial-quiz button", timeout=10_000)
+    result = quiz.locator(".safari-quiz-result").inner_text()
+    assert result.startswith("Not quite") and q.answer in result, result
+    _inside_window(page, f"{LAB} .safari-quiz-result")
+    screenshot(page, "issue21-tutorial-quiz")
+    assert not app_errors(page), app_errors(page)
+    assert not page.errors, page.errors
+
+
+def test_a_knockout_question_fits_under_the_cards(app_page):
+    """The Knockout table is taller (hands, the trick): its first question still fits under it."""
+    page = app_page
+    page.evaluate("() => window.scrollTo(0, 0)")
+    open_lab(page, "Safari Knockout", "Rules\u00a0tutorial", ".safari-tutorial")
+    before = live_text(page, LAB)
+    button(page.locator(LAB), "Next").click()
+    said = wait_said(page, LAB, before)
+    assert "Question:" in said and "Must Player 1 beat" in said, said
+    page.locator(LAB).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+    screenshot(page, "issue21-tutorial-quiz-knockout")
+    for part in (".safari-table", ".safari-tutorial-quiz"):
+        _inside_window(page, f"{LAB} {part}")
+    assert not app_errors(page), app_errors(page)
+    assert not page.errors, page.errors
