@@ -4,7 +4,8 @@ The Witness tutorial is stepped on with Next to its Challenge question (the long
 to choose from): the question, its choices and the table must all be on the screen at once once the lab's
 top is at the top of the window. A choice is then reached with Tab and pressed with Enter: the live region
 says "Right" or "Not quite" with the why, the buttons go off and the focus stays in the lab (on Next, the
-button to press now). Screenshots: ``test-artifacts/issue21-tutorial-quiz-asked.png`` (the question) and
+button to press now). axe finds no critical or serious violation in the quiz, asked or answered (the red
+"Not quite" line, the ✓ / ✗ buttons). Screenshots: ``test-artifacts/issue21-tutorial-quiz-asked.png`` (the question) and
 ``test-artifacts/issue21-tutorial-quiz.png`` (answered).
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 
 from safari_kit.teaching.tutorial_quiz import questions
 from safari_kit.teaching.tutorials import witness_script
+from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.helpers import screenshot
 from tests.browser.keys import app_page_for, assert_focus_kept, button_named, live_text, tab_to, wait_said
 from tests.browser.test_app_voila import app_errors, button, open_lab
@@ -58,6 +60,8 @@ def test_the_challenge_question_fits_and_is_answered_by_keys(app_page):
         b = quiz.locator("button").filter(has_text=choice).first
         assert b.is_visible(), choice
         assert b.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), f"{choice!r} is cut"
+    bad = failing(run_axe(page, f"{LAB} .safari-tutorial-quiz"))
+    assert not bad, describe(bad)
 
     wrong = next(i for i in range(len(q.choices)) if i != q.correct)
     f = tab_to(page, button_named(q.choices[wrong]))
@@ -74,6 +78,8 @@ def test_the_challenge_question_fits_and_is_answered_by_keys(app_page):
     assert result.startswith("Not quite") and q.answer in result, result
     _inside_window(page, f"{LAB} .safari-quiz-result")
     screenshot(page, "issue21-tutorial-quiz")
+    bad = failing(run_axe(page, [f"{LAB} .safari-tutorial-quiz", f"{LAB} .safari-status"]))
+    assert not bad, describe(bad)
     assert not app_errors(page), app_errors(page)
     assert not page.errors, page.errors
 

@@ -190,7 +190,7 @@ def _to_question(lab, qid):
 
 
 def _quiz_html(lab):
-    return (lab.quiz_text.value, lab.quiz_result.value, [(b.description, b.disabled, b.button_style)
+    return (lab.quiz_text.value, lab.quiz_result.value, [(b.description, b.disabled, b.tooltip)
                                                          for b in lab.quiz_buttons], lab.status.value)
 
 

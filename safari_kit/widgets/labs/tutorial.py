@@ -15,12 +15,14 @@ own TOM look).
 **The quiz** (issue 21). At a few steps a multiple-choice question asks what the next step will do under
 the rules (:mod:`safari_kit.teaching.tutorial_quiz`: every right answer is read from the engine, and a question
 names only what the learner's seat knows then). A choice button answers it: the lab says "Right" or "Not
-quite" with the ruling's one-sentence why (in the status line and to a screen reader), and marks the
-buttons with ✓ / ✗ as well as colour; Next goes on, answered or not (a skipped question records nothing).
+quite" with the ruling's one-sentence why (under the question, in green or red, and to a screen reader), and
+marks the buttons ✓ / ✗ (answered, they are off: ipywidgets greys a disabled button's colour away, so the
+marks are the cue there, not a colour); Next goes on, answered or not (a skipped question records nothing).
 Once the learner joined the class experiment, the first answer to each question is recorded
 (``quiz_answer``; the lab's records are ``tutorial-witness`` / ``tutorial-knockout``); a second click on
-an answered question changes and records nothing, and so does Restart. The quiz is asked from the script's
-learner's seat only (another ``viewer`` watches without it: the questions say "you").
+an answered question changes and records nothing, and Restart keeps the answers (shown again, not asked
+again). The quiz is asked from the script's learner's seat only (another ``viewer`` watches without it:
+the questions say "you").
 
 >>> lab = RulesTutorial("knockout")
 >>> lab.step, lab.steps
@@ -232,7 +234,7 @@ class RulesTutorial(Lab):
 
     def _show_quiz(self, q) -> None:
         """The question of this step with its choice buttons, or nothing; once answered, its result (buttons
-        off, the right one marked ✓ and a wrong answer ✗, in words as well as colour)."""
+        off, the right one marked ✓ and a wrong answer ✗; the verdict in words as well as colour)."""
         if q is None:
             self.quiz_box.layout.display = "none"
             for b in self.quiz_buttons:
@@ -251,7 +253,6 @@ class RulesTutorial(Lab):
             b.description = mark + label
             b.tooltip = f"Answer: {label}" if chosen is None else ("the right answer" if j == q.correct
                                                                     else "your answer" if j == chosen else "")
-            b.button_style = "" if chosen is None else "success" if j == q.correct else "danger" if j == chosen else ""
             b.disabled = chosen is not None
             b.layout.display = None
         if chosen is None:
