@@ -114,8 +114,8 @@ def strip_svg(estimates: Sequence[float], exact: float, low: float, high: float,
 
 def calibration_svg(points: Sequence[tuple[float, float, int]]) -> str:
     """(mean guess, share that happened, guesses) per bin against the diagonal of perfect calibration."""
-    chart = Chart(270, 250, label="the class's calibration: guessed chance against what happened")
-    p = chart.panel(52, 12, 200, 190, (0.0, 1.0), (0.0, 1.0))
+    chart = Chart(280, 250, label="the class's calibration: guessed chance against what happened")
+    p = chart.panel(62, 12, 200, 190, (0.0, 1.0), (0.0, 1.0))  # room left of the axis for its rotated label
     p.axes(xlabel="guessed chance (mean of the bin)", ylabel="share that happened")
     p.line([0, 1], [0, 1], color=GREY, width=1.5, dash="5,4")
     most = max((n for _x, _y, n in points), default=1)
