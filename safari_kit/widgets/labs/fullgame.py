@@ -150,7 +150,8 @@ class FullGameLab(Lab):
         from safari_kit.witness.state import KRIS_ELEMENTS
 
         self.players_box = W.IntSlider(value=players, min=PLAYERS[0], max=PLAYERS[1], description="Players",
-                                       continuous_update=False, layout=W.Layout(width="260px"))
+                                       continuous_update=False, style={"description_width": "initial"},
+                                       layout=W.Layout(width="260px", min_width="220px"))
         self.case_box = W.Checkbox(value=bool(case_module), description="Case Module", indent=False,
                                    layout=W.Layout(width="130px"))
         self.advanced_box = W.Checkbox(value=bool(advanced), description="Advanced Mode", indent=False,
