@@ -202,17 +202,37 @@ class TournamentResult:
     def __repr__(self) -> str:
         return self.table()
 
-    def _repr_html_(self) -> str:
-        s = self.summary.copy()
-        s["95% CI"] = [f"{lo:.3f}–{hi:.3f}" for lo, hi in zip(s.win_ci_low, s.win_ci_high)]
-        s = s[["bot", "games", "wins", "shared", "win_rate", "95% CI", "mean_score", "score_se", "mean_turns"]]
-        table = s.to_html(float_format=lambda x: f"{x:.3f}", classes="sk-tournament")
+    def summary_html(self) -> str:
+        """The summary as a table for a page, with headers in words: one row per entry (its label; the
+        bot's spec is not repeated when it is the label), win rate with Wilson's 95% interval, mean score
+        with its standard error. ``summary`` keeps the column names for code."""
+        s = self.summary
+        same = all(str(label) == str(bot) for label, bot in zip(s.index, s["bot"]))
+        head = ["Entry"] + ([] if same else ["Bot"]) + [
+            "Games", "Wins", "Shared", "Win rate", "95% interval", "Mean score", "± SE", "Mean turns"]
+        rows = []
+        for label, r in s.iterrows():
+            cells = [str(label)] + ([] if same else [str(r.bot)]) + [
+                f"{int(r.games):,}", f"{int(r.wins):,}", f"{int(r.shared):,}", f"{r.win_rate:.3f}",
+                f"{r.win_ci_low:.3f}–{r.win_ci_high:.3f}", f"{r.mean_score:.2f}", f"{r.score_se:.2f}",
+                f"{r.mean_turns:.1f}"]
+            rows.append("<tr><th scope='row'>" + html.escape(cells[0]) + "</th>"
+                        + "".join(f"<td>{html.escape(c)}</td>" for c in cells[1:]) + "</tr>")
+        return ("<table class='sk-tournament'><thead><tr>"
+                + "".join(f"<th scope='col'>{h}</th>" for h in head)
+                + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+
+    def seats_words(self) -> str:
+        """The seat advantage and game length in one sentence (plain text)."""
         seats = ", ".join(f"seat {seat}: {r.win_rate:.3f}" for seat, r in self.by_seat.iterrows())
         L = self.lengths
-        return (f"<div class='sk-tournament'><p><b>{html.escape(self.title())}</b></p>{table}"
-                f"<p style='color:#555'>Win rate by seat (seat advantage): {html.escape(seats)}. "
-                f"Game length: mean {L['mean']:.1f} turns (sd {L['sd']:.1f}). "
-                f"Shared victories count 1/k; seats rotate every game.</p></div>")
+        return (f"Win rate by seat (seat advantage): {seats}. Game length: mean {L['mean']:.1f} turns "
+                f"(sd {L['sd']:.1f}). Shared victories count 1/k; seats rotate every game; the intervals are "
+                "Wilson's.")
+
+    def _repr_html_(self) -> str:
+        return (f"<div class='sk-tournament'><p><b>{html.escape(self.title())}</b></p>{self.summary_html()}"
+                f"<p style='color:#555'>{html.escape(self.seats_words())}</p></div>")
 
 
 def _plain(v):

@@ -161,7 +161,7 @@ def test_custom_bot_factory_runs_serially():
 def test_html_table_and_json():
     res = _small(games=6)
     html = res._repr_html_()
-    assert "<table" in html and "random#1" in html and "95% CI" in html
+    assert "<table" in html and "random#1" in html and "95% interval" in html and "Win rate" in html
     data = json.loads(json.dumps(res.to_dict()))
     assert data["config"]["seed"] == 11 and len(data["summary"]) == 3
     assert "win rate" in res.table() and "seats rotate" in repr(res)
@@ -199,3 +199,22 @@ def test_highcard_specs():
         canonical_spec("knockout", "highcard:worst")
     with pytest.raises(BotSpecError, match="does not play witness"):
         canonical_spec("witness", "highcard")
+
+
+def test_summary_html_says_each_column_in_words_once():
+    """The page's table: one header row in words, one row per entry with its numbers (no empty index row,
+    the bot column only when an entry's label is not its spec)."""
+    import re
+
+    res = _small(games=6)
+    page = res.summary_html()
+    rows = re.findall(r"<tr>(.*?)</tr>", page)
+    assert len(rows) == 1 + len(res.summary), page
+    assert "<th scope='col'>Bot</th>" in page  # labels like random#1 differ from their spec "random"
+    for label, r in res.summary.iterrows():
+        row = next(x for x in rows if f">{label}<" in x)
+        cells = re.findall(r"<td>(.*?)</td>", row)
+        assert cells[:4] == [str(r.bot), str(int(r.games)), str(int(r.wins)), str(int(r.shared))], row
+        assert cells[4] == f"{r.win_rate:.3f}" and cells[5] == f"{r.win_ci_low:.3f}–{r.win_ci_high:.3f}"
+    plain = tournament("knockout", players=2, bots=["greedy", "random"], games=4, seed=2, workers=1)
+    assert "Bot</th>" not in plain.summary_html() and "Win rate" in plain.summary_html()

@@ -127,19 +127,22 @@ def _pooled_path(runs: list[dict], points: int = 400) -> tuple[list[int], list[E
     return [xs[i] for i in keep], [ests[i] for i in keep]
 
 
+# the lab's tournament table (an ipywidgets HTML, outside JupyterLab's own table style): numbers right-aligned
+_T = ".safari-simulation-lab table.sk-tournament"
+_TOURNAMENT_STYLE = (f"<style>{_T}{{border-collapse:collapse;margin:4px 0}}"
+                     f"{_T} th,{_T} td{{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}}"
+                     f"{_T} th[scope=row],{_T} thead th:first-child{{text-align:left}}"
+                     f"{_T} thead th{{border-bottom:2px solid #999}}</style>")
+
+
 def tournament_html(res) -> str:
     """A tournament's summary for the page: the table of win rates and the seat advantage, without the
     tournament seed that ``res._repr_html_()`` prints (the lab says "run k" instead)."""
-    s = res.summary.copy()
-    s["95% CI"] = [f"{lo:.3f}–{hi:.3f}" for lo, hi in zip(s.win_ci_low, s.win_ci_high)]
-    s = s[["bot", "games", "wins", "shared", "win_rate", "95% CI", "mean_score", "score_se", "mean_turns"]]
-    table = s.to_html(float_format=lambda x: f"{x:.3f}", classes="sk-tournament")
-    c, L = res.config, res.lengths
-    seats = ", ".join(f"seat {seat}: {r.win_rate:.3f}" for seat, r in res.by_seat.iterrows())
-    return (f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: {c['games']:,} games, "
-            f"{c['players']} players</b></p>{table}<p style='color:#555'>Win rate by seat (seat advantage): "
-            f"{html.escape(seats)}. Game length: mean {L['mean']:.1f} turns (sd {L['sd']:.1f}). "
-            "Shared victories count 1/k; seats rotate every game; the intervals are Wilson's.</p></div>")
+    c = res.config
+    return (_TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: "
+            f"{c['games']:,} games, "
+            f"{c['players']} players</b></p>{res.summary_html()}<p style='color:#555'>"
+            f"{html.escape(res.seats_words())}</p></div>")
 
 
 def outside_words(below: int, above: int, total: int, method: str = "normal") -> str:
