@@ -13,7 +13,12 @@ and their records come from the kit's own code at a fixed seed:
   (:mod:`safari_kit.simulation.challenge_positions`), its counts and the exact values of
   stopping and continuing from :mod:`safari_kit.probability.witness`, the learner
   continuing with a boldness of their own, each reveal safe with its exact chance;
-* Knockout plays: the lab's "win leading" question, outcome drawn with its chance.
+* Knockout plays: the lab's "win leading" question, outcome drawn with its chance;
+* Rules tutorial quiz answers, before the labs: the tutorial's own questions and choices
+  (:mod:`safari_kit.teaching.tutorial_quiz`), a few skipped (a skipped question records
+  nothing), each right with a chance that stands for how hard the class found that rule
+  (``QUIZ_RIGHT``), a wrong answer one of the other choices at random. They draw from a
+  generator of their own, so the other records are the same draws as without them.
 
 Run:  .venv/bin/python tools/make_example_class_results.py [--out data/example-class-results.csv]
 """
@@ -33,7 +38,10 @@ sys.path.insert(0, str(ROOT))
 from safari_kit.probability import witness as PW  # noqa: E402
 from safari_kit.simulation import challenge_positions as CP  # noqa: E402
 from safari_kit.teaching.class_export import write_csv  # noqa: E402
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, KnockoutPlay, SimulationRun  # noqa: E402
+from safari_kit.teaching.class_records import (ChallengeDecision, Guess, KnockoutPlay, QuizAnswer,  # noqa: E402
+                                               SimulationRun)
+from safari_kit.teaching.tutorial_quiz import questions as quiz_questions  # noqa: E402
+from safari_kit.teaching.tutorials import script  # noqa: E402
 from safari_kit.widgets.labs.simulation_draws import draw_rng, questions  # noqa: E402
 
 SEED = 2126
@@ -41,6 +49,11 @@ NICKNAMES = ["Owlet", "Zebra7", "Koala", "Mole", "Tiger", "Sloth", "Gecko", "Lyn
              "Hare"]
 START = datetime(2026, 11, 16, 9, 5, tzinfo=timezone.utc)
 COMMAND = "python tools/make_example_class_results.py"
+#: the made-up class's chance of answering each tutorial question right: the Challenge's "4 safe reveals
+#: first" (witness-q3) and Knockout's tie rule (knockout-q2) were the rules this class had not taken in
+QUIZ_RIGHT = {"witness-q1": 0.8, "witness-q2": 0.65, "witness-q3": 0.3, "witness-q4": 0.7, "knockout-q1": 0.75,
+              "knockout-q2": 0.4, "knockout-q3": 0.85}
+QUIZ_SKIP = 0.1
 
 
 def _challenge_counts() -> dict:
@@ -76,8 +89,28 @@ def _challenge(counts: dict, boldness: float, rng: np.random.Generator) -> list[
     return [dict(m, result=result) for m in moments]
 
 
+def _quiz(learner: str, nickname: str, rng: np.random.Generator) -> list[QuizAnswer]:
+    """A learner's first answers to the Rules tutorial's quiz (Witness, then Knockout), in the minutes before
+    the labs: seq 1, 2, ..."""
+    answers: list[QuizAnswer] = []
+    clock = START - timedelta(minutes=15) + timedelta(seconds=int(rng.integers(0, 120)))
+    for game in ("witness", "knockout"):
+        for q in quiz_questions(script(game)):
+            clock += timedelta(seconds=int(rng.integers(20, 90)))
+            if rng.random() < QUIZ_SKIP:
+                continue
+            right = bool(rng.random() < QUIZ_RIGHT[q.id])
+            others = [c for c in q.choices if c != q.answer]
+            answer = q.answer if right else str(rng.choice(others))
+            answers.append(QuizAnswer(learner=learner, nickname=nickname, lab=f"tutorial-{game}",
+                                      at=clock.isoformat(), seq=len(answers) + 1, question=q.id, answer=answer,
+                                      correct=int(right)))
+    return answers
+
+
 def make_records(seed: int = SEED) -> list:
     rng = np.random.default_rng(seed)
+    quiz_rng = np.random.default_rng([seed, 21])  # its own draws: the labs' records stay as they were
     counts = _challenge_counts()
     records: list = []
     for i, nickname in enumerate(NICKNAMES):
@@ -87,7 +120,9 @@ def make_records(seed: int = SEED) -> list:
         noise = 0.0 if i == 5 else float(rng.choice([0.03, 0.07, 0.12, 0.2]))
         boldness = float(rng.choice([0.1, 0.3, 0.6]))
         clock = START + timedelta(seconds=int(rng.integers(0, 120)))
-        seq = 0
+        quiz = _quiz(learner, nickname, quiz_rng)
+        records.extend(quiz)
+        seq = len(quiz)  # the learner's records go on counting after their quiz answers
 
         def common(lab: str) -> dict:
             nonlocal seq, clock

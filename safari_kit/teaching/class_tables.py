@@ -13,7 +13,9 @@ questions with pandas frames (pandas is imported inside the methods that make fr
   event happened; :meth:`ClassResults.brier`: each nickname's Brier score and the class's,
   beside the Brier score of always guessing the exact chance;
 * :meth:`ClassResults.challenge`: how often the class did what the n/(n+1) rule says, and
-  what continuing gave compared with stopping.
+  what continuing gave compared with stopping;
+* :meth:`ClassResults.quiz`: per question of the Rules tutorial's quiz, how many learners
+  answered, how many were right, and the wrong answer chosen most (the rule to explain again).
 
 Runs pool only with runs of the same question *and the same exact chance*: learners on
 different seeds may face different positions (the Challenge question's chance depends on
@@ -27,12 +29,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, Record, SimulationRun, to_dict
+from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, Record, SimulationRun, to_dict
 from safari_kit.teaching.results_file import SUFFIX, read_results
 
-__all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin", "same_draws"]
+__all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin", "same_draws",
+           "quiz_questions"]
 
 
 class PoolError(ValueError):
@@ -66,6 +70,17 @@ def same_draws(runs: Iterable[SimulationRun]) -> int:
         repeats += key in seen
         seen.add(key)
     return repeats
+
+
+@lru_cache(maxsize=1)
+def quiz_questions() -> tuple:
+    """The Rules tutorial's quiz questions in the order the tutorial asks them (the Witness script's, then the
+    Knockout script's): :class:`~safari_kit.teaching.tutorial_quiz.Question` objects, read from the engine's
+    replay of the scripts once (the teacher's page asks on every refresh)."""
+    from safari_kit.teaching.tutorial_quiz import questions
+    from safari_kit.teaching.tutorials import script
+
+    return tuple(q for game in ("witness", "knockout") for q in questions(script(game)))
 
 
 def pool(records: Iterable[Record]) -> "ClassResults":
@@ -268,3 +283,45 @@ class ClassResults:
                          "continued_result_vs_stop": sum(went_on) / len(went_on) if went_on else float("nan")})
         return pd.DataFrame(rows, columns=["rule", "decisions", "stopped", "continued", "followed_share",
                                            "expected_cards_lost", "continued_result_vs_stop"])
+
+    # ------------------------------------------------------------------ rules tutorial quiz
+    def quiz(self):
+        """One row per quiz question answered, in the order the tutorial asks them (a question id the kit does
+        not know comes after them, by id, with its id as its words): the game, the question's number in its
+        game, the rulings it asks about, its words and right answer (from
+        :mod:`~safari_kit.teaching.tutorial_quiz`), how many learners answered, how many of them were right and
+        their share, and the wrong answer chosen most with how many chose it (ties: the first in the
+        question's choices, then by its words; "" when nobody was wrong). Each learner counts once per
+        question, with their first answer (the tutorial records only that; a second page of the same learner
+        id could record another); right or wrong is the record's own ``correct``."""
+        import pandas as pd
+
+        first: dict[tuple[str, str], QuizAnswer] = {}
+        for a in self.of(QuizAnswer):  # records are sorted by (learner, seq): the first answer is met first
+            first.setdefault((a.question, a.learner), a)
+        by: dict[str, list[QuizAnswer]] = defaultdict(list)
+        for (question, _), a in first.items():
+            by[question].append(a)
+        known = {q.id: q for q in quiz_questions()}
+        order = [q for q in known if q in by] + sorted(q for q in by if q not in known)
+        numbers: Counter[str] = Counter()
+        number: dict[str, int] = {}
+        for q in known.values():
+            game = q.id.split("-")[0]
+            numbers[game] += 1
+            number[q.id] = numbers[game]
+        rows = []
+        for qid in order:
+            answers = by[qid]
+            q = known.get(qid)
+            wrong = Counter(a.answer for a in answers if not a.correct)
+            rank = {c: i for i, c in enumerate(q.choices)} if q else {}
+            top = min(wrong, key=lambda w: (-wrong[w], rank.get(w, len(rank)), w)) if wrong else ""
+            right = sum(a.correct for a in answers)
+            rows.append({"question": qid, "game": qid.split("-")[0] if q else "", "number": number.get(qid, 0),
+                         "rulings": " ".join(q.rulings) if q else "", "text": q.text if q else qid,
+                         "right_answer": q.answer if q else "", "answered": len(answers), "right": right,
+                         "right_share": right / len(answers), "top_wrong": top,
+                         "top_wrong_count": wrong[top] if wrong else 0})
+        return pd.DataFrame(rows, columns=["question", "game", "number", "rulings", "text", "right_answer",
+                                           "answered", "right", "right_share", "top_wrong", "top_wrong_count"])

@@ -6,7 +6,7 @@ page a projector at 1366x768 can show: no script, no CDN, inline SVG only (drawn
 follows the lesson by itself. Every number on it comes from ClassResults' tables
 (:meth:`~ClassResults.simulation`, :meth:`~ClassResults.learners`,
 :meth:`~ClassResults.calibration`, :meth:`~ClassResults.brier`,
-:meth:`~ClassResults.challenge`, :meth:`~ClassResults.where`), so the page and
+:meth:`~ClassResults.challenge`, :meth:`~ClassResults.where`, :meth:`~ClassResults.quiz`), so the page and
 lesson 05's pandas section can never disagree. Nicknames and every other text from
 the records are escaped (:func:`html.escape`): a learner's nickname is never markup.
 
@@ -46,6 +46,7 @@ td.t,th.t{text-align:left}
 tr.class td{font-weight:700;border-top:2px solid #999}
 .yes{color:#1b6e20;font-weight:600}.no{color:#b23b00;font-weight:600}
 .nw{white-space:nowrap}
+table.quiz td:nth-child(4){min-width:300px}
 .key{display:inline-block;width:14px;height:10px;margin:0 4px 0 10px}
 .empty{max-width:760px;margin:40px auto;background:#fff;padding:18px 26px;border:1px solid #ddd;border-radius:6px}
 """
@@ -75,13 +76,16 @@ def _question(key: str) -> str:
     return key.replace("-", " ").replace("_", " ")
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1, row_class=None) -> str:
-    """An HTML table; the first ``left`` columns are text (left-aligned); cells are already HTML."""
-    head = "".join(f"<th class='t'>{h}</th>" if i < left else f"<th>{h}</th>" for i, h in enumerate(headers))
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1, row_class=None,
+           text_columns: Sequence[int] = ()) -> str:
+    """An HTML table; the first ``left`` columns and those in ``text_columns`` are text (left-aligned); cells
+    are already HTML."""
+    text = set(range(left)) | set(text_columns)
+    head = "".join(f"<th class='t'>{h}</th>" if i in text else f"<th>{h}</th>" for i, h in enumerate(headers))
     body = []
     for k, row in enumerate(rows):
         cls = f" class='{row_class(k)}'" if row_class and row_class(k) else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td class='t'>{c}</td>" if i < left else f"<td>{c}</td>"
+        body.append(f"<tr{cls}>" + "".join(f"<td class='t'>{c}</td>" if i in text else f"<td>{c}</td>"
                                            for i, c in enumerate(row)) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
@@ -246,6 +250,32 @@ def _where(results: ClassResults, now: _dt.datetime) -> str:
             + _table(["Nickname", "Lab", "Last record", "Records"], rows, left=2) + "</section>")
 
 
+def _quiz(results: ClassResults) -> str:
+    """The Rules tutorial's quiz, only when someone answered: per question, who answered, who was right, and
+    the wrong answer chosen most (the rule to explain again)."""
+    table = results.quiz()
+    if table.empty:
+        return ""
+    rows = []
+    for r in table.itertuples(index=False):
+        if r.game:
+            ask = (f"<b class='nw'>{_e(r.game.title())} {r.number}</b> <span class='note'>({_e(r.rulings)})</span> "
+                   f"{_e(r.text)}<br><span class='note'>Right: {_e(r.right_answer)}</span>")
+        else:
+            ask = f"<b>{_e(r.question)}</b><br><span class='note'>not a question of this kit's tutorial</span>"
+        share = _pct(r.right_share)
+        right = f"{r.right} <span class='{'no' if r.right_share < 0.5 else 'yes'}'>({share})</span>"
+        wrong = _e(r.top_wrong) if r.top_wrong_count else "–"
+        rows.append([ask, str(r.answered), f"<span class='nw'>{right}</span>", wrong,
+                     str(r.top_wrong_count) if r.top_wrong_count else "–"])
+    table_html = _table(["Question", "Answered", "Right", "<span class='nw'>Wrong answer chosen most</span>",
+                         "<span class='nw'>Chose it</span>"], rows, text_columns=(3,))
+    return ("<section class='wide'><h2>Rules tutorial quiz</h2>"
+            "<p>Each learner's first answer to each question. A question many got wrong is a rule to explain "
+            "again; the wrong answer chosen most says what they thought.</p>"
+            + table_html.replace("<table>", "<table class='quiz'>", 1) + "</section>")
+
+
 def _wipe_command(db_path: str, session: str) -> str:
     """The command that deletes this session's files (``safari-kit results wipe FOLDER SESSION``)."""
     import shlex
@@ -280,11 +310,12 @@ def render(results: ClassResults, *, db_path: str, csv_href: str, session: str =
               f"with <code>{_e(_wipe_command(db_path, session))}</code> when the class is over.</p>")
     if not n:
         body = (header + "<div class='empty'><h2>Nothing recorded yet</h2>"
-                "<p>When learners join with a nickname and use the labs, their Simulate runs, guesses and "
-                "Challenge decisions appear here (this page refreshes by itself).</p></div>" + footer)
+                "<p>When learners join with a nickname and use the labs, their Simulate runs, guesses, "
+                "Challenge decisions and tutorial quiz answers appear here (this page refreshes by itself).</p>"
+                "</div>" + footer)
         return _page(title, body, refresh_seconds)
     sections = [_simulation(results), _calibration(results), _brier(results), _challenge(results),
-                _where(results, now)]
+                _where(results, now), _quiz(results)]
     return _page(title, header + "<main>" + "".join(s for s in sections if s) + "</main>" + footer,
                  refresh_seconds)
 

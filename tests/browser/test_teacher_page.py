@@ -3,8 +3,9 @@
 The class server records into a temporary folder; the example export
 (data/example-class-results.csv, 12 learners) is loaded into the session's store
 from the test process, and the page is opened with the printed address. Saves
-test-artifacts/issue21-teacher-page.png (the first screen) and
-issue21-teacher-page-full.png (the whole page).
+test-artifacts/issue21-teacher-page.png (the first screen),
+issue21-teacher-page-full.png (the whole page) and teacher-quiz.png (scrolled to the
+Rules tutorial quiz).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from safari_kit.teaching.class_export import read_csv
+from safari_kit.teaching.class_records import QuizAnswer
 from safari_kit.teaching.class_store import ResultStore
 from tests.server.class_server import class_server
 
@@ -36,7 +38,8 @@ def test_the_teacher_page_fits_a_projector_and_refreshes_itself(browser):
             page = context.new_page()
             page.goto(address)
             assert page.url == server.url + "teacher"  # the token is gone from the address bar
-            for heading in ("Simulation lab", "calibration", "Brier scores", "Challenge", "Who is in which lab"):
+            for heading in ("Simulation lab", "calibration", "Brier scores", "Challenge", "Who is in which lab",
+                            "Rules tutorial quiz"):
                 assert page.get_by_role("heading", name=re.compile(heading)).count() == 1, heading
             # the simulation table, its first question's plot and the header are on the first screen
             assert page.locator("header").bounding_box()["y"] == 0
@@ -46,6 +49,15 @@ def test_the_teacher_page_fits_a_projector_and_refreshes_itself(browser):
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "issue21-teacher-page.png"))
             page.screenshot(path=str(ARTIFACTS / "issue21-teacher-page-full.png"), full_page=True)
+            # the quiz: one row per question answered, the whole section on one screen when scrolled to
+            quiz = page.locator("section", has=page.get_by_role("heading", name="Rules tutorial quiz"))
+            questions = {r.question for r in example if isinstance(r, QuizAnswer)}
+            assert quiz.locator("tbody tr").count() == len(questions) == 7
+            quiz.scroll_into_view_if_needed()
+            box = quiz.bounding_box()
+            assert box["height"] <= 768 - 60 and box["x"] + box["width"] <= 1366
+            page.screenshot(path=str(ARTIFACTS / "teacher-quiz.png"))
+            page.evaluate("window.scrollTo(0, 0)")
             first = page.locator("header").inner_text()
             assert f"{len(example)} records from 12 learners" in first.replace("\n", " ")
             page.mouse.wheel(0, 900)  # the teacher scrolled to the Challenge: the refresh keeps the place

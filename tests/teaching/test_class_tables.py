@@ -1,4 +1,5 @@
-"""The class's pooled tables (issue 21): sums of the parts, Brier scores, calibration, Challenge, pool_files."""
+"""The class's pooled tables (issue 21): sums of the parts, Brier scores, calibration, Challenge, the tutorial's
+quiz, pool_files."""
 from __future__ import annotations
 
 import itertools
@@ -13,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from safari_kit.teaching.class_export import read_csv
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, SimulationRun
-from safari_kit.teaching.class_tables import ClassResults, PoolError, brier, calibration_bin, pool, pool_files
+from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
+from safari_kit.teaching.class_tables import (ClassResults, PoolError, brier, calibration_bin, pool, pool_files,
+                                              quiz_questions)
 from safari_kit.teaching.results_file import write_results
 from tests.teaching.test_class_records import session
 
@@ -171,3 +173,99 @@ def test_runs_that_repeat_a_shared_seeds_draw_are_counted():
             shared("eve", 1, trials=200), sim("fay", 1, "identify-animal", 100, 19)]
     row = pool(recs).simulation().iloc[0]
     assert row.same_draws == 2 and row.runs == 7 and row.trials == 800
+
+
+# ---------------------------------------------------------------------- the Rules tutorial's quiz
+def _tutorial_ids() -> list[str]:
+    """The quiz's ids in the order the tutorial asks them, read from the tutorial itself (not class_tables)."""
+    from safari_kit.teaching.tutorial_quiz import questions
+    from safari_kit.teaching.tutorials import knockout_script, witness_script
+
+    return [q.id for s in (witness_script(), knockout_script()) for q in questions(s)]
+
+
+def _choices() -> dict[str, tuple[tuple[str, ...], str]]:
+    from safari_kit.teaching.tutorial_quiz import questions
+    from safari_kit.teaching.tutorials import knockout_script, witness_script
+
+    return {q.id: (q.choices, q.answer) for s in (witness_script(), knockout_script()) for q in questions(s)}
+
+
+UNKNOWN = "witness-q9"  # an id this kit's tutorial does not ask (an older or newer kit's question)
+answers = st.lists(st.tuples(st.sampled_from(["ann", "bo", "cy", "dee"]),
+                             st.sampled_from([*_tutorial_ids(), UNKNOWN]), st.integers(0, 3)), max_size=40)
+
+
+def quiz_answer(learner: str, seq: int, question: str, answer: str, correct: bool) -> QuizAnswer:
+    return QuizAnswer(learner=learner, nickname=learner.title(), lab=f"tutorial-{question.split('-')[0]}", at=AT,
+                      seq=seq, question=question, answer=answer, correct=int(correct))
+
+
+@settings(max_examples=80, deadline=None)
+@given(answers)
+def test_the_quiz_table_counts_each_learners_first_answer(parts):
+    choices = _choices()
+    recs = []
+    for seq, (who, qid, k) in enumerate(parts, start=1):
+        options, right = choices.get(qid, (("A", "B", "C"), "A"))
+        answer = options[k % len(options)]
+        recs.append(quiz_answer(who, seq, qid, answer, answer == right))
+    recs.reverse()  # pool sorts them: "first" is by seq, not by the order the records come in
+    table = pool(recs).quiz()
+    # the independent count: per question, each learner's answer with the lowest seq
+    first: dict[str, dict[str, QuizAnswer]] = {}
+    for r in sorted(recs, key=lambda r: r.seq):
+        first.setdefault(r.question, {}).setdefault(r.learner, r)
+    expected_order = [q for q in _tutorial_ids() if q in first] + ([UNKNOWN] if UNKNOWN in first else [])
+    assert list(table.question) == expected_order  # the tutorial's order; the unknown id kept, after them
+    for row in table.itertuples(index=False):
+        mine = list(first[row.question].values())
+        assert row.answered == len(mine) == len({r.learner for r in mine})
+        assert row.right == sum(r.correct for r in mine)
+        assert row.right_share == row.right / row.answered
+        wrong = [r.answer for r in mine if not r.correct]
+        most = max((wrong.count(w) for w in wrong), default=0)
+        assert row.top_wrong_count == most
+        assert (row.top_wrong in wrong and wrong.count(row.top_wrong) == most) if wrong else row.top_wrong == ""
+        if row.question in choices:
+            assert row.right_answer == choices[row.question][1]
+
+
+def test_the_quiz_table_words_each_question_and_keeps_an_unknown_id():
+    witness, knockout = [q for q in quiz_questions() if q.id.startswith("witness")], \
+        [q for q in quiz_questions() if q.id.startswith("knockout")]
+    assert (len(witness), len(knockout)) == (4, 3)
+    q3 = quiz_questions()[2]
+    assert q3.id == "witness-q3"
+    wrong = next(c for c in q3.choices if c != q3.answer)
+    recs = [quiz_answer("ann", 1, "knockout-q2", "You", True), quiz_answer("ann", 2, "witness-q3", wrong, False),
+            quiz_answer("ann", 3, "witness-q3", q3.answer, True),  # a second answer: the first one counts
+            quiz_answer("bo", 1, "witness-q3", wrong, False), quiz_answer("bo", 2, "old-question", "<b>yes</b>", False),
+            quiz_answer("cy", 1, "witness-q3", q3.answer, True)]
+    table = pool(recs).quiz()
+    assert list(table.question) == ["witness-q3", "knockout-q2", "old-question"]
+    row = table.iloc[0]
+    assert (row.game, row.number, row.rulings, row.text, row.right_answer) == ("witness", 3, "W5", q3.text, q3.answer)
+    assert (row.answered, row.right, row.top_wrong, row.top_wrong_count) == (3, 1, wrong, 2)
+    assert row.right_share == pytest.approx(1 / 3)
+    row = table.iloc[1]
+    assert (row.game, row.number, row.answered, row.right, row.top_wrong, row.top_wrong_count) == \
+        ("knockout", 2, 1, 1, "", 0)
+    row = table.iloc[2]  # never dropped: shown by its id
+    assert (row.game, row.number, row.rulings, row.text, row.right_answer) == ("", 0, "", "old-question", "")
+    assert (row.answered, row.right, row.top_wrong, row.top_wrong_count) == (1, 0, "<b>yes</b>", 1)
+    assert pool([]).quiz().empty and list(pool([]).quiz().columns) == list(table.columns)
+
+
+def test_the_example_holds_the_tutorials_own_quiz_answers():
+    """The example class answered the tutorial's real questions with their real choices; the first answer each."""
+    results = ClassResults.from_csv(EXAMPLE)
+    choices = _choices()
+    quiz = results.of(QuizAnswer)
+    assert quiz and {a.question for a in quiz} == set(choices)
+    for a in quiz:
+        options, right = choices[a.question]
+        assert a.answer in options and a.correct == (a.answer == right)
+        assert a.lab == f"tutorial-{a.question.split('-')[0]}"
+    assert len({(a.learner, a.question) for a in quiz}) == len(quiz)
+    assert list(results.quiz().question) == _tutorial_ids()

@@ -6,7 +6,7 @@ from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, SimulationRun
+from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
 from safari_kit.teaching.class_tables import ClassResults, pool
 from safari_kit.teaching.teacher_page import forbidden_page, render
 
@@ -60,7 +60,7 @@ def test_every_number_of_the_page_is_the_class_tables_number():
     results = ClassResults.from_csv(EXAMPLE)
     page = page_of(results)
     tables = Tables(page).tables
-    sim, cal, brier, challenge, where = tables  # in the page's order
+    sim, cal, brier, challenge, where, quiz = tables  # in the page's order
     expect = results.simulation()
     assert len(sim) - 1 == len(expect)
     for cells, row in zip(sim[1:], expect.itertuples(index=False)):
@@ -85,6 +85,13 @@ def test_every_number_of_the_page_is_the_class_tables_number():
     expect = results.where()
     assert sorted((c[0], c[1], c[3]) for c in where[1:]) == sorted(
         (r.nickname, r.lab, str(r.records)) for r in expect.itertuples(index=False))
+    expect = results.quiz()
+    assert len(quiz) - 1 == len(expect) == 7  # the example class answered every question of the tutorial
+    for cells, row in zip(quiz[1:], expect.itertuples(index=False)):
+        assert cells[0].startswith(f"{row.game.title()} {row.number} ({row.rulings}) {row.text}")
+        assert cells[0].endswith(f"Right: {row.right_answer}")
+        assert cells[1:] == [str(row.answered), f"{row.right} ({100 * row.right_share:.0f}%)",
+                             row.top_wrong or "–", str(row.top_wrong_count) if row.top_wrong_count else "–"]
     assert f"<b>{len(results.records)}</b> records from <b>{len(results.nicknames())}</b> learners" in page
 
 
@@ -134,3 +141,26 @@ def test_only_some_kinds_recorded_says_which_are_missing():
 def test_the_refusal_says_who_the_page_is_for_and_nothing_more():
     page = forbidden_page()
     assert "for the teacher" in page and "token" not in page and "refresh" not in page
+
+
+def test_the_quiz_section_is_shown_with_escaped_answers_and_only_when_there_are_answers():
+    quiz = [QuizAnswer(learner="L1", nickname=EVIL, lab="tutorial-witness", at=AT, seq=1, question="witness-q3",
+                       answer="Yes: stop now", correct=0),
+            QuizAnswer(learner="L2", nickname="Bo", lab="tutorial-witness", at=AT, seq=1, question="witness-q3",
+                       answer="No: reveal another card first", correct=1),
+            QuizAnswer(learner="L2", nickname="Bo", lab="<tutorial>", at=AT, seq=2, question="q<i>9</i>",
+                       answer="<img src=x onerror=alert(1)>", correct=0)]
+    page = page_of(pool(quiz))
+    assert "<h2>Rules tutorial quiz</h2>" in page
+    assert "<img" not in page and "<i>9</i>" not in page and "<script" not in page and "<tutorial>" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page and "q&lt;i&gt;9&lt;/i&gt;" in page
+    rows = Tables(page).tables[-1]
+    assert rows[0] == ["Question", "Answered", "Right", "Wrong answer chosen most", "Chose it"]
+    assert rows[1][0].startswith("Witness 3 (W5) Your Challenge has")
+    assert rows[1][1:] == ["2", "1 (50%)", "Yes: stop now", "1"]
+    assert rows[2] == ["q<i>9</i> not a question of this kit's tutorial", "1", "0 (0%)",
+                       "<img src=x onerror=alert(1)>", "1"]  # the unknown id is kept, as text
+    others = [SimulationRun(learner="L1", nickname="Ann", lab="simulation", at=AT, seq=1, question="identify-animal",
+                            trials=10, successes=3, exact=Fraction(7, 37))]
+    page = page_of(pool(others))
+    assert "Rules tutorial quiz" not in page and "class='quiz'" not in page

@@ -319,3 +319,27 @@ def test_no_quiz_from_another_seat_and_bad_choices():
         assert "There is no choice" in lab.status.value
     lab.quiz_buttons[3].click()  # a hidden button (2 choices here)
     assert rec.records == [] and lab.answers == {} and lab.errors == []
+
+
+def test_what_the_lab_records_is_what_the_teachers_quiz_table_counts():
+    """Issue 21 (follow-up): two learners answer every question in the labs, one always right, one always with
+    the choice after the right one; the class's quiz table (the teacher's page) reads their records."""
+    from safari_kit.teaching.class_tables import pool
+
+    records = []
+    for nickname, off in (("Ann", 0), ("Bo", 1)):
+        rec = Recorder(nickname)
+        for game in GAMES:
+            lab = RulesTutorial(game)
+            lab.use_recorder(rec)
+            for q in questions(T.script(game)):
+                _to_question(lab, q.id)
+                lab.quiz_buttons[(q.correct + off) % len(q.choices)].click()
+            assert lab.errors == []
+        records += rec.records
+    table = pool(records).quiz()
+    asked = [q for game in GAMES for q in questions(T.script(game))]
+    assert list(table.question) == [q.id for q in asked]
+    for row, q in zip(table.itertuples(index=False), asked):
+        assert (row.answered, row.right, row.right_answer, row.text) == (2, 1, q.answer, q.text)
+        assert (row.top_wrong, row.top_wrong_count) == (q.choices[(q.correct + 1) % len(q.choices)], 1)
