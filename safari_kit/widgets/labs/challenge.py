@@ -242,31 +242,44 @@ class ChallengeLab(Lab):
     def _start_turn(self) -> None:
         """The bots play to the learner's turn, pausing after a failed turn (its cards lie face up)."""
         state = self.state
+        start = len(state.log)
         if state.phase == "face_up" and state.current_player == self.learner:
             state.apply(A.TurnFaceDown())  # the learner has seen what their failed turn revealed
         self.seats.play_until_learner(state)
         self._collect_log()
+        news = self._bots_words(start)
         self.steps = []
         self.result = None
         self.choice_values = None
         self.turn_facts = None
         if state.is_terminal():
-            self.show_status(self._over_text())
+            self.show_status(self._over_text(), spoken=f"{news} {self._over_text()}")
             return
         if state.phase == "face_up":  # a bot failed: remember its cards before play goes on
             why = why_failed(state.observation(self.learner).log, self.game, self.learner)
             self.result = (f"Player {state.current_player} failed." + (f" {why}" if why else "")
                            + " The cards they revealed lie face up for everyone (highlighted): remember them, "
                            "then press Next turn.")
-            self.show_status(self.result)
+            self.show_status(self.result, spoken=f"{news} {self.result}")
             return
         self.choice_values = CP.lab_choice_values(self.knowledge())
         self.turn_facts = CP.facts(state, self.learner, self.memory)
         if self.first_facts is None:
             self.first_facts = self.turn_facts
             self.first_claims_hold = self._claims_hold(self.first_facts)
-        self.show_status("Your turn: Identify or Challenge? The expected number of cards each archives is "
-                         "shown beside the table.")
+        text = "Your turn: Identify or Challenge? The expected number of cards each archives is shown beside the table."
+        self.show_status(text, spoken=f"{news} {text}")
+
+    def _bots_words(self, start: int) -> str:
+        """The bots' turns since ``start`` (issue 20), one clause each; a bot's failed turn now on the table is
+        left out (the failure's own words say it)."""
+        from safari_kit.presentation.spoken_turns import turns_summary
+
+        state = self.state
+        events = list(state.observation(self.learner).log[start:])
+        if state.phase == "face_up" and state.current_player != self.learner:
+            events = [e for e in events if e.get("turn") != state.turn]
+        return turns_summary(self.game, events, self.learner)
 
     def _collect_log(self) -> None:
         obs = self.state.observation(self.learner)

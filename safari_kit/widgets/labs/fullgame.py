@@ -57,6 +57,7 @@ import ipywidgets as W
 
 from safari_kit.core.chance import Chance
 from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.widgets.labs.fullgame_spoken import SpokenTurns
 from safari_kit.widgets.labs.limits import bounded_int, limit_text, pin_range
 from safari_kit.presentation.narration import card_label, describe_event, types_label
 from safari_kit.presentation.views import action_of, learner_sentence
@@ -129,7 +130,7 @@ def _record_words(exc: Exception) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-class FullGameLab(Lab):
+class FullGameLab(SpokenTurns, Lab):
     """A whole Witness game with any options; ``humans`` are the seats played by learners.
 
     ``bots``: one registry spec for every bot seat, or a sequence with one spec
@@ -320,7 +321,9 @@ class FullGameLab(Lab):
         self._waiting_for = None
         self.record_box.layout.display = "none"
         self.record_box.value = ""
-        self._advance()
+        with self._one_sentence(since=len(state.log)):  # said: the bots' turns before the learner's first
+            self._lead = (f"New game: {game.players} players.", "start")
+            self._advance()
         self._update_pass_log()
 
     # ------------------------------------------------------------------ the flow
@@ -384,8 +387,12 @@ class FullGameLab(Lab):
             self._render(text)
         self.show_status(text)
 
-    @guarded
     def _go_on_clicked(self) -> None:
+        with self._one_sentence():
+            self._go_on_guarded()
+
+    @guarded
+    def _go_on_guarded(self) -> None:
         if self._pause is not None:
             self._go_on()
 
@@ -403,6 +410,7 @@ class FullGameLab(Lab):
         pause, self._pause = self._pause, None
         if pause == "bot_failed" and self.state.phase == "face_up" and self.state.current_player not in self.humans:
             self.state.apply(A.TurnFaceDown())
+            self._lead = ("The face-up cards turn face down.", "end")
         self._advance()
 
     def _show_pass(self, seat: int) -> None:
@@ -422,9 +430,17 @@ class FullGameLab(Lab):
         self.game_area.children = [self.pass_screen]
         self.show_status(f"Waiting for Player {seat}.")
 
-    @guarded
     def confirm_player(self, seat: int | None = None) -> None:
-        """The next learner says "I am player N": only now is their table built."""
+        """The next learner says "I am player N": only now is their table built (and said: what the other
+        players did since this seat's last turn, then the turn's start)."""
+        current = self.state.current_player if self.state is not None else None
+        opening = current in self.humans and self._waiting_for == current and self.viewer != current
+        since = self._seen.get(current, 0) if opening else None
+        with self._one_sentence(since=since, looker=current if since is not None else None):
+            self._confirm_player(seat)
+
+    @guarded
+    def _confirm_player(self, seat: int | None = None) -> None:
         if self.state is None or self.state.is_terminal():
             return
         current = self.state.current_player
@@ -664,8 +680,12 @@ class FullGameLab(Lab):
         """Press a table button (``"identify"``, ``"type:animal"``, ``"use:TOM"``, ``"end_turn"``, …)."""
         self.click("button", button_id)
 
-    @guarded
     def _on_table_click(self, target: dict) -> None:
+        with self._one_sentence():
+            self._table_click(target)
+
+    @guarded
+    def _table_click(self, target: dict) -> None:
         kind, id_ = target["kind"], target["id"]
         if self._pause is not None:
             if kind == "button" and id_ == "go_on":
@@ -756,7 +776,7 @@ class FullGameLab(Lab):
         player = state.current_player
         n_log = len(state.log)
         state.apply(action)
-        said = self._reveal_words(state.log[n_log:], player)
+        self._lead = self._action_words(action, state.log[n_log:], player)  # said when the action is over
         self._touched = True
         self._clear_pick()
         if state.is_terminal() or state.current_player != player:
@@ -770,10 +790,6 @@ class FullGameLab(Lab):
                 self._render(f"TOM: only you see this. {self._tom_words(action.place)} Press 'Got it: go on'.")
                 return
         self._advance()
-        if said and self.viewer == player:  # said last: the one sentence of this action (issue 20)
-            then = ("Press 'I remember them: turn face down'." if self.state.phase == "face_up"
-                    else self._phase_line())
-            self.live.say(f"{said} {then}".strip())
 
     def _reveal_words(self, events, player: int) -> str | None:
         """The sentence said after a declaration or a Challenge reveal of ``player`` (its card is face up now)."""

@@ -394,13 +394,25 @@ class IdentificationLab(Lab):
         if self.my_turn and self.state.phase != "face_up":
             self.show_status("It is your turn now: play it first.", kind="bad")
             return
+        start = len(self.state.log)
         if self.my_turn:  # the learner has seen the cards of their failed turn: turn them face down
             self.state.apply(A.TurnFaceDown())
             self._collect_log()
         self.last_result = None
         self._run_bots()
         self._refresh()
-        self.show_status(self._turn_text())
+        self.show_status(self._turn_text(), spoken=self._bots_words(start))
+
+    def _bots_words(self, start: int) -> str:
+        """Said after Next turn (issue 20): the bots' turns since ``start`` in one clause each, then the turn's
+        text (a bot's failed turn is said by the turn text itself, so its own clause is left out)."""
+        from safari_kit.presentation.spoken_turns import turns_summary
+
+        state = self.state
+        events = list(state.observation(self.learner).log[start:])
+        if state.phase == "face_up" and not self.my_turn:
+            events = [e for e in events if e.get("turn") != state.turn]
+        return " ".join(x for x in (turns_summary(self.game, events, self.learner), self._turn_text()) if x)
 
     def _turn_text(self) -> str:
         state = self.state
