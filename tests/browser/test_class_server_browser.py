@@ -136,3 +136,44 @@ def test_a_page_whose_connection_the_server_closes_for_its_messages_says_why(bro
             assert want in text and "Reload the page" in text, text
         finally:
             context.close()
+
+
+#: the laptop's lid, for a test: records the page's websockets; while ``__asleep`` a new one goes nowhere
+#: (a refused port on loopback), as a sleeping laptop reaches no server
+LID = """(() => {
+  const Native = window.WebSocket; window.__sockets = []; window.__asleep = false;
+  function Lid(url, protocols) {
+    const ws = new Native(window.__asleep ? 'ws://127.0.0.1:9/asleep' : url, protocols);
+    window.__sockets.push(ws); return ws;
+  }
+  Lid.prototype = Native.prototype;
+  ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED'].forEach(k => { Lid[k] = Native[k]; });
+  window.WebSocket = Lid;
+})();"""
+
+
+def test_a_lab_the_server_closed_while_the_laptop_slept_says_so_on_waking(browser):
+    """The class server stops a lab no page has been connected to for ``--idle-seconds``: a laptop asleep.
+    On waking, the page's reconnection finds no lab, and the page says so above it (not a silent table)."""
+    with class_server("--labs-per-minute", "0", "--idle-seconds", "4", "--cull-interval", "1") as srv:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            context.add_init_script(LID)
+            page = context.new_page()
+            page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
+            page.locator("button", has_text="Use memory").wait_for(timeout=120_000)
+            page.wait_for_function("() => window.__sockets.some(ws => ws.readyState === 1)")
+            kid, cookie = _kernel_id(page), _cookie_header(context)
+            page.wait_for_timeout(6000)  # connected and idle past --idle-seconds: a page still there is kept
+            assert request(srv, f"api/kernels/{kid}", cookie=cookie)[0] == 200
+            assert not page.locator("#safari-server-notice").count()
+            page.evaluate("() => { window.__asleep = true; window.__sockets.forEach(ws => ws.close()); }")
+            assert _wait_status(srv, kid, cookie, 404) == 404, srv.log_text()[-3000:]  # the culler's work
+            page.evaluate("() => { window.__asleep = false; }")  # awake: the page reconnects to no lab
+            notice = page.locator("#safari-server-notice")
+            notice.wait_for(timeout=60_000)
+            text = notice.inner_text()
+            assert "This lab has stopped" in text and "laptop asleep" in text and "Reload the page" in text, text
+            print(f"\nscreenshot: {screenshot(page, 'class-lab-gone-after-sleep')}")
+        finally:
+            context.close()
