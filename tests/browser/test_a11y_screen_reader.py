@@ -11,6 +11,9 @@ attributes. One Voilà server for the module; the labs are played by keys (the h
   game's log (the lab's "What happened", from the viewer's observation log) records for that declaration.
 * Knockout: every card of the hand is a button named with the Pal and its values; after Play the sentence
   said is the result written beside the table, and the winner's card is in the lab's log of turns.
+* Full game (follow-up): turning the cards face down, each card put on the archive and the bots' turns since
+  are said, each checked against the tree (the Clue Area's card, the top of "Your Archive" and its count)
+  and the lab's "Since your last turn" list (or the game's result).
 """
 from __future__ import annotations
 
@@ -148,4 +151,139 @@ def test_knockout_names_and_sentence(app_page):
     log = page.locator(f"{lab} .safari-ko-log").inner_text()
     assert winner.group(1) in log, (said, log)
     print(f"\nsaid {said!r}")
+    assert not page.errors, page.errors
+
+
+CARD_WORDS = (r"(Teal|Yellow|Orange|Pink|Violet) (Elephant|Owl|Bear|Goat|Pig), ([A-Za-z ]+), "
+              r"named [A-Z?]+(?: \([^)]*\))?")
+
+
+def test_full_game_sentences_for_archiving_and_the_bots_turns(app_page):
+    """Full game (issue 20, follow-up): the face-down after a failed turn, each card put on the archive, and the
+    bots' turns since are each said in one sentence, checked against the accessibility tree: the live region is a
+    status; each "Player N failed at place P: <card>" and "Player N identified ... and archived m" clause is in
+    the lab's "Since your last turn" list (told from the learner's observation log); the card put on the
+    archive is on the table, the last one on top of "Your Archive", whose count is the size said; the clue
+    card of "Your turn: clue card <card>" is the one in the Clue Area. The learner plays as a screen-reader
+    user would: it remembers the cards named "face up, to remember" and declares on one that shares a clue type
+    with the clue card, if any."""
+    page = app_page
+    lab = ".safari-fullgame-lab"
+    open_lab_by_keys(page, "Safari Witness", "Full game", lab)
+    table = f"{lab} .safari-table"
+    page.locator(f"{table} .st-card").first.wait_for()
+    assert live_regions(page, lab) == 1
+    memory: dict[int, tuple[str, str, str]] = {}  # place -> (colour, animal, texture) of a card seen face up
+    heard: dict[str, list[str]] = {"down": [], "archive": [], "news": []}
+
+    def target(key: str):
+        return page.locator(f"{table} [data-key='{key}']")
+
+    def press(node) -> str:
+        before = live_text(page, lab)
+        node.focus()
+        page.keyboard.press("Enter")
+        return wait_said(page, lab, before)
+
+    def remember() -> None:
+        tree = page.locator(f"{table} .st-unidentified").aria_snapshot()
+        for name in tree_names(tree, "img") + tree_names(tree, "button"):
+            m = re.fullmatch(rf"Place (\d+), face up(?:, to remember)?: {CARD_WORDS}", name)
+            if m:
+                memory[int(m.group(1))] = (m.group(2), m.group(3), m.group(4))
+
+    def since_list() -> str:
+        box = page.locator(f"{lab} details:has(summary:text-is('Since your last turn'))")
+        return box.inner_text() if box.count() else ""
+
+    def check(said: str) -> None:
+        status = page.locator(f"{lab} .safari-live").aria_snapshot()
+        assert status.strip().startswith("- status:") and said in status, status
+        told = since_list().splitlines()
+        over = re.search(r"Game over after \d+ turns\. Winner\(s\): (.+)\.$", said)
+        if over:  # the list gives way to the game's result: its table names the winners the sentence says
+            result = page.locator(f"{lab} h3:text-matches('^Game over')").locator("xpath=..").inner_text()
+            assert "Winner" in result and over.group(1) in result, (said, result)
+            heard["news"].append(over.group(0))
+            return
+        for m in re.finditer(rf"Player (\d+) [^;]*?failed at place (\d+): (?P<card>{CARD_WORDS})", said):
+            p, place, card = m.group(1), m.group(2), m.group("card")
+            assert any(f"Player {p} " in x and f"at place {place}: {card}" in x for x in told), (said, told)
+            heard["news"].append(m.group(0))
+        for m in re.finditer(r"Player (\d+) identified (\d+) cards? and archived (\d+)", said):
+            p, n = m.group(1), int(m.group(3))
+            assert any(x.strip() == f"Player {p} archived {n} card{'s' if n != 1 else ''}." for x in told), (said, told)
+            heard["news"].append(m.group(0))
+        m = re.search(rf"Your turn: clue card ({CARD_WORDS})\.", said)
+        if m:
+            tree = page.locator(f"{table} .st-clue").aria_snapshot()
+            assert m.group(1) in tree_names(tree, "img") + tree_names(tree, "button"), (said, tree)
+
+    for _turn in range(14):
+        for _ in range(8):  # a bot's failed turn: remember its cards, then go on
+            go = target('button:"go_on"')
+            if not go.count():
+                break
+            remember()
+            said = press(go)
+            assert said.startswith("The face-up cards turn face down."), said
+            check(said)
+            heard["down"].append(said)
+        identify = target('button:"identify"')
+        if not identify.count():  # the game is over (a bot reached 10 Mugshots): a new game
+            said = press(page.locator(f"{lab} button", has_text=re.compile("^New game$")))
+            memory.clear()
+            page.locator(f"{table} .st-card").first.wait_for()
+            continue
+        press(identify)
+        tree = page.locator(f"{table} .st-clue").aria_snapshot()
+        clue = next(n for n in tree_names(tree, "img") + tree_names(tree, "button") if re.match(CARD_WORDS, n))
+        colour, animal, texture = re.match(CARD_WORDS, clue).groups()[:3]
+        down = [int(k.split(":")[1]) for k in page.locator(f"{table} [data-key^='place:']").evaluate_all(
+            "(els) => els.map((e) => e.getAttribute('data-key'))")]
+        pick = ("color", down[-1])
+        for place, (c, a, t) in memory.items():
+            if place in down:
+                shared = [k for k, x, y in (("color", c, colour), ("animal", a, animal), ("texture", t, texture))
+                          if x == y]
+                if shared:
+                    pick = (shared[0], place)
+                    break
+        press(target(f'button:"type:{pick[0]}"'))
+        said = press(target(f"place:{pick[1]}"))
+        m = re.match(rf"Place {pick[1]}: ({CARD_WORDS})\. (Match|No match)", said)
+        assert m, said
+        card = m.group(1)
+        memory[pick[1]] = m.groups()[1:4]
+        if m.group(5) == "No match":
+            remember()
+            said = press(target('button:"face_down"'))
+            assert said.startswith("The face-up cards turn face down."), said
+            check(said)
+            heard["down"].append(said)
+            continue
+        memory.pop(pick[1], None)
+        while True:  # archive the cards won one at a time; the last goes on top by itself
+            won = page.locator(f"{table} .st-won [data-key^='card:']")
+            if not won.count():
+                break
+            name = won.first.get_attribute("aria-label")
+            said = press(won.first)
+            assert said.startswith(f"{name} goes on your archive"), (name, said)
+            heard["archive"].append(said)
+            check(said)
+            last = re.search(rf"The last card, ({CARD_WORDS}), goes on top by itself\. Your archive: (\d+) Mugshots?\.",
+                             said)
+            if last:
+                top = page.locator(f"{table} .st-archive.st-you .st-archive-inner > .st-slot").aria_snapshot()
+                assert last.group(1) in top, (said, top)
+                title = page.locator(f"{table} .st-archive.st-you .st-zone-title").inner_text()
+                assert title.endswith(f"· {last.group(5)}"), (said, title)
+                break
+        assert card in page.locator(f"{table} .st-archive.st-you").aria_snapshot() or heard["archive"], card
+        if heard["archive"] and heard["news"]:
+            break
+    print("\n" + "\n".join(f"{k}: {v}" for k, vs in heard.items() for v in vs[-2:]))
+    assert heard["down"] and heard["news"], heard
+    assert heard["archive"], f"no match in 14 turns with the remembered cards: {heard}"
     assert not page.errors, page.errors
