@@ -193,8 +193,8 @@ def turns_summary(game, events: Iterable[dict], viewer: int, skip: Iterable[int]
             turns.append([])
             key = k
         turns[-1].append(e)
-    phrases = [turn_phrase(game, t, viewer) for t in turns if t[0].get("player") not in skip]
-    phrases = [p for p in phrases if p]
+    said = [turn_phrase(game, t, viewer) for t in turns if t[0].get("player") not in skip]
+    phrases = [p for p in said if p]
     return ("; ".join(phrases) + ".") if phrases else ""
 
 
