@@ -95,7 +95,7 @@ from safari_kit.simulation.registry import make_bot
 from safari_kit.widgets.labs.base import Lab, guarded
 from safari_kit.widgets.labs.knockout_text import (
     ITEM_SHORT, ITEM_UNITS, LAB_CSS as _CSS, chance_html, fmt_value, plays_table_html, reduced_html, result_sentence,
-    tally_html, why_html,
+    round_words, tally_html, trick_words, why_html,
 )
 from safari_kit.widgets.table import CardTable
 
@@ -384,19 +384,32 @@ class KnockoutLab(Lab):
         self._pause = None
         self._advance()
         self._redraw()
-        self.show_status(self._status_text())
+        self.show_status(self._status_text(), spoken=self._spoken_status())
 
     @guarded
     def _on_end_round(self, _button=None) -> None:
-        if self.state.is_terminal():
+        s = self.state
+        if s.is_terminal():
             self.show_status("The game is over: press New game to play again.", kind="bad")
             return
         self._picked_card = self._picked_item = None
         self._pause = None
+        done, round_no, out = len(s.completed_turns), s.round, set(s.out)
         self._advance(to_round_end=True)
+        played = [t for t in s.completed_turns[done:] if t["round"] == round_no]
+        went_out = [seat for seat in s.out if seat not in out]
         self._advance()
         self._redraw()
-        self.show_status(self._status_text())
+        summary = round_words(played, self.learner, s.players, s.scores(), round_no, went_out)
+        self.show_status(self._status_text(), spoken=f"{summary} {self._spoken_status()}")
+
+    def _spoken_status(self) -> str:
+        """The status line for the ear: on the learner's turn, first the cards already played in it (a
+        sighted learner sees them on the table before choosing)."""
+        s = self.state
+        if self._my_turn() and s.trick:
+            return f"{trick_words(self.game, s.trick, s.item, self.learner)} {self._status_text()}"
+        return self._status_text()
 
     @guarded
     def _on_new_game(self, _button=None) -> None:

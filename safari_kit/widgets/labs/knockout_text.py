@@ -22,7 +22,8 @@ from fractions import Fraction
 from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
 
 __all__ = ["ITEM_SHORT", "ITEM_UNITS", "LAB_CSS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
-           "who", "value_text", "card_html", "why_html", "tally_html", "plays_table_html"]
+           "who", "value_text", "card_html", "why_html", "tally_html", "plays_table_html", "trick_words",
+           "round_words"]
 
 LAB_CSS = """
 <style>
@@ -61,6 +62,45 @@ def who(seat: int, learner: int) -> str:
 def value_text(game, card: str, item: str) -> str:
     """``88 km/h``: the card's value of ``item`` with its unit."""
     return f"{fmt_value(game.by_id[card].value(item))} {ITEM_UNITS[item]}"
+
+
+def trick_words(game, trick, item: str | None, learner: int) -> str:
+    """The cards already on the table in the turn under way, in the order played (all face up), for the ear:
+    what a sighted learner reads in "Played this turn" before choosing. Empty before the first card.
+
+    >>> from safari_kit.knockout import KnockoutGame
+    >>> game = KnockoutGame(players=3)
+    >>> trick_words(game, ((1, "K01"), (2, "K12")), "top_speed_kmh", 0)
+    'Player 1 led African Elephant, naming Top speed: 40 km/h. Player 2 played Springbok: 88 km/h.'
+    """
+    if not trick or item is None:
+        return ""
+    words = []
+    for k, (seat, card) in enumerate(trick):
+        name, value = game.by_id[card].name, value_text(game, card, item)
+        words.append(f"{who(seat, learner)} led {name}, naming {ITEM_SHORT[item]}: {value}." if k == 0
+                     else f"{who(seat, learner)} played {name}: {value}.")
+    return " ".join(words)
+
+
+def round_words(turns, learner: int, players: int, scores, round_no: int, out=()) -> str:
+    """After "Play to end of round": the turns just played at once (``turns``: entries of
+    ``state.completed_turns``), who won how many, the points so far, and ``out``: the seats that went out at
+    the round's end (Variation 1).
+
+    >>> round_words([{"winner": 1}, {"winner": 0}, {"winner": 1}], 0, 2, [1, 2], 1)
+    'Round 1 played to its end: 3 turns; you won 1, Player 1 won 2. Points so far: you 1, Player 1 2.'
+    """
+    wins = [sum(1 for t in turns if t["winner"] == seat) for seat in range(players)]
+
+    def named(seat: int) -> str:
+        return "you" if seat == learner else f"Player {seat}"
+    text = (f"Round {round_no} played to its end: {len(turns)} turn{'s' if len(turns) != 1 else ''}; "
+            + ", ".join(f"{named(seat)} won {wins[seat]}" for seat in range(players))
+            + ". Points so far: " + ", ".join(f"{named(seat)} {scores[seat]}" for seat in range(players)) + ".")
+    if out:
+        text += " Out of the game now (no turn won in this round): " + ", ".join(named(seat) for seat in out) + "."
+    return text
 
 
 def chance_html(p: Fraction, short: bool = False) -> str:
