@@ -144,10 +144,12 @@ class RawLearner:
         resp = await self.fetch("")
         self.result.status = resp.code
         self.result.page_seconds = time.perf_counter() - self.opened_at
-        match = re.search(r'"kernelId":\s*"([0-9a-f-]+)"', (resp.body or b"").decode(errors="replace"))
+        body = (resp.body or b"").decode(errors="replace")
+        match = re.search(r'"kernelId":\s*"([0-9a-f-]+)"', body)
         self.kernel_id = match.group(1) if match else None
-        if resp.code == 200 and not self.kernel_id:
-            self.result.errors.append("page without a kernel id")
+        if resp.code == 200 and not self.kernel_id:  # what the page was instead: its title and first words
+            words = " ".join(re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", body, flags=re.S).split())
+            self.result.errors.append(f"page without a kernel id ({len(body)} bytes): {words[:300]!r}")
         return resp.code
 
     async def shutdown(self) -> int:
