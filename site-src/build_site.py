@@ -534,6 +534,25 @@ def localize_pages(out: Path, cache: Path) -> None:
             html.write_text(new)
 
 
+def link_favicon(out: Path) -> int:
+    """Give every page of the site without an icon link one to the site's own favicon.ico (relative): a page
+    without one makes the browser ask the server's root for /favicon.ico, outside the site when it is
+    published under a school's sub-path (/school/safari/). Returns the pages changed."""
+    skip = {"static", "extensions", "build"}
+    changed = 0
+    for page in out.rglob("*.html"):
+        rel = page.relative_to(out)
+        if skip & set(rel.parts[:-1]):
+            continue
+        text = page.read_text()
+        if re.search(r"<link[^>]*rel=[\"']?(?:shortcut )?icon", text) or "</head>" not in text:
+            continue
+        up = "../" * (len(rel.parts) - 1)
+        page.write_text(text.replace("</head>", f'<link rel="icon" href="{up}favicon.ico"></head>', 1))
+        changed += 1
+    return changed
+
+
 def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
     """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart."""
     tmpl = (SRC / "index.html").read_text()
@@ -605,6 +624,7 @@ def main(argv=None) -> int:
     localize_pages(out, cache)
     landing_page(out, contents, teacher=args.teacher)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico
+    log(f"{link_favicon(out)} pages link the site's favicon.ico (none asks the server's root for one)")
     shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
     patch_service_worker(out)
     log(f"labextensions left out: {', '.join(UNWANTED_EXTENSIONS)} ({drop_extensions(out)} config entries)")

@@ -83,18 +83,27 @@ def shot(page, name: str, selector: str | None = None, height: int = 1700):
 
 
 def open_lab(page, game: str, lab: str, root_class: str) -> None:
+    """Open ``lab`` of ``game`` from the app's chooser and wait for that new lab's table.
+
+    The list is read once it holds this game's labs (both games have a "Rules tutorial": an option of the
+    other game's list would be picked before the kernel swaps the list, and Open lab would open the game's
+    first lab), and a lab already open is waited out of the page (the two tutorials share a root class)."""
+    from safari_kit.widgets.app import LABS
+
     app = page.locator(".safari-app")
     button(app.locator(".widget-toggle-buttons"), game).click()
-    page.wait_for_function(
-        "([game]) => [...document.querySelectorAll('.safari-app .widget-toggle-buttons button')]"
-        ".some(b => b.innerText.trim() === game && b.classList.contains('mod-active'))", arg=[game])
-    select = app.locator(".widget-dropdown select").first  # the chooser's (an open lab may have its own)
-    page.wait_for_function(
-        "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown select option')]"
-        ".some(o => o.textContent.trim() === lab)", arg=[lab])
-    select.select_option(label=lab)
+    titles = [e.title for e in LABS if e.game == game]
+    page.wait_for_function(  # the chooser's own list (the first select: a lab may have its own)
+        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown select');"
+        " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
+        " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
+    old = page.locator(".safari-app .safari-lab").first
+    old = old.element_handle() if old.count() else None
+    app.locator(".widget-dropdown select").first.select_option(index=titles.index(lab.replace("\u00a0", " ")))
     page.wait_for_timeout(200)  # the kernel has the choice before Open lab
     button(app, "Open lab").click()
+    if old is not None:
+        page.wait_for_function("(el) => !el.isConnected", arg=old, timeout=60_000)
     page.locator(f".safari-app {root_class} .safari-table .st-card").first.wait_for(timeout=60_000)
     page.wait_for_timeout(300)
 
