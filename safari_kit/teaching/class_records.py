@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 __all__ = ["RecordError", "Record", "COMMON", "SimulationRun", "Guess", "ChallengeDecision", "KnockoutPlay",
-           "QuizAnswer", "KINDS", "check_who", "to_dict", "from_dict", "now", "as_chance", "NICKNAME_MAX", "TEXT_MAX"]
+           "QuizAnswer", "KINDS", "LATER_FIELDS", "check_who", "to_dict", "from_dict", "now", "as_chance", "NICKNAME_MAX", "TEXT_MAX"]
 
 NICKNAME_MAX = 30   # a nickname, not an essay
 TEXT_MAX = 200      # a short context, question id or answer
@@ -91,6 +91,15 @@ def _flag(value: Any, field: str) -> int:
     if value in (0, 1) and not isinstance(value, float):
         return int(value)
     raise RecordError(f"{field} must be 0 or 1, got {value!r}")
+
+
+def _maybe_bool(value: Any, field: str) -> bool | None:
+    """True, False or None (unknown); the CSV export's cells "True", "False" and "" read back as those."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in ("True", "False", ""):
+        return {"True": True, "False": False, "": None}[value]
+    raise RecordError(f"{field} must be true, false or empty (not known), got {value!r}")
 
 
 def _choice(value: Any, field: str, allowed: tuple[str, ...]) -> str:
@@ -171,12 +180,15 @@ class SimulationRun(Record):
 @dataclass(frozen=True, kw_only=True)
 class Guess(Record):
     """A guessed chance (``guess``) beside the exact one (``exact``) and the outcome (1: it happened);
-    ``context``: a few words saying what was guessed."""
+    ``context``: a few words saying what was guessed; ``chance_seen`` (issue 26): True when the exact chance
+    was on the learner's screen before the guess (a copy, not a guess), False when it was hidden, None when
+    not known (files written before the field). The class's calibration counts only hidden-chance guesses."""
 
     guess: Fraction
     exact: Fraction
     outcome: int
     context: str = ""
+    chance_seen: bool | None = None
 
     kind: ClassVar[str] = "guess"
 
@@ -185,6 +197,7 @@ class Guess(Record):
         self._set("exact", as_chance(self.exact, "exact"))
         self._set("outcome", _flag(self.outcome, "outcome"))
         _text(self.context, "context", empty=True)
+        self._set("chance_seen", _maybe_bool(self.chance_seen, "chance_seen"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,6 +292,8 @@ class QuizAnswer(Record):
 KINDS: dict[str, type[Record]] = {c.kind: c for c in (SimulationRun, Guess, ChallengeDecision, KnockoutPlay,
                                                        QuizAnswer)}
 COMMON = tuple(f.name for f in dataclasses.fields(Record))
+#: fields added after the first files were written: a file without them reads them as their default (None: not known)
+LATER_FIELDS = frozenset({"chance_seen"})
 
 
 def _plain(value: Any) -> Any:
@@ -303,10 +318,10 @@ def from_dict(data: dict[str, Any]) -> Record:
     if cls is None:
         raise RecordError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     names = [f.name for f in dataclasses.fields(cls)]
-    missing = [n for n in names if n not in data]
+    missing = [n for n in names if n not in data and n not in LATER_FIELDS]
     extra = sorted(set(data) - set(names) - {"kind"})
     if missing:
         raise RecordError(f"a {kind} record needs the field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
     if extra:
         raise RecordError(f"a {kind} record has no field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
-    return cls(**{n: data[n] for n in names})
+    return cls(**{n: data[n] for n in names if n in data})
