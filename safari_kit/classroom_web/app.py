@@ -27,6 +27,7 @@ from voila.app import Voila
 from safari_kit.classroom_web.teacher import TeacherAccess, handlers
 from safari_kit.server import classroom
 from safari_kit.teaching.class_session import RESULTS_ENV, session_name
+from safari_kit.teaching.class_hold import hold
 from safari_kit.teaching.class_store import ResultStore
 
 __all__ = ["ClassroomVoila", "run", "teacher_url"]
@@ -60,7 +61,12 @@ def run(notebook: str, settings: classroom.ClassSettings, print_fn=print) -> int
         raise OSError(f"--results {settings.results!r} is a file, not a folder")
     folder.mkdir(parents=True, exist_ok=True)
     session = settings.session or session_name()
-    store = ResultStore(folder, session)
+    held = hold(folder, session)  # issue 26: `results wipe` refuses while the server holds the session
+    try:
+        store = ResultStore(folder, session)
+    except BaseException:
+        held.release()
+        raise
     token = secrets.token_urlsafe(24)
     ClassroomVoila.teacher_access = TeacherAccess(token, store, session, settings.base_url)
     path = str(store.path.resolve())
@@ -68,8 +74,12 @@ def run(notebook: str, settings: classroom.ClassSettings, print_fn=print) -> int
              "Teacher's page (keep this address to yourself: it holds the teacher's key):",
              f"    {teacher_url(settings, token)}"]
     try:
-        return classroom.run(notebook, settings, print_fn=print_fn, app_class=ClassroomVoila,
+        code = classroom.run(notebook, settings, print_fn=print_fn, app_class=ClassroomVoila,
                              kernel_env={RESULTS_ENV: path}, extra_lines=lines)
     finally:
         ClassroomVoila.teacher_access = None
         store.close()
+        held.release()
+    # issue 26: Ctrl+C or SIGTERM ends here with one line (and exit code 0), not a traceback
+    print_fn(f"Class server stopped. The session's records stay in {path} until you wipe them.")
+    return code

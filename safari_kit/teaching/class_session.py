@@ -60,4 +60,17 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> ResultStore | No
     path = Path(value)
     if not path.name.endswith(SUFFIX):
         raise StoreError(f"{RESULTS_ENV}={value!r}: not a results database (FOLDER/SESSION{SUFFIX})")
-    return ResultStore(path.parent, path.name[:-len(SUFFIX)], create=False)
+    store = ResultStore(path.parent, path.name[:-len(SUFFIX)], create=False)
+    # issue 26: this kernel holds the session as long as it lives (the system lets go when it ends), so
+    # `results wipe` refuses while a lab could still write into the file, even one a crashed server left
+    from safari_kit.teaching.class_hold import hold
+
+    if store.path not in _HOLDS:
+        held = hold(path.parent, store.session, writer=False)
+        if held.held:
+            _HOLDS[store.path] = held
+    return store
+
+
+#: the sessions this process holds (a kernel opens its class's store once or a few times; one hold each)
+_HOLDS: dict[Path, object] = {}

@@ -80,11 +80,21 @@ def sessions(folder: str | Path) -> list[str]:
 
 
 def wipe(folder: str | Path, session: str) -> list[Path]:
-    """Delete every file of ``session`` (close the store first); returns what was deleted."""
-    gone = []
-    for path in session_files(folder, session):
-        path.unlink()
-        gone.append(path)
+    """Delete every file of ``session`` (close the store first); returns what was deleted.
+
+    Refused (:class:`~safari_kit.teaching.class_hold.SessionInUse`, nothing deleted) while a class server or
+    one of its labs holds the session (issue 26: a running server kept writing into the deleted file and
+    its page kept showing the records); a lock file left by a server that has ended is deleted with the rest.
+    """
+    from safari_kit.teaching.class_hold import check_free  # it imports this module
+
+    with check_free(folder, session) as stale:
+        gone = []
+        for path in session_files(folder, session):
+            path.unlink()
+            gone.append(path)
+    if stale is not None:
+        gone.append(stale)
     return gone
 
 
@@ -157,7 +167,11 @@ class ResultStore:
             con.close()
 
     def close(self) -> None:
-        """Close every connection of this store (before :func:`wipe`; the store opens new ones if used)."""
+        """Close every connection of this store (before :func:`wipe`; the store opens new ones if used).
+
+        Called from any thread (the class server closes at its end the connections its worker threads
+        opened for the teacher's page): each connection is opened with ``check_same_thread=False`` so that
+        closing it elsewhere is allowed; it is still used only by the thread that opened it."""
         with self._open_lock:
             cons, self._open = self._open, []
         for con in cons:
@@ -171,7 +185,9 @@ class ResultStore:
         self.close()
 
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        # check_same_thread=False only so that close() may close it from another thread (issue 26: the
+        # server's end raised ProgrammingError); the connection itself stays this thread's (_local)
+        con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
         con.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
         # WAL with synchronous=NORMAL: a commit survives the server process crashing (not a power cut
         # in the second after it), and does not wait for the disk: the writers' queue stays short
