@@ -29,15 +29,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from fractions import Fraction
 from typing import Any, ClassVar
 
-__all__ = ["RecordError", "Record", "COMMON", "SimulationRun", "Guess", "ChallengeDecision", "KnockoutPlay",
-           "QuizAnswer", "KINDS", "LATER_FIELDS", "check_who", "to_dict", "from_dict", "now", "as_chance", "NICKNAME_MAX", "TEXT_MAX"]
+from safari_kit.teaching.nicknames import _INVISIBLE, _REFUSED_CATEGORIES, NICKNAME_MAX, excerpt
 
-NICKNAME_MAX = 30   # a nickname, not an essay
+__all__ = ["RecordError", "Record", "COMMON", "SimulationRun", "Guess", "ChallengeDecision", "KnockoutPlay",
+           "QuizAnswer", "KINDS", "LATER_FIELDS", "check_who", "to_dict", "from_dict", "now", "as_chance",
+           "NICKNAME_MAX", "TEXT_MAX"]
+
 TEXT_MAX = 200      # a short context, question id or answer
 _LEARNER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -73,10 +76,12 @@ def as_chance(value: Any, field: str = "chance") -> Fraction:
 
 
 def _text(value: Any, field: str, limit: int = TEXT_MAX, empty: bool = False) -> str:
+    # the message shows a short excerpt only: a 900 kB value must not come back whole (issue 26)
     if not isinstance(value, str) or (not empty and not value.strip()) or len(value) > limit:
-        raise RecordError(f"{field} must be a text of {'0' if empty else '1'} to {limit} characters, got {value!r}")
+        shown = excerpt(value) if isinstance(value, str) else excerpt(repr(value)[:100])
+        raise RecordError(f"{field} must be a text of {'0' if empty else '1'} to {limit} characters, got {shown}")
     if any(ord(c) < 32 for c in value):
-        raise RecordError(f"{field} must not hold control characters (line breaks, tabs), got {value!r}")
+        raise RecordError(f"{field} must not hold control characters (line breaks, tabs), got {excerpt(value)}")
     return value
 
 
@@ -114,6 +119,11 @@ def check_who(learner: Any, nickname: Any) -> None:
     if not isinstance(learner, str) or not _LEARNER.fullmatch(learner):
         raise RecordError(f"learner must be 1 to 64 letters, digits, '-' or '_', got {learner!r}")
     _text(nickname, "nickname", NICKNAME_MAX)
+    # what displays as something else (bidi overrides, zero-width characters, line separators) is never a name
+    # the teacher's page shows, whatever file it came from (issue 26: safari_kit.teaching.nicknames)
+    if _INVISIBLE.search(nickname) or any(unicodedata.category(c) in _REFUSED_CATEGORIES for c in nickname):
+        raise RecordError(f"nickname must not hold hidden, format or control characters (zero-width, "
+                          f"right-to-left override, line separator), got {nickname!r}")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,12 +8,16 @@ UTC time, the next sequence number), keeps the record for the session's download
 class server's store: ``ResultStore.add``). Numbering is under a lock, so labs of one
 session on different threads never share a number; a record the sink refuses (it
 raises) keeps its number and stays in the download, so nothing is lost in silence.
+On a recording class server the pages of one browser share a learner id (issue 26), so
+``numbering`` (the store's :func:`~safari_kit.teaching.class_learner.next_seq`) gives the
+numbers instead of the page's own count.
 
 Recording is off until the learner gives a nickname: a recorder exists only for a
 learner who joined (the class server page says what is kept).
 """
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import threading
 from collections.abc import Callable
@@ -43,11 +47,13 @@ class Recorder:
     """
 
     def __init__(self, nickname: str, *, learner: str | None = None,
-                 sink: Callable[[Record], Any] | None = None, clock: Callable[[], str] = now) -> None:
+                 sink: Callable[[Record], Any] | None = None, clock: Callable[[], str] = now,
+                 numbering: Callable[[], int] | None = None) -> None:
         self.learner = learner or new_learner_id()
         self.nickname = nickname
         self.sink = sink
         self.clock = clock
+        self.numbering = numbering
         self._records: list[Record] = []
         self._lock = threading.Lock()
         check_who(self.learner, nickname)  # a bad nickname fails when the learner joins, not at the first action
@@ -56,6 +62,8 @@ class Recorder:
         with self._lock:
             record = cls(learner=self.learner, nickname=self.nickname, lab=lab, at=self.clock(),
                          seq=len(self._records) + 1, **fields)  # a bad field raises before a number is used
+            if self.numbering is not None:  # the number shared by the learner's pages (the class's store)
+                record = dataclasses.replace(record, seq=self.numbering())
             self._records.append(record)
         if self.sink is not None:
             self.sink(record)

@@ -1,0 +1,147 @@
+"""One learner in the class's database: the nickname they hold, their record numbers and their quota (issue 26).
+
+The class session's SQLite file (:class:`~safari_kit.teaching.class_store.ResultStore`) is
+written by every learner's kernel directly. Three things must hold across all of them,
+so they live in the database too, in one table ``learners`` (one row per learner id):
+
+* **one nickname, one learner.** A nickname's key
+  (:func:`~safari_kit.teaching.nicknames.nickname_key`: look-alikes share it) is held by
+  the first learner who joins under it; another learner is refused with
+  :class:`NicknameTaken`. A learner holds one nickname: a second page of the same browser
+  (the same learner id, :mod:`safari_kit.teaching.learner_tags`) joins under the name the
+  browser already holds, whatever it typed.
+* **record numbers.** Pages of one browser record under one learner id, so ``seq`` comes
+  from the row (:func:`next_seq`), never from a page's own count (two pages would both
+  write record 1, and the store refuses a different record under the same number).
+* **a quota.** Three pages pressing Simulate wrote 31 records a second and slowed every
+  other learner's clicks ×5. :func:`take_quota` lets a learner store a burst of
+  :attr:`Quota.burst` records, then one every :attr:`Quota.seconds_per_record` (a token
+  bucket), and :attr:`Quota.cap` in the whole session. A record over the quota stays in
+  the learner's own download file, not in the class's database; the page tells the
+  learner once.
+
+The table is created when first used; a database without it (written before issue 26)
+gains it, and a kit that does not know it ignores it.
+"""
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from safari_kit.teaching.class_store import ResultStore, StoreError, _writer_lock
+from safari_kit.teaching.nicknames import nickname_key
+
+__all__ = ["Quota", "CLASS_QUOTA", "NicknameTaken", "claim_nickname", "next_seq", "take_quota", "TAKEN"]
+
+TAKEN = "That nickname is taken in this class. Pick another."
+
+_TABLE = """CREATE TABLE IF NOT EXISTS learners (
+    learner TEXT PRIMARY KEY,
+    nickname TEXT NOT NULL,
+    key TEXT NOT NULL UNIQUE,
+    last_seq INTEGER NOT NULL,
+    tokens REAL NOT NULL,
+    refilled REAL NOT NULL,
+    stored INTEGER NOT NULL
+)"""
+
+
+class NicknameTaken(StoreError):
+    """Another learner of the session holds this nickname (or one that looks the same); the message is the
+    learner's sentence."""
+
+
+@dataclass(frozen=True)
+class Quota:
+    """Records one learner may store: ``burst`` at once, then one per ``seconds_per_record``, ``cap`` in all."""
+
+    burst: int = 20
+    seconds_per_record: float = 2.0
+    cap: int = 300
+
+    def __post_init__(self) -> None:
+        if self.burst < 1 or self.cap < 1 or not self.seconds_per_record > 0:
+            raise ValueError(f"a quota needs burst >= 1, cap >= 1 and seconds_per_record > 0, got {self}")
+
+
+#: the class server's quota per learner (a 45-minute lesson of honest play stores well under it)
+CLASS_QUOTA = Quota()
+
+
+def _transaction(store: ResultStore, work: Callable[[sqlite3.Connection], object]):
+    """Run ``work`` in one ``BEGIN IMMEDIATE`` transaction on the store's connection (the table made first)."""
+
+    def run(con: sqlite3.Connection):
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.execute(_TABLE)
+            out = work(con)
+            con.execute("COMMIT")
+            return out
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    with _writer_lock(store.path):
+        return store._retry(run)
+
+
+def claim_nickname(store: ResultStore, learner: str, nickname: str, *, quota: Quota = CLASS_QUOTA,
+                   clock: Callable[[], float] = time.time) -> str:
+    """Let ``learner`` join under ``nickname`` (cleaned already: :func:`~safari_kit.teaching.nicknames.clean_nickname`);
+    returns the nickname the learner holds: ``nickname``, or the one this learner joined under before (another
+    page of the same browser). Raises :class:`NicknameTaken` when another learner holds its key."""
+    key = nickname_key(nickname)
+
+    def work(con: sqlite3.Connection) -> str:
+        row = con.execute("SELECT nickname FROM learners WHERE learner = ?", (learner,)).fetchone()
+        if row is not None:
+            return row[0]
+        holder = con.execute("SELECT learner FROM learners WHERE key = ?", (key,)).fetchone()
+        if holder is not None:
+            raise NicknameTaken(TAKEN)
+        last = con.execute("SELECT MAX(seq) FROM records WHERE learner = ?", (learner,)).fetchone()[0] or 0
+        con.execute("INSERT INTO learners (learner, nickname, key, last_seq, tokens, refilled, stored) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 0)", (learner, nickname, key, last, float(quota.burst), clock()))
+        return nickname
+
+    return _transaction(store, work)  # type: ignore[return-value]
+
+
+def next_seq(store: ResultStore, learner: str) -> int:
+    """The learner's next record number, shared by all their pages (the learner must have joined)."""
+
+    def work(con: sqlite3.Connection) -> int:
+        cur = con.execute("UPDATE learners SET last_seq = last_seq + 1 WHERE learner = ?", (learner,))
+        if cur.rowcount != 1:
+            raise StoreError(f"learner {learner!r} has not joined this session: no record number for them")
+        return con.execute("SELECT last_seq FROM learners WHERE learner = ?", (learner,)).fetchone()[0]
+
+    return _transaction(store, work)  # type: ignore[return-value]
+
+
+def take_quota(store: ResultStore, learner: str, quota: Quota = CLASS_QUOTA,
+               clock: Callable[[], float] = time.time) -> bool:
+    """Whether ``learner`` may store one more record now; if so, it is counted (a token taken).
+
+    The bucket holds up to ``quota.burst`` tokens and gains one every ``quota.seconds_per_record``
+    (wall time: the pages are separate processes); a learner who stored ``quota.cap`` records stores no more.
+    """
+
+    def work(con: sqlite3.Connection) -> bool:
+        row = con.execute("SELECT tokens, refilled, stored FROM learners WHERE learner = ?", (learner,)).fetchone()
+        if row is None:
+            raise StoreError(f"learner {learner!r} has not joined this session: no quota for them")
+        tokens, refilled, stored = row
+        at = clock()
+        tokens = min(float(quota.burst), tokens + max(0.0, at - refilled) / quota.seconds_per_record)
+        allowed = stored < quota.cap and tokens >= 1
+        if allowed:
+            tokens, stored = tokens - 1, stored + 1
+        con.execute("UPDATE learners SET tokens = ?, refilled = ?, stored = ? WHERE learner = ?",
+                    (tokens, at, stored, learner))
+        return allowed
+
+    return bool(_transaction(store, work))
