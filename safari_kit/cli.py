@@ -461,6 +461,8 @@ def _run_class(args) -> int:
                              cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
                              memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024,
                              page_bytes_per_10s=args.page_kib_per_10s * 1024,
+                             sockets_per_lab=args.sockets_per_lab, labs_per_browser=args.labs_per_browser,
+                             labs_per_address=args.labs_per_address, reclaim_after_seconds=args.reclaim_after,
                              results=args.results or "", session=args.session or "")
     return run(args.notebook, settings, print_fn=lambda text: _write(sys.stdout, text))
 
@@ -513,8 +515,20 @@ def _setup_class(sub) -> None:
                    help=f"largest websocket message a page may send, in KiB (default {d.max_message_bytes // 1024})")
     p.add_argument("--page-kib-per-10s", type=_int_in(0, None, "a number of KiB"),
                    default=d.page_bytes_per_10s // 1024,
-                   help=f"what one page may send in any 10 seconds, in KiB, 0 = no cap; more closes its connection "
-                        f"with a sentence (default {d.page_bytes_per_10s // 1024})")
+                   help=f"what one lab's pages may send in any 10 seconds, all their connections together, in KiB, "
+                        f"0 = no cap; more closes its connections with a sentence "
+                        f"(default {d.page_bytes_per_10s // 1024})")
+    p.add_argument("--sockets-per-lab", type=_int_in(0, None, "a number of connections"), default=d.sockets_per_lab,
+                   help=f"connections (websockets) open at once on one lab; a new one closes the oldest, 0 = no cap "
+                        f"(default {d.sockets_per_lab})")
+    p.add_argument("--labs-per-browser", type=_int_in(0, None, "a number of labs"), default=d.labs_per_browser,
+                   help=f"labs one browser may hold at once, 0 = no cap (default {d.labs_per_browser})")
+    p.add_argument("--labs-per-address", type=_int_in(0, None, "a number of labs"), default=d.labs_per_address,
+                   help=f"labs one network address may hold at once (a hotspot puts a few learners behind one), "
+                        f"0 = no cap (default {d.labs_per_address})")
+    p.add_argument("--reclaim-after", type=_int_in(0, None, "a number of seconds"), default=d.reclaim_after_seconds,
+                   help=f"when the server is full, a newcomer's page takes the lab whose page has sent nothing for "
+                        f"the longest time beyond this many seconds, 0 = never (default {d.reclaim_after_seconds})")
     p.add_argument("--results", metavar="FOLDER", default=None,
                    help="record the class's results (nicknamed learners' runs, guesses and decisions) in "
                         "FOLDER/SESSION.sqlite3 and serve the teacher's page, whose address (with the "

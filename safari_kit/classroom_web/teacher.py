@@ -5,11 +5,14 @@ prints the teacher's address with it; it is never written into a learner's page.
 
 * ``GET <base>teacher?token=T``: a right token (compared with :func:`hmac.compare_digest`)
   sets the teacher cookie and redirects to ``<base>teacher`` (the token leaves the
-  address bar, so the page can be projected); a wrong one gets 403.
+  address bar, so the page can be projected); a wrong one gets 403. Wrong keys are
+  counted (:class:`~safari_kit.classroom_web.wrong_keys.WrongKeys`): past 10 from one
+  address or 100 from everyone in a minute, key tries get 429 "wait a minute" unchecked.
 * ``GET <base>teacher``: with the teacher cookie, the page
   (:func:`safari_kit.teaching.teacher_page.render`); without it, 403 in words.
 * ``GET <base>teacher/results.csv``: the session's CSV export
-  (:func:`safari_kit.teaching.class_export.csv_text`), with the cookie or the token.
+  (:func:`safari_kit.teaching.class_export.csv_text`), with the cookie only: a key in
+  its address would land in the browser's downloads list and history.
 
 The teacher cookie is signed with the Voilà app's ``cookie_secret`` (new at every
 start), HttpOnly, ``SameSite=Strict`` and scoped to ``<base>teacher``. A learner's
@@ -19,11 +22,12 @@ The store is read on a worker thread, so learners' messages are not held up.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tornado.web
 from tornado.ioloop import IOLoop
 
+from safari_kit.classroom_web.wrong_keys import WrongKeys
 from safari_kit.teaching.class_export import csv_text
 from safari_kit.teaching.class_store import ResultStore
 from safari_kit.teaching.class_tables import ClassResults
@@ -42,6 +46,7 @@ class TeacherAccess:
     store: ResultStore
     session: str
     base_url: str = "/"
+    wrong_keys: WrongKeys = field(default_factory=WrongKeys, compare=False)
 
     @property
     def page_path(self) -> str:
@@ -86,6 +91,12 @@ class _TeacherHandler(tornado.web.RequestHandler):
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(forbidden_page())
 
+    def _too_many(self) -> None:
+        self.set_status(429)
+        self.set_header("Retry-After", "60")
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish("Too many wrong keys were tried on the teacher's page. Wait a minute, then try again.")
+
     def write_error(self, status_code: int, **kwargs) -> None:  # no traceback, no path
         self.set_header("Content-Type", "text/plain; charset=utf-8")
         self.finish(f"{status_code}: the teacher's page could not be made; the server's log says why.")
@@ -97,7 +108,11 @@ class TeacherPageHandler(_TeacherHandler):
     async def get(self) -> None:
         token = self.get_query_argument("token", None)
         if token is not None:
+            keys, address = self.access.wrong_keys, self.request.remote_ip
+            if not keys.may_try(address):
+                return self._too_many()
             if not self.access.right_token(token):
+                keys.wrong(address)
                 return self._refuse()
             self._set_cookie()
             return self.redirect(self.access.page_path, status=303)
@@ -119,7 +134,7 @@ class TeacherCsvHandler(_TeacherHandler):
     """``<base>teacher/results.csv``: every record of the session, as ``safari-kit results export`` writes it."""
 
     async def get(self) -> None:
-        if not (self.access.right_token(self.get_query_argument("token", None)) or self._has_cookie()):
+        if not self._has_cookie():  # the cookie only: a key in this address would be kept by the browser
             return self._refuse()
         store = self.access.store
         text = await IOLoop.current().run_in_executor(None, lambda: csv_text(store.records()))

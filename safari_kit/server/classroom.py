@@ -22,7 +22,14 @@ setting (CLI option)       default                                  what it does
                                                                     (one never connected: not before 120 s)
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
 ``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
-``page_bytes_per_10s``     4 MiB from one page in any 10 s          more closes that page's socket, with a sentence
+``page_bytes_per_10s``     4 MiB from one lab's pages in any 10 s   more closes the lab's sockets, with a sentence
+``sockets_per_lab``        3 websockets open at once on one lab     a new one closes the oldest, with a sentence
+``labs_per_browser``       3 labs held at once by one browser       a page beyond it: "close a tab you no longer
+                                                                    use" (a lab whose page has gone is taken back)
+``labs_per_address``       6 labs held at once by one address       the same, per computer (a hotspot: a few
+                                                                    learners behind one address)
+``reclaim_after_seconds``  150 s                                    when full, a newcomer takes the lab whose page
+                                                                    has sent nothing the longest beyond it (0: never)
 ``results`` (--results)    off: nothing recorded                    record the class's results in this folder and
                                                                     serve the teacher's page (issue 21)
 ``session`` (--session)    the start's date and time                the session's name (its file SESSION.sqlite3)
@@ -53,6 +60,8 @@ import socket
 import tempfile
 from pathlib import Path
 
+from safari_kit.server import request_log
+
 __all__ = ["ClassSettings", "voila_config", "learner_urls", "template_root", "run"]
 
 MiB = 1024 * 1024
@@ -79,6 +88,10 @@ class ClassSettings:
     memory_check_seconds: float = 5.0
     max_message_bytes: int = 1 * MiB
     page_bytes_per_10s: int = 4 * MiB
+    sockets_per_lab: int = 3
+    labs_per_browser: int = 3
+    labs_per_address: int = 6
+    reclaim_after_seconds: int = 150
     results: str = ""  # a folder: record the class's results there (safari_kit.classroom_web.app.run)
     session: str = ""  # the session's name; "" = the start's date and time
 
@@ -126,7 +139,17 @@ def voila_config(settings: ClassSettings):
     c.Voila.identity_provider_class = IDENTITY_PROVIDER_CLASS
     # the owner cookie: HttpOnly (jupyter_server's default), and never sent by another site's page
     c.PasswordIdentityProvider.cookie_options = {"samesite": "Strict"}
-    c.Voila.tornado_settings = {"websocket_max_message_size": settings.max_message_bytes or None}
+    c.Voila.tornado_settings = {
+        "websocket_max_message_size": settings.max_message_bytes or None,
+        # request lines without addresses or keys (safari_kit.server.request_log)
+        "log_function": request_log.log_request,
+        # jupyter_server's error pages (a refused or unknown kernel's websocket: old pages reconnecting after a
+        # restart) link its static files with static_url, which needs this setting: without it each one was a
+        # traceback instead of a 404
+        "static_path": _jupyter_server_static(),
+    }
+    # no learner's address in the log, and a flood of refusals as a summary line (request_log)
+    c.Voila.logging_config = request_log.logging_config()
     c.VoilaConfiguration.multi_kernel_manager_class = KERNEL_MANAGER_CLASS
     c.VoilaConfiguration.show_tracebacks = False  # a learner never sees a traceback or a server path
     # the kit's template for every page, its error page too (the learner's sentence, nothing from a CDN)
@@ -144,11 +167,22 @@ def voila_config(settings: ClassSettings):
     km.memory_limit_mb = settings.memory_limit_mb
     km.memory_check_interval = settings.memory_check_seconds
     km.page_bytes_per_window = settings.page_bytes_per_10s
+    km.max_sockets_per_lab = settings.sockets_per_lab
+    km.labs_per_browser = settings.labs_per_browser
+    km.labs_per_address = settings.labs_per_address
+    km.reclaim_silent_seconds = settings.reclaim_after_seconds
     km.cull_idle_timeout = settings.cull_idle_seconds
     km.cull_interval = settings.cull_interval_seconds or 60
     km.cull_connected = False  # a kernel with an open page is never culled
     km.cull_busy = False
     return c
+
+
+def _jupyter_server_static() -> str:
+    """jupyter_server's own static folder (its error pages' styles and icon)."""
+    import jupyter_server
+
+    return str(jupyter_server.DEFAULT_STATIC_FILES_PATH)
 
 
 def _lan_addresses() -> list[str]:

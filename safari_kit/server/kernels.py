@@ -59,18 +59,19 @@ from tornado import web
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Integer, Unicode
 
+from safari_kit.server.lab_holds import CLOSE_RECLAIMED, LabHoldsMixin
 from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
+from safari_kit.server.page_sockets import BUDGET_WINDOW, CLOSE_FLOOD, CLOSE_TOO_MANY_WINDOWS, PageSocketsMixin
 from safari_kit.server.ready_labs import ReadyLabsMixin
 
 __all__ = ["ClassroomKernelManager", "ClassroomConnectionMixin", "ClassroomWebsocketConnection", "CLOSE_MEMORY",
-           "CLOSE_FLOOD",
+           "CLOSE_FLOOD", "CLOSE_TOO_MANY_WINDOWS", "CLOSE_RECLAIMED", "BUDGET_WINDOW",
            "kernel_memory_bytes", "kernel_pid", "process_trees_rss"]
 
 #: websocket close code sent to a page whose kernel passed the memory cap (4000-4999: the application's own)
 CLOSE_MEMORY = 4001
-#: websocket close code sent to a page that sent more than its budget of bytes in :data:`BUDGET_WINDOW` seconds
-CLOSE_FLOOD = 4002
-BUDGET_WINDOW = 10.0
+# CLOSE_FLOOD (4002, a lab's pages over their byte budget), CLOSE_TOO_MANY_WINDOWS (4003) and BUDGET_WINDOW:
+# safari_kit.server.page_sockets; CLOSE_RECLAIMED (4004, a quiet lab given to a newcomer): safari_kit.server.lab_holds
 
 
 def _process_table() -> dict[int, tuple[int, int]]:
@@ -145,8 +146,10 @@ def kernel_memory_bytes(kernel) -> int:
     return 0 if pid is None else process_trees_rss([pid])[pid]
 
 
-class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
-    """Kernels with owners and limits (see the module's docstring)."""
+class ClassroomKernelManager(LabHoldsMixin, PageSocketsMixin, ReadyLabsMixin, AsyncMappingKernelManager):
+    """Kernels with owners and limits (see the module's docstring; labs held per learner and the reclaim of a
+    quiet lab when full: :mod:`~safari_kit.server.lab_holds`; one byte budget and a cap of connections per lab:
+    :mod:`~safari_kit.server.page_sockets`)."""
 
     max_kernels = Integer(80, config=True, help="Live kernels at most (0: no cap). A page beyond it gets "
                                                 "a page saying the class server is full.")
@@ -170,15 +173,6 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
         "This computer opened {limit} labs in the last minute, the most the class server allows. "
         "Wait a minute, then reload this page.",
         config=True, help="The page shown when a client opens pages too fast ({limit}).")
-    page_bytes_per_window = Integer(
-        4 * 1024 * 1024, config=True,
-        help=f"Bytes one page may send in any {BUDGET_WINDOW:g} seconds (0: no cap); a page over it has its "
-             f"connection closed with a sentence. Several frames at the size cap from one page slowed the class.")
-    flood_message = Unicode(
-        "This page sent more than {limit_mb:.1f} MB in {window:g} seconds, more than the class server allows, "
-        "so the server closed its connection.",
-        config=True, help="What the page says when it passes page_bytes_per_window ({limit_mb}, {window}); "
-                          "at most 120 bytes.")
     memory_message = Unicode(
         "This lab used more than {limit_mb} MB of the server's memory, so the server stopped it.",
         config=True, help="What the page says when its kernel is stopped for memory ({limit_mb}); "
@@ -219,14 +213,18 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
     # ------------------------------------------------------------------ limits at start
     def _check_limits(self, handler) -> None:
         """Raise an HTTP error with the learner's sentence when a new kernel would pass a cap."""
-        if self.max_kernels > 0 and len(self.list_kernel_ids()) + self._waiting >= self.max_kernels:
+        if (self.max_kernels > 0 and len(self.list_kernel_ids()) - self.reclaiming_count() + self._waiting
+                >= self.max_kernels and not self._reclaim_for_newcomer(handler)):
             self.log.warning("Kernel cap reached (%d live kernels): page refused", self.max_kernels)
             raise web.HTTPError(503, reason="Class server full",
                                 log_message=self.full_message.format(max_kernels=self.max_kernels))
         self._check_rate(handler)
 
     def _check_rate(self, handler) -> None:
-        """Raise an HTTP error with the learner's sentence when this page's computer opened labs too fast."""
+        """Raise an HTTP error with the learner's sentence when this page's computer opened labs too fast
+        (or its browser or computer holds as many labs as allowed: lab_holds)."""
+        if handler is not None:
+            self._check_holds(handler)
         if handler is None or self.new_kernels_per_minute <= 0:
             return
         client = handler.request.remote_ip or "?"
@@ -235,7 +233,7 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
         while starts and now - starts[0] > 60:
             starts.popleft()
         if len(starts) >= self.new_kernels_per_minute:
-            self.log.warning("Client %s opened %d pages in a minute: page refused", client, len(starts))
+            self.log.warning("A computer opened %d pages in a minute: page refused", len(starts))
             raise web.HTTPError(429, reason="Too many labs opened",
                                 log_message=self.too_fast_message.format(limit=self.new_kernels_per_minute))
         starts.append(now)
@@ -271,10 +269,11 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
 
     async def start_kernel(self, *args, **kwargs):
         handler = self._request_handler()
-        self._check_limits(handler)
         # Voila's preheated pool refills while a page is served (that page's request is in the call context),
-        # but the new kernel is for the next learner: it stays unowned until its first user claims it
+        # but the new kernel is for the next learner: it stays unowned until its first user claims it, and it
+        # is not that page's computer's start (the claim counted it already)
         preheated = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        self._check_limits(None if preheated else handler)
         slots = self._start_slots()
         if slots is not None:
             self._waiting += 1
@@ -330,31 +329,6 @@ class ClassroomKernelManager(ReadyLabsMixin, AsyncMappingKernelManager):
 
     def websocket_closed(self, kernel_id: str, handler) -> None:
         self._sockets.get(kernel_id, set()).discard(handler)
-
-    def allow_incoming(self, kernel_id: str, handler, budget: collections.deque, size: int) -> bool:
-        """Whether a page may send ``size`` more bytes (``budget``: its recent frames); else close its socket.
-
-        One page sending frames at the size cap (1 MiB) four times a second
-        slowed every other learner's clicks x1.5 (tools/load_class.py --abuse
-        frames): the server relays each to a kernel. A page's own messages are
-        a few hundred bytes; a record is at most a frame.
-        """
-        if self.page_bytes_per_window <= 0:
-            return True
-        now = time.monotonic()
-        while budget and now - budget[0][0] > BUDGET_WINDOW:
-            budget.popleft()
-        budget.append((now, size))
-        if sum(n for _, n in budget) <= self.page_bytes_per_window:
-            return True
-        self.log.warning("A page of kernel %s sent more than %d bytes in %g s: its websocket is closed",
-                         kernel_id, self.page_bytes_per_window, BUDGET_WINDOW)
-        reason = self.flood_message.format(limit_mb=self.page_bytes_per_window / 1e6, window=BUDGET_WINDOW)
-        try:
-            handler.close(CLOSE_FLOOD, reason.encode()[:120].decode("utf-8", "ignore"))
-        except Exception:  # noqa: BLE001 - an already closed socket
-            self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)
-        return False
 
     def _close_websockets(self, kernel_id: str, code: int, reason: str) -> None:
         for handler in list(self._sockets.get(kernel_id, ())):
@@ -421,26 +395,44 @@ class ClassroomConnectionMixin:
     :meth:`ClassroomKernelManager.check_memory` closes them, with a sentence, before it stops their kernel.
     """
 
+    async def prepare(self):
+        """Before the websocket opens: refuse a new connection to a lab whose pages just sent too much."""
+        km = getattr(self, "multi_kernel_manager", None)
+        if hasattr(km, "page_socket_may_open"):
+            km.page_socket_may_open(self.kernel_id)  # type: ignore[attr-defined]
+        prepare = getattr(super(), "prepare", None)
+        if prepare is not None:
+            await prepare()
+
     def connect(self):
         km = getattr(self, "multi_kernel_manager", None)
         if hasattr(km, "websocket_opened"):
             km.websocket_opened(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
+        if hasattr(km, "page_socket_opened"):  # the cap of connections per lab (page_sockets)
+            km.page_socket_opened(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
         return super().connect()  # type: ignore[misc]
 
     def handle_incoming_message(self, incoming_msg):
-        """Relay a page's message to its kernel, unless the page passed its budget of bytes (then drop it)."""
+        """Relay a page's message to its kernel, unless the lab's pages passed their budget of bytes (then drop it).
+
+        The budget is the lab's, shared by all its connections (page_sockets); a message also tells the
+        kernel manager the page is not silent (lab_holds).
+        """
         km = getattr(self, "multi_kernel_manager", None)
         if hasattr(km, "allow_incoming"):
-            budget = self.__dict__.setdefault("_safari_budget", collections.deque())
             if not km.allow_incoming(self.kernel_id, self.websocket_handler,  # type: ignore[attr-defined]
-                                     budget, len(incoming_msg)):
+                                     len(incoming_msg)):
                 return None
+        if hasattr(km, "page_heard"):
+            km.page_heard(self.kernel_id)  # type: ignore[attr-defined]
         return super().handle_incoming_message(incoming_msg)  # type: ignore[misc]
 
     def disconnect(self):
         km = getattr(self, "multi_kernel_manager", None)
         if hasattr(km, "websocket_closed"):
             km.websocket_closed(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
+        if hasattr(km, "page_socket_closed"):
+            km.page_socket_closed(self.kernel_id, self.websocket_handler)  # type: ignore[attr-defined]
         return super().disconnect()  # type: ignore[misc]
 
 

@@ -89,7 +89,8 @@ class KernelOwnerIdentityProvider(PasswordIdentityProvider):
             return user
         user_id = getattr(user, "username", None)
         if not owned_by(kernel_id, user_id):
-            self.log.warning("Refused %s %s: this browser does not own kernel %s (from %s)",
-                             handler.request.method, handler.request.path, kernel_id, handler.request.remote_ip)
+            # no address in the log (what is kept: docs/teachers.md); safari_kit.server.request_log caps the lines
+            self.log.warning("Refused %s %s: this browser does not own kernel %s",
+                             handler.request.method, handler.request.path, kernel_id)
             return None
         return user

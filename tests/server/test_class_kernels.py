@@ -168,3 +168,182 @@ def test_the_memory_check_scans_the_processes_once_per_check_off_the_event_loop(
     finally:
         child.kill()
         child.wait()
+
+
+# ----------------------------------------------------------------------------- issue 26: floods and held labs
+class _Wire:
+    """The parent of the connection mixin: counts what reaches the kernel."""
+
+    relayed = 0
+
+    def __init__(self, km, kernel_id, page):
+        self.multi_kernel_manager, self.kernel_id, self.websocket_handler = km, kernel_id, page
+
+    def connect(self):
+        return None
+
+    def handle_incoming_message(self, msg):
+        type(self).relayed += len(msg)
+
+    def disconnect(self):
+        return None
+
+
+def _connection(km, kernel_id="k"):
+    from safari_kit.server.kernels import ClassroomConnectionMixin
+
+    class Connection(ClassroomConnectionMixin, _Wire):
+        pass
+
+    page = _Page()
+    conn = Connection(km, kernel_id, page)
+    conn.connect()
+    return conn, page
+
+
+def test_the_byte_budget_is_the_labs_all_its_connections_together(km):
+    """One page opened 6 websockets on its own lab and sent 6 budgets' worth: the budget is per lab now."""
+    km._live = ["k"]
+    km.max_sockets_per_lab = 0  # this test: the budget alone
+    _Wire.relayed = 0
+    connections = [_connection(km) for _ in range(6)]
+    frame = "x" * (1000 * 1024)
+    for _ in range(2):  # 2 frames a connection: 2 MB each, under a per-connection budget; 12 MB for the lab
+        for conn, _page in connections:
+            conn.handle_incoming_message(frame)
+    assert _Wire.relayed <= km.page_bytes_per_window
+    codes = {code for _conn, page in connections for code, _reason in page.closed}
+    assert codes == {4002}
+    assert all(page.closed for _conn, page in connections)  # every connection of the lab is closed
+    with pytest.raises(web.HTTPError) as refused:  # and a new one is refused until the window has passed
+        km.page_socket_may_open("k")
+    assert refused.value.status_code == 429
+    km.page_socket_may_open("other lab")  # another lab is not concerned
+
+
+def test_a_lab_keeps_3_connections_a_fourth_closes_the_oldest_with_a_sentence(km):
+    km._live = ["k"]
+    pages = [_connection(km)[1] for _ in range(4)]
+    assert pages[0].closed == [(4003, "This lab was opened in too many windows at once, so the server closed this "
+                                      "one.")]
+    assert not any(p.closed for p in pages[1:])
+
+
+class _User:
+    def __init__(self, name):
+        self.username = name
+
+
+def _page_request(user, ip):
+    return types.SimpleNamespace(current_user=_User(user), request=types.SimpleNamespace(remote_ip=ip))
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr("safari_kit.server.lab_holds.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("safari_kit.server.ready_labs.time.monotonic", lambda: now[0])
+    return now
+
+
+def _hand_out(km, kid, user, ip):
+    km._live.append(kid)
+    km._handed_out(kid, _page_request(user, ip))
+
+
+def test_labs_held_at_once_per_browser_and_per_address(km, clock):
+    """One learner from several addresses took every lab: caps per browser and per address (lab_holds)."""
+    km._live = []
+    km.new_kernels_per_minute = 0
+    for i in range(3):
+        _hand_out(km, f"a{i}", "alice", f"10.0.0.{i}")
+        km.page_socket_opened(f"a{i}", _Page())
+    with pytest.raises(web.HTTPError) as browser:
+        km._check_rate(_page_request("alice", "10.0.0.9"))
+    assert browser.value.status_code == 429 and "This browser already has 3 labs" in browser.value.log_message
+    for i in range(6):
+        _hand_out(km, f"h{i}", f"hotspot{i}", "10.0.0.50")
+        km.page_socket_opened(f"h{i}", _Page())
+    with pytest.raises(web.HTTPError) as address:
+        km._check_rate(_page_request("hotspot9", "10.0.0.50"))
+    assert "This computer already has 6 labs" in address.value.log_message
+    km._check_rate(_page_request("bob", "10.0.0.60"))  # someone else is not concerned
+
+    async def a_gone_page_gives_its_lab_back():
+        shut = []
+
+        async def shutdown(kid, **kw):
+            shut.append(kid)
+            km._live.remove(kid)
+
+        km.shutdown_kernel = shutdown
+        km._connected_once.add("a1")
+        km.page_socket_closed("a1", next(iter(km._page_sockets["a1"])))  # a tab closed without its unload request
+        km._check_rate(_page_request("alice", "10.0.0.9"))  # alice's new page: her gone page's lab is taken back
+        await asyncio.sleep(0)
+        return shut
+
+    assert asyncio.run(a_gone_page_gives_its_lab_back()) == ["a1"]
+
+
+def test_a_full_server_gives_the_quietest_lab_to_a_newcomer_never_while_it_has_room(km, clock):
+    km.max_kernels, km.new_kernels_per_minute, km.reclaim_silent_seconds = 4, 0, 150
+    km._live = []
+    pages = {}
+    for kid, user, ip in (("m1", "mallory1", "10.0.0.2"), ("m2", "mallory2", "10.0.0.2"),
+                          ("m3", "mallory3", "10.0.0.3"), ("reader", "rita", "10.0.0.4")):
+        _hand_out(km, kid, user, ip)
+        pages[kid] = _Page()
+        km.page_socket_opened(kid, pages[kid])
+    km._live.remove("m3")  # room for one more: a quiet reader keeps the lab however long
+    clock[0] += 1000
+    km._check_limits(_page_request("newcomer", "10.0.0.9"))
+    assert not any(p.closed for p in pages.values())
+    km._live.append("m3")
+    clock[0] += 100
+    km.page_heard("m1")  # m1's page sent a click 0 s ago; the others 1100 s ago
+
+    async def newcomer():
+        shut = []
+
+        async def shutdown(kid, **kw):
+            shut.append(kid)
+            km._live.remove(kid)
+
+        km.shutdown_kernel = shutdown
+        km._check_limits(_page_request("newcomer", "10.0.0.9"))
+        await asyncio.sleep(0)
+        return shut
+
+    assert asyncio.run(newcomer()) == ["m2"]  # quiet, and its address holds more than its share
+    assert pages["m2"].closed == [(4004, "The class server was full and this page had been quiet for minutes, "
+                                         "so its lab went to a classmate.")]
+    _hand_out(km, "newcomer's", "newcomer", "10.0.0.9")
+    for kid in ("m1", "m3", "reader"):
+        km.page_heard(kid)
+    with pytest.raises(web.HTTPError) as full:  # every page spoke within the threshold: full, as before
+        km._check_limits(_page_request("late", "10.0.0.10"))
+    assert full.value.status_code == 503
+
+
+def test_a_pool_refill_is_not_the_learners_start(km, monkeypatch):
+    """Voila's pool refills while a learner's page is served; the refill is not that computer's new lab."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    ids = iter(f"k{i}" for i in range(100))
+
+    async def parent_start(self, *args, **kwargs):
+        return next(ids)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", parent_start)
+    monkeypatch.setattr(km, "_start_memory_watch", lambda: None)
+    km._live, km.new_kernels_per_minute, km.max_starting = [], 2, 0
+    page = _page_request("alice", "10.0.0.7")
+    km._request_handler = lambda: page
+    for _ in range(2):  # two pages of alice's, each followed by the pool's refills in its call context
+        asyncio.run(km.start_kernel())
+        for _ in range(2):
+            asyncio.run(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+    with pytest.raises(web.HTTPError) as too_fast:  # her third page in the minute is the one refused
+        asyncio.run(km.start_kernel())
+    assert too_fast.value.status_code == 429

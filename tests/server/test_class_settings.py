@@ -23,7 +23,7 @@ def test_the_settings_reach_voilas_config():
     assert c.Voila.kernel_websocket_connection_class == "safari_kit.server.kernels.ClassroomWebsocketConnection"
     assert c.VoilaConfiguration.multi_kernel_manager_class == "safari_kit.server.kernels.ClassroomKernelManager"
     assert c.VoilaConfiguration.show_tracebacks is False and c.VoilaConfiguration.template == "safari"
-    assert c.Voila.tornado_settings == {"websocket_max_message_size": 2 * 1024 * 1024}
+    assert c.Voila.tornado_settings["websocket_max_message_size"] == 2 * 1024 * 1024
     km = c.ClassroomKernelManager
     assert (km.max_kernels, km.new_kernels_per_minute, km.max_starting, km.memory_limit_mb) == (7, 2, 3, 300)
     assert (km.cull_idle_timeout, km.cull_interval, km.cull_connected, km.cull_busy) == (30, 5, False, False)
