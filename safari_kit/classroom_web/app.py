@@ -24,6 +24,7 @@ from typing import ClassVar
 
 from voila.app import Voila
 
+from safari_kit.classroom_web.lab_words import lab_words
 from safari_kit.classroom_web.teacher import TeacherAccess, handlers
 from safari_kit.server import classroom
 from safari_kit.teaching.class_session import RESULTS_ENV, session_name
@@ -68,7 +69,7 @@ def run(notebook: str, settings: classroom.ClassSettings, print_fn=print) -> int
         held.release()
         raise
     token = secrets.token_urlsafe(24)
-    ClassroomVoila.teacher_access = TeacherAccess(token, store, session, settings.base_url)
+    ClassroomVoila.teacher_access = TeacherAccess(token, store, session, settings.base_url, words=lab_words)
     path = str(store.path.resolve())
     lines = [f"Recording the class's results (session {session}) in {path}",
              "Teacher's page (keep this address to yourself: it holds the teacher's key):",

@@ -22,6 +22,7 @@ The store is read on a worker thread, so learners' messages are not held up.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import tornado.web
@@ -31,7 +32,7 @@ from safari_kit.classroom_web.wrong_keys import WrongKeys
 from safari_kit.teaching.class_export import csv_text
 from safari_kit.teaching.class_store import ResultStore
 from safari_kit.teaching.class_tables import ClassResults
-from safari_kit.teaching.teacher_page import forbidden_page, render
+from safari_kit.teaching.teacher_page import LabWords, forbidden_page, render
 
 __all__ = ["COOKIE", "TeacherAccess", "TeacherPageHandler", "TeacherCsvHandler", "handlers"]
 
@@ -46,6 +47,7 @@ class TeacherAccess:
     store: ResultStore
     session: str
     base_url: str = "/"
+    words: Callable[[], LabWords] | None = None  # issue 26: the labs' names for labs and questions
     wrong_keys: WrongKeys = field(default_factory=WrongKeys, compare=False)
 
     @property
@@ -123,7 +125,7 @@ class TeacherPageHandler(_TeacherHandler):
         def make() -> str:
             results = ClassResults.from_store(access.store)
             return render(results, db_path=str(access.store.path.resolve()), csv_href=access.csv_path,
-                          session=access.session)
+                          session=access.session, words=access.words() if access.words else None)
 
         page = await IOLoop.current().run_in_executor(None, make)
         self.set_header("Content-Type", "text/html; charset=utf-8")

@@ -32,7 +32,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, Record, SimulationRun, to_dict
+from safari_kit.teaching.class_records import (ChallengeDecision, Guess, KnockoutPlay, QuizAnswer, Record,
+                                               SimulationRun, to_dict)
 from safari_kit.teaching.results_file import SUFFIX, read_results
 
 __all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin", "same_draws",
@@ -213,39 +214,72 @@ class ClassResults:
                                            "estimate", "ci_low", "ci_high", "covers"])
 
     # ------------------------------------------------------------------ guesses
+    def counted_guesses(self) -> list[Guess]:
+        """The guesses the class's calibration and Brier tables count: every guess but those made with the exact
+        chance on the learner's screen (``chance_seen`` True: a copy, not a guess; issue 26: one page copied the
+        shown chance 351 times). A guess whose record does not say (``None``: a file of an older kit) counts."""
+        return [g for g in self.of(Guess) if getattr(g, "chance_seen", None) is not True]
+
+    def guess_counts(self) -> dict[str, int]:
+        """How many guesses were recorded, counted, left out because the chance was on screen, and counted
+        without knowing (older files): the words under the tables say it."""
+        seen = [getattr(g, "chance_seen", None) for g in self.of(Guess)]
+        return {"recorded": len(seen), "counted": sum(v is not True for v in seen),
+                "chance_seen": sum(v is True for v in seen), "unknown": sum(v is None for v in seen)}
+
+    def _guess_weights(self) -> dict[str, Fraction]:
+        """learner -> the weight of each of their counted guesses, 1/(their counted guesses): every learner
+        weighs as one learner in the class's rows, however many guesses they made."""
+        counts = Counter(g.learner for g in self.counted_guesses())
+        return {k: Fraction(1, n) for k, n in counts.items()}
+
     def calibration(self, bins: int = 10):
-        """One row per bin of guessed chance (tenths by default) holding any guess: how many guesses,
-        their mean, how many happened, the share that happened, and the mean exact chance."""
+        """One row per bin of guessed chance (tenths by default) holding any counted guess
+        (:meth:`counted_guesses`): how many guesses and learners, the bin's ``weight`` in learners (each
+        guess weighs 1/(its learner's counted guesses), so each learner adds 1 in all), and, weighted so,
+        the mean guess, the share that happened and the mean exact chance; ``happened`` is the plain count."""
         import pandas as pd
 
         if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
             raise PoolError(f"bins must be a whole number >= 1, got {bins!r}")
+        weights = self._guess_weights()
         groups: dict[int, list[Guess]] = defaultdict(list)
-        for g in self.of(Guess):
+        for g in self.counted_guesses():
             groups[calibration_bin(g.guess, bins)].append(g)
         rows = []
         for b, gs in sorted(groups.items()):
-            happened = sum(g.outcome for g in gs)
+            w = sum((weights[g.learner] for g in gs), Fraction(0))
+
+            def mean(values, gs=gs, w=w) -> float:
+                return float(sum((weights[g.learner] * Fraction(v) for g, v in zip(gs, values)), Fraction(0)) / w)
+
             rows.append({"bin": f"{b / bins:.2g}–{(b + 1) / bins:.2g}", "guesses": len(gs),
-                         "mean_guess": float(sum((g.guess for g in gs), Fraction(0)) / len(gs)),
-                         "happened": happened, "share_happened": happened / len(gs),
-                         "mean_exact": float(sum((g.exact for g in gs), Fraction(0)) / len(gs))})
-        return pd.DataFrame(rows, columns=["bin", "guesses", "mean_guess", "happened", "share_happened",
-                                           "mean_exact"])
+                         "learners": len({g.learner for g in gs}), "weight": float(w),
+                         "mean_guess": mean(g.guess for g in gs), "happened": sum(g.outcome for g in gs),
+                         "share_happened": mean(g.outcome for g in gs), "mean_exact": mean(g.exact for g in gs)})
+        return pd.DataFrame(rows, columns=["bin", "guesses", "learners", "weight", "mean_guess", "happened",
+                                           "share_happened", "mean_exact"])
 
     def brier_scores(self) -> dict[str | None, tuple[int, Fraction, Fraction]]:
-        """learner id (None: the whole class) -> (guesses, Brier score of the guesses, Brier score of
-        guessing the exact chance each time), exact."""
-        by: dict[str | None, list[Guess]] = defaultdict(list)
-        for g in self.of(Guess):
+        """learner id -> (counted guesses, Brier score of the guesses, Brier score of guessing the exact chance
+        each time), exact; None -> the whole class: (all counted guesses, the mean over learners of each
+        learner's score, the same mean of the exact chance's scores): each learner weighs one learner."""
+        by: dict[str, list[Guess]] = defaultdict(list)
+        for g in self.counted_guesses():
             by[g.learner].append(g)
-            by[None].append(g)
-        return {k: (len(gs), brier((g.guess, g.outcome) for g in gs), brier((g.exact, g.outcome) for g in gs))
-                for k, gs in by.items()}
+        out: dict[str | None, tuple[int, Fraction, Fraction]] = {
+            k: (len(gs), brier((g.guess, g.outcome) for g in gs), brier((g.exact, g.outcome) for g in gs))
+            for k, gs in by.items()}
+        if by:
+            mine = list(out.values())
+            out[None] = (sum(n for n, _, _ in mine), sum((b for _, b, _ in mine), Fraction(0)) / len(mine),
+                         sum((e for _, _, e in mine), Fraction(0)) / len(mine))
+        return out
 
     def brier(self):
-        """One row per learner (best calibrated first) and a last row for the class: guesses, the Brier
-        score of the guesses, and the Brier score "always guess the exact chance" got on the same events."""
+        """One row per learner (lowest score first) and a last row for the class (the mean of the learners'
+        scores, :meth:`brier_scores`): counted guesses, the Brier score of the guesses, and the Brier score
+        "always guess the exact chance" got on the same events."""
         import pandas as pd
 
         scores = self.brier_scores()
@@ -258,6 +292,41 @@ class ClassResults:
             rows.append({"nickname": "the class", "learner": "", "guesses": n, "brier": float(b),
                          "brier_exact": float(e)})
         return pd.DataFrame(rows, columns=["nickname", "learner", "guesses", "brier", "brier_exact"])
+
+    # ------------------------------------------------------------------ knockout
+    def knockout(self):
+        """One row per learner who played in the Knockout lab, and a last row for the class: plays, the plays
+        whose best chance in the hand is known (``with_best``) and the share of those where the learner played
+        it (``best_share``), the mean chance of winning the lab showed for the cards played, and the share of
+        plays that won (what the shown chances promised, against what happened). The class row sums the
+        plays and takes every share and mean as the mean over learners: each learner weighs one learner."""
+        import pandas as pd
+
+        by: dict[str, list[KnockoutPlay]] = defaultdict(list)
+        for play in self.of(KnockoutPlay):
+            by[play.learner].append(play)
+        names = self.nicknames()
+        nan = float("nan")
+        rows = []
+        for learner, plays in by.items():
+            known = [p for p in plays if p.best is not None]
+            rows.append({"nickname": names[learner], "learner": learner, "plays": len(plays), "with_best": len(known),
+                         "best_share": sum(p.chance >= p.best for p in known) / len(known) if known else nan,
+                         "mean_chance": float(sum((p.chance for p in plays), Fraction(0)) / len(plays)),
+                         "won": sum(p.outcome for p in plays),
+                         "won_share": sum(p.outcome for p in plays) / len(plays)})
+        rows.sort(key=lambda row: (row["nickname"], row["learner"]))
+        if rows:
+            def mean(key: str) -> float:
+                values = [row[key] for row in rows if row[key] == row[key]]  # NaN: no best known for that learner
+                return sum(values) / len(values) if values else nan
+
+            rows.append({"nickname": "the class", "learner": "", "plays": sum(row["plays"] for row in rows),
+                         "with_best": sum(row["with_best"] for row in rows), "best_share": mean("best_share"),
+                         "mean_chance": mean("mean_chance"), "won": sum(row["won"] for row in rows),
+                         "won_share": mean("won_share")})
+        return pd.DataFrame(rows, columns=["nickname", "learner", "plays", "with_best", "best_share", "mean_chance",
+                                           "won", "won_share"])
 
     # ------------------------------------------------------------------ challenge
     def challenge(self):

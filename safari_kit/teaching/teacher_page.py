@@ -5,10 +5,14 @@ page a projector at 1366x768 can show: no script, no CDN, inline SVG only (drawn
 :mod:`safari_kit.simulation.charts`), and a ``<meta http-equiv="refresh">`` so it
 follows the lesson by itself. Every number on it comes from ClassResults' tables
 (:meth:`~ClassResults.simulation`, :meth:`~ClassResults.learners`,
-:meth:`~ClassResults.calibration`, :meth:`~ClassResults.brier`,
+:meth:`~ClassResults.calibration`, :meth:`~ClassResults.brier`, :meth:`~ClassResults.knockout`,
 :meth:`~ClassResults.challenge`, :meth:`~ClassResults.where`, :meth:`~ClassResults.quiz`), so the page and
 lesson 05's pandas section can never disagree. Nicknames and every other text from
 the records are escaped (:func:`html.escape`): a learner's nickname is never markup.
+
+Labs and the Simulation lab's questions are named in the labs' own words (:class:`LabWords`, which the
+class server reads from the labs: :mod:`safari_kit.classroom_web.lab_words`); the footer's wipe command
+(:func:`wipe_command`) runs as printed, from any terminal, once the server has stopped.
 
 The page knows nothing about tokens or servers: the class server's handler
 (:mod:`safari_kit.classroom_web.teacher`) checks the teacher's token and calls it.
@@ -18,12 +22,18 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import math
-from collections.abc import Iterable, Sequence
+import os
+import shlex
+import shutil
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from safari_kit.simulation.charts import BLUE, GREY, LIGHT_BLUE, ORANGE, Chart, linear_ticks
 from safari_kit.teaching.class_tables import ClassResults
 
-__all__ = ["render", "forbidden_page", "REFRESH_SECONDS"]
+__all__ = ["render", "forbidden_page", "REFRESH_SECONDS", "LabWords", "wipe_command"]
 
 REFRESH_SECONDS = 10
 
@@ -67,13 +77,24 @@ def _pct(x: float) -> str:
 
 
 def _n(count: int, word: str) -> str:
-    """'1 learner', '3 learners'."""
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    """'1 learner', '3 learners', '2 guesses'."""
+    return f"{count} {word}" + ("" if count == 1 else "es" if word.endswith("s") else "s")
 
 
-def _question(key: str) -> str:
-    """A question's key as words ("identify-animal" -> "identify animal")."""
-    return key.replace("-", " ").replace("_", " ")
+@dataclass(frozen=True)
+class LabWords:
+    """What the labs call their labs and questions: ``labs`` a record's ``lab`` -> the name the lab chooser
+    shows ("Identification"), ``questions`` a Simulation question's key -> the lab's words for it ("Identify
+    by animal, knowing nothing"). A key without words (a newer kit's lab) is shown as it is."""
+
+    labs: Mapping[str, str] = field(default_factory=dict)
+    questions: Mapping[str, str] = field(default_factory=dict)
+
+    def lab(self, key: str) -> str:
+        return self.labs.get(key, key)
+
+    def question(self, key: str) -> str:
+        return self.questions.get(key, key)
 
 
 def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1, row_class=None,
@@ -131,7 +152,7 @@ def calibration_svg(points: Sequence[tuple[float, float, int]]) -> str:
 
 
 # ---------------------------------------------------------------------- sections
-def _simulation(results: ClassResults) -> str:
+def _simulation(results: ClassResults, words: LabWords) -> str:
     table = results.simulation()
     if table.empty:
         return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
@@ -142,7 +163,7 @@ def _simulation(results: ClassResults) -> str:
     for row in table.itertuples(index=False):
         own = mine[(mine.question == row.question) & (mine.exact == row.exact)]
         svg = strip_svg(list(own.estimate), row.exact, row.ci_low, row.ci_high, row.estimate,
-                        label=f"{_question(row.question)}: each learner's estimate and the class's")
+                        label=f"{words.question(row.question)}: each learner's estimate and the class's")
         covers = "<span class='yes'>yes</span>" if row.covers else "<span class='no'>no</span>"
         ex = row.exact_fraction
         exact = f"{_num(row.exact)}<br><span class='note'>{_e(ex)}</span>" if ex.denominator < 10_000 \
@@ -151,7 +172,7 @@ def _simulation(results: ClassResults) -> str:
                 if row.same_draws else "")
         deal = (f"<br><span class='note nw'>one of {deals[row.question]} positions</span>"
                 if deals[row.question] > 1 else "")
-        rows.append([f"<b class='nw'>{_e(_question(row.question))}</b>{deal}<br><span class='note nw'>"
+        rows.append([f"<b>{_e(words.question(row.question))}</b>{deal}<br><span class='note nw'>"
                      f"{_n(row.learners, 'learner')}, {_n(row.runs, 'run')}</span>{warn}",
                      f"{row.successes:,} of {row.trials:,}", f"<b>{_num(row.estimate)}</b>",
                      f"<span class='nw'>{_num(row.ci_low)} to {_num(row.ci_high)}</span>", exact, covers, svg])
@@ -162,24 +183,44 @@ def _simulation(results: ClassResults) -> str:
     return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
             "<p>Everyone's runs added up: the class's estimate lands far closer to the exact chance than most "
             "learners' own. Runs are added up only when they are the same question <i>and</i> the same exact "
-            "chance: learners dealt different cards may face different positions of one question.</p>"
+            "chance: learners dealt different cards may face different positions of one question. Every run's "
+            "trials are drawn by the lab, not typed, so one learner pressing Simulate many times adds real draws, "
+            "not votes (and the class server caps each learner's records).</p>"
             + _table(["Question", "Class: successes of trials", "Class estimate", "95% interval", "Exact chance",
                       "Interval covers exact?", "Each learner's own estimate"], rows)
             + f"<p class='note'>{legend}</p></section>")
 
 
+def _counted_note(results: ClassResults) -> str:
+    """Which guesses the calibration and the Brier scores count (issue 26), in words."""
+    c = results.guess_counts()
+    said = ["Only guesses made with the exact chance hidden count"]
+    if c["chance_seen"]:
+        said.append(f"{_n(c['chance_seen'], 'guess')} made with the exact chance on screen "
+                    f"{'is' if c['chance_seen'] == 1 else 'are'} left out")
+    if c["unknown"]:
+        said.append(f"{_n(c['unknown'], 'guess')} from an older kit, which did not record whether the chance was "
+                    f"on screen, {'is' if c['unknown'] == 1 else 'are'} counted")
+    return ("<p class='note'>" + "; ".join(said) + ". Each learner weighs as one learner in the class's rows, "
+            "however many guesses they made.</p>")
+
+
 def _calibration(results: ClassResults) -> str:
     cal = results.calibration()
+    head = "<section><h2>Guesses: the class's calibration</h2>"
     if cal.empty:
-        return "<section><h2>Guesses: the class's calibration</h2><p class='note'>No guesses yet.</p></section>"
-    rows = [[_e(r.bin), str(r.guesses), _num(r.mean_guess, 2), f"{r.happened} ({_pct(r.share_happened)})",
+        note = _counted_note(results) if results.guess_counts()["recorded"] else ""
+        return head + "<p class='note'>No guesses yet.</p>" + note + "</section>"
+    rows = [[_e(r.bin), str(r.guesses), str(r.learners), _num(r.mean_guess, 2), _pct(r.share_happened),
              _num(r.mean_exact, 2)] for r in cal.itertuples(index=False)]
-    svg = calibration_svg([(r.mean_guess, r.share_happened, r.guesses) for r in cal.itertuples(index=False)])
-    return ("<section><h2>Guesses: the class's calibration</h2>"
-            "<p>Well calibrated guesses sit on the dashed diagonal: of the times the class guessed about 30%, "
-            "about 30% happened.</p>"
+    svg = calibration_svg([(r.mean_guess, r.share_happened, r.weight) for r in cal.itertuples(index=False)])
+    return (head + "<p>Well calibrated guesses sit on the dashed diagonal: of the times the class guessed about "
+            "30%, about 30% happened.</p>"
             f"<div style='display:flex;gap:12px;align-items:flex-start;flex-wrap:wrap'>{svg}"
-            + _table(["Guessed", "Guesses", "Mean guess", "Happened", "Mean exact"], rows) + "</div></section>")
+            + _table(["Guessed", "Guesses", "Learners", "Mean guess", "Happened", "Mean exact"], rows) + "</div>"
+            + _counted_note(results)
+            + "<p class='note'>Mean guess, Happened and Mean exact weigh each guess by 1/(its learner's guesses); "
+              "a dot's size is the number of learners it holds.</p></section>")
 
 
 def _brier(results: ClassResults) -> str:
@@ -190,10 +231,35 @@ def _brier(results: ClassResults) -> str:
     last = len(rows) - 1
     return ("<section><h2>Brier scores (lower is better)</h2>"
             "<p class='note'>The mean of (guess − what happened)², 0 happened and 1 did. Beside it, the score "
-            "of always guessing the exact chance on the same events: the best anyone can expect.</p>"
+            "of always guessing the exact chance on the same events: the best anyone can expect. The class's row "
+            "is the mean of the learners' scores.</p>"
             + _table(["Nickname", "Guesses", "Brier of the guesses", "Brier of “always the exact chance”"], rows,
                      row_class=lambda k: "class" if k == last and table.iloc[-1].learner == "" else "")
             + "</section>")
+
+
+def _knockout(results: ClassResults) -> str:
+    """The Knockout lab's plays (issue 26: recorded, but shown nowhere): per learner, how often they played
+    the card with the best chance, and the chance the lab showed against how often the card won."""
+    table = results.knockout()
+    head = "<section><h2>Knockout: which card wins the turn?</h2>"
+    if table.empty:
+        return head + "<p class='note'>No Knockout plays yet.</p></section>"
+    rows = []
+    for r in table.itertuples(index=False):
+        best = "–" if math.isnan(r.best_share) else (f"{_pct(r.best_share)}" + (
+            f" <span class='note'>of {r.with_best}</span>" if r.with_best != r.plays else ""))
+        rows.append([_e(r.nickname), str(r.plays), best, _pct(r.mean_chance), f"{r.won} ({_pct(r.won_share)})"])
+    last = len(rows) - 1
+    cls = table.iloc[-1]
+    return (head + f"<p>Over the class, the lab showed a mean chance of <b>{_pct(cls.mean_chance)}</b> for the cards "
+            f"played, and <b>{_pct(cls.won_share)}</b> of the plays won. Few plays make the share that won jump "
+            "around: compare them over many plays.</p>"
+            + _table(["Nickname", "Plays", "Played the best chance", "Chance shown (mean)", "Won"], rows,
+                     row_class=lambda k: "class" if k == last else "")
+            + "<p class='note'>Played the best chance: the share of plays where the card played had the highest "
+              "chance of winning the turn in the hand (–: not known for these plays). The class's row: the plays "
+              "added up; every share and mean is the mean over learners.</p></section>")
 
 
 def _challenge(results: ClassResults) -> str:
@@ -237,11 +303,11 @@ def _ago(at: str, now: _dt.datetime) -> str:
     return f"{clock} ({int(seconds // 60)} min ago)" if seconds >= 60 else f"{clock} (just now)"
 
 
-def _where(results: ClassResults, now: _dt.datetime) -> str:
+def _where(results: ClassResults, now: _dt.datetime, words: LabWords) -> str:
     table = results.where()
     if table.empty:
         return ""
-    table = table.sort_values(["lab", "nickname"])
+    table = table.assign(lab=[words.lab(lab) for lab in table.lab]).sort_values(["lab", "nickname"])
     counts = table.lab.value_counts()
     summary = ", ".join(f"<b>{_e(lab)}</b> {n}" for lab, n in sorted(counts.items()))
     rows = [[_e(r.nickname), _e(r.lab), _ago(r.at, now), str(r.records)] for r in table.itertuples(index=False)]
@@ -276,13 +342,41 @@ def _quiz(results: ClassResults) -> str:
             + table_html.replace("<table>", "<table class='quiz'>", 1) + "</section>")
 
 
-def _wipe_command(db_path: str, session: str) -> str:
-    """The command that deletes this session's files (``safari-kit results wipe FOLDER SESSION``)."""
-    import shlex
-    from pathlib import PurePath
+def wipe_command(db_path: str, session: str = "", *, cwd: str | None = None, program: str | None = None) -> str:
+    """The command that deletes this session's files, as it runs when typed into any terminal once the server
+    has stopped (issue 26: "safari-kit results wipe ..." was not found: the command lives in ``.venv/bin``).
 
-    path = PurePath(db_path)
-    return f"safari-kit results wipe {shlex.quote(str(path.parent))} {shlex.quote(session or path.stem)}"
+    ``program``: the ``safari-kit`` command beside this Python (``sys.executable``'s folder; default), or
+    ``python -m safari_kit`` when there is none; plain ``safari-kit`` when that is what the PATH finds. Paths
+    inside ``cwd`` (the server's folder, default the current one) are written from it, after ``cd CWD &&``:
+
+    >>> wipe_command("/work/kit/class-results/7b.sqlite3", "7b", cwd="/work/kit",
+    ...              program="/work/kit/.venv/bin/safari-kit")
+    'cd /work/kit && .venv/bin/safari-kit results wipe class-results 7b'
+    """
+    here = Path(cwd or os.getcwd())
+    if program is None:
+        beside = Path(sys.executable).parent / ("safari-kit.exe" if os.name == "nt" else "safari-kit")
+        found = shutil.which("safari-kit")
+        if found and beside.exists() and Path(found).resolve() == beside.resolve():
+            program = "safari-kit"
+        elif beside.exists():
+            program = str(beside)
+        else:
+            program = f"{sys.executable} -m safari_kit"
+
+    def short(path: str) -> tuple[str, bool]:
+        p = Path(path)
+        if p.is_absolute() and p.is_relative_to(here) and p != here:
+            return str(p.relative_to(here)), True
+        return path, False
+
+    words = program.split(" -m ")
+    exe, inside = short(words[0])
+    folder, inside_too = short(str(Path(db_path).parent))
+    command = " ".join([shlex.quote(exe), *(["-m", "safari_kit"] if len(words) > 1 else []), "results", "wipe",
+                        shlex.quote(folder), shlex.quote(session or Path(db_path).name.split(".")[0])])
+    return f"cd {shlex.quote(str(here))} && {command}" if inside or inside_too else command
 
 
 def _page(title: str, body: str, refresh_seconds: int | None) -> str:
@@ -294,10 +388,15 @@ def _page(title: str, body: str, refresh_seconds: int | None) -> str:
 
 
 def render(results: ClassResults, *, db_path: str, csv_href: str, session: str = "",
-           refresh_seconds: int | None = REFRESH_SECONDS, now: _dt.datetime | None = None) -> str:
+           refresh_seconds: int | None = REFRESH_SECONDS, now: _dt.datetime | None = None,
+           words: LabWords | None = None, wipe: str | None = None) -> str:
     """The teacher's page for ``results``: ``db_path`` the session's database file (shown),
-    ``csv_href`` the CSV download's address (already carrying whatever opens it)."""
+    ``csv_href`` the CSV download's address (already carrying whatever opens it); ``words`` the labs' names
+    for labs and questions (default: none, keys shown as they are); ``wipe`` the footer's wipe command
+    (default :func:`wipe_command` for ``db_path``)."""
     now = now or _dt.datetime.now(_dt.timezone.utc)
+    words = words or LabWords()
+    wipe = wipe or wipe_command(db_path, session)
     n = len(results.records)
     learners = len(results.nicknames())
     stamp = now.astimezone().strftime("%H:%M:%S")
@@ -306,16 +405,18 @@ def render(results: ClassResults, *, db_path: str, csv_href: str, session: str =
               f"<span>updated {stamp}{f', every {refresh_seconds} s' if refresh_seconds else ''}</span>"
               f"<a href='{_e(csv_href)}' download>Download all records (CSV)</a></header>")
     footer = (f"<p class='note' style='padding:0 18px 12px'>Session file: <code>{_e(db_path)}</code>. Only what "
-              "the labs record is kept (nickname, lab, time, and the run, guess, decision or answer); wipe it "
-              f"with <code>{_e(_wipe_command(db_path, session))}</code> when the class is over.</p>")
+              "the labs record is kept (nickname, lab, time, and the run, guess, decision or answer). When the "
+              "class is over, stop the class server first (Ctrl+C in its window: a wipe is refused while it "
+              f"runs), then wipe the session with <code>{_e(wipe)}</code></p>")
     if not n:
         body = (header + "<div class='empty'><h2>Nothing recorded yet</h2>"
                 "<p>When learners join with a nickname and use the labs, their Simulate runs, guesses, "
-                "Challenge decisions and tutorial quiz answers appear here (this page refreshes by itself).</p>"
+                "Challenge decisions, Knockout plays and tutorial quiz answers appear here (this page refreshes by "
+                "itself).</p>"
                 "</div>" + footer)
         return _page(title, body, refresh_seconds)
-    sections = [_simulation(results), _calibration(results), _brier(results), _challenge(results),
-                _where(results, now), _quiz(results)]
+    sections = [_simulation(results, words), _calibration(results), _brier(results), _challenge(results),
+                _knockout(results), _where(results, now, words), _quiz(results)]
     return _page(title, header + "<main>" + "".join(s for s in sections if s) + "</main>" + footer,
                  refresh_seconds)
 

@@ -9,6 +9,7 @@ the session's store, as a lab does), then stops it as a teacher would.
 """
 from __future__ import annotations
 
+import html
 import os
 import re
 import signal
@@ -33,8 +34,9 @@ def wipe(folder: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
-def open_everything(server, folder: Path) -> None:
-    """The teacher's page opened (its worker thread opens a connection) and one learner's kernel recording."""
+def open_everything(server, folder: Path) -> str:
+    """The teacher's page opened (its worker thread opens a connection) and one learner's kernel recording;
+    returns the page."""
     address = re.search(r"(http://127\.0\.0\.1:\d+/teacher\?token=[A-Za-z0-9_-]+)", server.log_text()).group(1)
     opener, _jar = teacher_opener()
     assert get(opener, address)[0] == 200
@@ -49,7 +51,9 @@ def open_everything(server, folder: Path) -> None:
         assert store.count() == 1, server.log_text()
     finally:
         store.close()
-    assert get(opener, server.url + "teacher")[0] == 200
+    status, _url, page = get(opener, server.url + "teacher")
+    assert status == 200
+    return page
 
 
 def stop(server, how: str) -> str:
@@ -65,7 +69,7 @@ def stop(server, how: str) -> str:
 def test_wipe_refuses_while_the_server_runs_and_wipes_once_it_has_stopped():
     folder = Path(tempfile.mkdtemp(prefix="safari-wipe-"))
     with class_server("--results", str(folder), "--session", SESSION, notebook=NOTEBOOK) as server:
-        open_everything(server, folder)
+        page = open_everything(server, folder)
         files = sorted(session_files(folder, SESSION))
         refused = wipe(folder)
         assert refused.returncode == 2, refused
@@ -73,8 +77,11 @@ def test_wipe_refuses_while_the_server_runs_and_wipes_once_it_has_stopped():
         assert sorted(session_files(folder, SESSION)) == files  # nothing was deleted
         assert request(server, "")[0] == 200  # the server is unharmed
         stop(server, "ctrl-c")
-    done = wipe(folder)
-    assert done.returncode == 0, done
+    # the teacher's page's own command, typed into another terminal (no .venv/bin on its PATH)
+    command = html.unescape(re.search(r"then wipe the session with <code>(.*?)</code>", page).group(1))
+    done = subprocess.run(["/bin/sh", "-c", command], cwd=tempfile.mkdtemp(), capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, (command, done)
     assert "deleted" in done.stdout and not session_files(folder, SESSION)
     assert not list(folder.iterdir())  # the lock file went with the server
 

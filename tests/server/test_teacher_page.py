@@ -84,7 +84,7 @@ def test_the_printed_address_opens_the_page_with_the_records_in_the_store(served
     status, url, page = get(opener, address)
     assert status == 200 and url == server.url + "teacher"  # the token left the address bar
     assert [c.name for c in jar] == ["safari_kit_teacher"]
-    assert "case colors" in page and "290 of 1,000" in page  # 120 + 170 of 400 + 600
+    assert "Case Card: 5 colors among 10 cards" in page and "290 of 1,000" in page  # 120 + 170 of 400 + 600
     assert "&lt;b&gt;Bo&lt;/b&gt;" in page and "<b>Bo</b>" not in page
     assert "0.2–0.3" in page  # the guess's calibration bin
     assert str(store.path.resolve()) in page

@@ -86,8 +86,9 @@ def test_brier_table_per_nickname_and_class():
     scores = results.brier_scores()
     assert scores["ann"] == (2, Fraction(1, 4), Fraction(9 / 16 + 1 / 16) / 2)
     assert scores["bo"] == (1, Fraction(1, 100), Fraction(1, 16))
-    assert scores[None] == (3, (Fraction(1, 4) * 2 + Fraction(1, 100)) / 3, (Fraction(9, 16) + Fraction(1, 16)
-                                                                                + Fraction(1, 16)) / 3)
+    # the class: the mean of the learners' scores (issue 26: one learner, one weight), not of all guesses pooled
+    assert scores[None] == (3, (Fraction(1, 4) + Fraction(1, 100)) / 2,
+                            ((Fraction(9, 16) + Fraction(1, 16)) / 2 + Fraction(1, 16)) / 2)
     table = results.brier()
     assert list(table.nickname) == ["Bo", "Ann", "the class"]  # best calibrated first, the class last
     assert table.brier.iloc[-1] == pytest.approx(float(scores[None][1]))
