@@ -555,10 +555,18 @@ def _run_results(args) -> int:
         return EXIT_OK
     if args.action == "export":
         records = S.ResultStore(args.folder, args.session, create=False).records()
-    else:  # pool
+    else:  # pool: a file that cannot be read or trusted is left out with one line, the others pooled (issue 26)
         from safari_kit.teaching.class_tables import pool_files
 
-        records = list(pool_files(args.folder).records)
+        results = pool_files(args.folder, warn=False)
+        records = list(results.records)
+        for note in results.notes:
+            _write(sys.stderr, f"safari-kit results pool: {note}")
+        left_out = sum(n.skipped for n in results.notes)
+        if left_out:
+            _write(sys.stderr, f"safari-kit results pool: {len(records)} record{'s' * (len(records) != 1)} pooled; "
+                               f"{left_out} file{'s' * (left_out != 1)} or learner{'s' * (left_out != 1)} left out "
+                               f"(each said above)")
     if not (args.csv or args.parquet):
         _write(sys.stdout, X.csv_text(records).rstrip("\n"))
     if args.csv:

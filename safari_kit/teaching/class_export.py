@@ -6,6 +6,15 @@ Chances are written exactly, as fractions like ``7/37``: :func:`read_csv` reads 
 file back into the same records, so a teacher's export can be pooled again
 (:mod:`safari_kit.teaching.class_tables`) and lesson 05 ships one
 (``data/example-class-results.csv``).
+
+**Formulas never run** (issue 26): a spreadsheet runs a cell that starts with ``=``, ``+``,
+``-`` or ``@`` (and some run one starting with a tab or a carriage return), so a nickname
+like ``=HYPERLINK("//x.test","Zed")`` would be a live link on the teacher's screen. As
+OWASP recommends for CSV injection, every text cell whose first character (after any
+spaces and single quotes) is one of those gets a single quote in front (:func:`formula_safe`),
+which the spreadsheet shows as text; :func:`parse_csv` takes that quote off again
+(:func:`from_formula_safe`), so the kit reads back the very nickname the learner typed.
+Number cells (counts, fractions like ``7/37``) are never changed: they cannot start so.
 """
 from __future__ import annotations
 
@@ -20,10 +29,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from safari_kit.teaching.bounded_numbers import NumberError, shown, whole_text
 from safari_kit.teaching.class_records import COMMON, KINDS, Record, RecordError, from_dict, to_dict
 
 __all__ = ["COLUMNS", "EXAMPLE", "example_path", "ExportError", "csv_text", "write_csv", "parse_csv", "read_csv",
-           "frame", "write_parquet", "parquet_engine"]
+           "frame", "write_parquet", "parquet_engine", "parse_csv_lines", "read_csv_lines", "formula_safe",
+           "from_formula_safe", "FORMULA_STARTS"]
 
 
 #: the shipped example export's file name (made by tools/make_example_class_results.py)
@@ -69,17 +80,47 @@ def _types() -> dict[tuple[str, str], str]:
 _TYPES = _types()
 
 
-def _cell(value: Any) -> str:
-    return "" if value is None else str(value)
+#: a cell starting with one of these is a formula to some spreadsheet: OWASP's list (= + - @ tab CR), the line
+#: feed and NUL (ASVS 1.2.10), and their full-width forms (an input method types them)
+FORMULA_STARTS = frozenset("=+-@\t\r\n\0\uff1d\uff0b\uff0d\uff20")
+
+
+def _lead(text: str) -> str:
+    """The first character after any spaces and single quotes: what decides whether a cell is a formula."""
+    return text.lstrip(" '")[:1]
+
+
+def formula_safe(text: str) -> str:
+    """``text`` as a cell no spreadsheet runs: a single quote in front when its first character (after spaces and
+    quotes) starts a formula, else unchanged. :func:`from_formula_safe` undoes it exactly, whatever the text.
+
+    >>> print(formula_safe('=HYPERLINK("//x.test","Zed")'), formula_safe("Zed"), formula_safe("'=1"))
+    '=HYPERLINK("//x.test","Zed") Zed ''=1
+    """
+    return "'" + text if _lead(text) in FORMULA_STARTS else text
+
+
+def from_formula_safe(cell: str) -> str:
+    """The text :func:`formula_safe` wrote: one leading quote off when what follows would start a formula (a cell
+    such as ``'Zed`` that needed no quote keeps its own)."""
+    return cell[1:] if cell.startswith("'") and _lead(cell) in FORMULA_STARTS else cell
+
+
+def _cell(kind: str, field: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if field == "kind" or _TYPES[kind, field].startswith("str"):
+        return formula_safe(str(value))
+    return str(value)
 
 
 def csv_text(records: Iterable[Record]) -> str:
-    """The CSV export of ``records`` (in the order given)."""
+    """The CSV export of ``records`` (in the order given); text cells made :func:`formula_safe`."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for record in records:
-        writer.writerow({k: _cell(v) for k, v in to_dict(record).items()})
+        writer.writerow({k: _cell(record.kind, k, v) for k, v in to_dict(record).items()})
     return out.getvalue()
 
 
@@ -96,52 +137,73 @@ def _value(kind: str, field: str, text: str) -> Any:
     if text == "" and kind_type.endswith("?"):
         return None
     if kind_type.startswith("int"):
-        try:
-            return int(text)
-        except ValueError:
-            raise RecordError(f"{field} must be a whole number, got {text!r}") from None
-    return text
+        try:  # at most 30 digits: int() of a 5,000-digit cell fails naming nothing (issue 26)
+            return whole_text(text, field)
+        except NumberError as exc:
+            raise RecordError(str(exc)) from None
+    if kind_type.startswith("str"):
+        return from_formula_safe(text)
+    return text  # a fraction: the record reads it with the bounded parser (as_chance)
 
 
 def parse_csv(text: str, source: str = "<csv>") -> list[Record]:
     """The records of an export's text (lines starting with '#' before the header are comments)."""
+    return [record for _, record in parse_csv_lines(text, source)]
+
+
+def parse_csv_lines(text: str, source: str = "<csv>") -> list[tuple[int, Record]]:
+    """:func:`parse_csv` with the line each record ends on, so that a later refusal (a learner under two nicknames,
+    :func:`safari_kit.teaching.class_tables.pool`) can name it."""
     lines = text.splitlines(keepends=True)
     skipped = 0
     while skipped < len(lines) and lines[skipped].startswith("#"):
         skipped += 1
     reader = csv.DictReader(io.StringIO("".join(lines[skipped:])))
-    missing = [c for c in ("kind", *COMMON) if c not in (reader.fieldnames or [])]
-    if missing:
-        raise ExportError(f"{source}: line {skipped + 1}: the header lacks the column{'s' if len(missing) > 1 else ''} "
-                          f"{', '.join(missing)}")
-    unknown = [c for c in reader.fieldnames or [] if c not in COLUMNS]
-    if unknown:
-        raise ExportError(f"{source}: line {skipped + 1}: unknown column{'s' if len(unknown) > 1 else ''} "
-                          f"{', '.join(unknown)}")
-    records = []
-    for row in reader:
-        line = skipped + reader.line_num
-        if None in row:
-            raise ExportError(f"{source}: line {line}: more cells than columns")
-        kind = row.get("kind") or ""
-        try:
-            if kind not in KINDS:
-                raise RecordError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-            names = {f.name for f in dataclasses.fields(KINDS[kind])}
-            stray = [c for c, v in row.items() if c not in names and c != "kind" and v not in ("", None)]
-            if stray:
-                raise RecordError(f"a {kind} record has no field {stray[0]} (got {row[stray[0]]!r})")
-            data = {"kind": kind, **{n: _value(kind, n, row.get(n) or "") for n in names}}
-            records.append(from_dict(data))
-        except RecordError as exc:
-            raise ExportError(f"{source}: line {line}: {exc}") from None
+    try:
+        fieldnames = reader.fieldnames or []
+        missing = [c for c in ("kind", *COMMON) if c not in fieldnames]
+        if missing:
+            raise ExportError(f"{source}: line {skipped + 1}: the header lacks the "
+                              f"column{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+        unknown = [shown(c, 40) for c in fieldnames if c not in COLUMNS]
+        if unknown:
+            raise ExportError(f"{source}: line {skipped + 1}: unknown column{'s' if len(unknown) > 1 else ''} "
+                              f"{', '.join(u.strip(chr(39)) for u in unknown[:5])}")
+        records = []
+        for row in reader:
+            line = skipped + reader.line_num
+            if None in row:
+                raise ExportError(f"{source}: line {line}: more cells than columns")
+            kind = row.get("kind") or ""
+            try:
+                if kind not in KINDS:
+                    raise RecordError(f"kind must be one of {', '.join(KINDS)}, got {shown(kind)}")
+                names = {f.name for f in dataclasses.fields(KINDS[kind])}
+                stray = [c for c, v in row.items() if c not in names and c != "kind" and v not in ("", None)]
+                if stray:
+                    raise RecordError(f"a {kind} record has no field {stray[0]} (got {shown(row[stray[0]])})")
+                data = {"kind": kind, **{n: _value(kind, n, row.get(n) or "") for n in names}}
+                records.append((line, from_dict(data)))
+            except RecordError as exc:
+                raise ExportError(f"{source}: line {line}: {exc}") from None
+    except csv.Error as exc:  # a cell over the csv module's 128 kB, a NUL byte, ...: named, never a traceback
+        raise ExportError(f"{source}: line {skipped + reader.line_num}: not a CSV row ({exc})") from None
     return records
 
 
 def read_csv(path: str | Path) -> list[Record]:
     """The records of the CSV export at ``path``."""
+    return [record for _, record in read_csv_lines(path)]
+
+
+def read_csv_lines(path: str | Path) -> list[tuple[int, Record]]:
+    """:func:`read_csv` with each record's line (:func:`parse_csv_lines`)."""
     path = Path(path)
-    return parse_csv(path.read_text(encoding="utf-8"), str(path))
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's "CSV UTF-8" starts with a BOM
+    except UnicodeDecodeError as exc:
+        raise ExportError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return parse_csv_lines(text, str(path))
 
 
 def frame(records: Iterable[Record]):

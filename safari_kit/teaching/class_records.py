@@ -27,13 +27,14 @@ which the results file and the store both use; bad input raises :class:`RecordEr
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from fractions import Fraction
 from typing import Any, ClassVar
+
+from safari_kit.teaching.bounded_numbers import COUNT_MAX, NumberError, fraction, whole
 
 from safari_kit.teaching.nicknames import _INVISIBLE, _REFUSED_CATEGORIES, NICKNAME_MAX, excerpt
 
@@ -56,23 +57,12 @@ def now() -> str:
 
 def as_chance(value: Any, field: str = "chance") -> Fraction:
     """A probability in [0, 1] as an exact Fraction: from a Fraction, an int, a float (its decimal
-    digits: 0.3 is 3/10) or a text like "7/37" or "0.25"."""
-    if isinstance(value, bool):
-        raise RecordError(f"{field} must be a probability between 0 and 1, got {value!r}")
+    digits: 0.3 is 3/10) or a text like "7/37" or "0.25"; bounded before it is built (issue 26:
+    ``"1e-300000000"`` is refused at once, :func:`safari_kit.teaching.bounded_numbers.fraction`)."""
     try:
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise ValueError
-            frac = Fraction(repr(value))
-        elif isinstance(value, (int, Fraction, str)):
-            frac = Fraction(value.strip() if isinstance(value, str) else value)
-        else:
-            raise ValueError
-    except (ValueError, ZeroDivisionError):
-        raise RecordError(f"{field} must be a probability between 0 and 1, got {value!r}") from None
-    if not 0 <= frac <= 1:
-        raise RecordError(f"{field} must be between 0 and 1, got {value!r}")
-    return frac
+        return fraction(value, field, 0, 1, what="a probability between 0 and 1")
+    except NumberError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _text(value: Any, field: str, limit: int = TEXT_MAX, empty: bool = False) -> str:
@@ -86,9 +76,12 @@ def _text(value: Any, field: str, limit: int = TEXT_MAX, empty: bool = False) ->
 
 
 def _count(value: Any, field: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise RecordError(f"{field} must be a whole number >= {low}, got {value!r}")
-    return value
+    """A whole number from ``low`` to the field's limit (issue 26: ``trials: 10**15`` drowned a class's pool;
+    :data:`safari_kit.teaching.bounded_numbers.LIMITS`)."""
+    try:
+        return whole(value, field, low)
+    except NumberError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _flag(value: Any, field: str) -> int:
@@ -239,12 +232,11 @@ class ChallengeDecision(Record):
         for name in ("stop_value", "continue_value"):
             value = getattr(self, name)
             if value is not None:
-                try:
-                    frac = Fraction(value) if not isinstance(value, (bool, float)) else Fraction(repr(value))
-                except (ValueError, TypeError, ZeroDivisionError):
-                    raise RecordError(f"{name} must be a number of cards >= 0 or None, got {value!r}") from None
-                if isinstance(value, bool) or frac < 0:
-                    raise RecordError(f"{name} must be a number of cards >= 0 or None, got {value!r}")
+                try:  # bounded like every chance (issue 26)
+                    frac = fraction(value, name, 0, COUNT_MAX, what=(words := "a number of cards >= 0 or None"),
+                                    out_of_range=words)
+                except NumberError as exc:
+                    raise RecordError(str(exc)) from None
                 self._set(name, frac)
         _choice(self.rule, "rule", ("stop", "continue"))
         _choice(self.choice, "choice", ("stop", "continue"))

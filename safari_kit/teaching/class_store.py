@@ -300,8 +300,11 @@ class ResultStore:
         out = []
         for kind_, learner, nickname, lab, at, seq, fields in rows:
             data = {"kind": kind_, "learner": learner, "nickname": nickname, "lab": lab, "at": at, "seq": seq}
-            data.update(json.loads(fields))
-            out.append(from_dict(data))
+            try:  # a database edited by hand: name the record, never a bare error (issue 26)
+                data.update(json.loads(fields))
+                out.append(from_dict(data))
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise StoreError(f"{self.path}: the record of learner {learner!r} number {seq!r}: {exc}") from None
         return out
 
     def count(self) -> int:

@@ -27,17 +27,18 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
 from safari_kit.teaching.class_records import (ChallengeDecision, Guess, KnockoutPlay, QuizAnswer, Record,
-                                               SimulationRun, to_dict)
-from safari_kit.teaching.results_file import SUFFIX, read_results
+                                               SimulationRun)
+from safari_kit.teaching.results_file import SUFFIX
+from safari_kit.teaching.results_pool import Located, PoolNote, read_files, trusted
 
-__all__ = ["ClassResults", "PoolError", "pool", "pool_files", "brier", "calibration_bin", "same_draws",
-           "quiz_questions"]
+__all__ = ["ClassResults", "PoolError", "PoolWarning", "PoolNote", "pool", "pool_files", "brier", "calibration_bin",
+           "same_draws", "quiz_questions"]
 
 
 class PoolError(ValueError):
@@ -84,33 +85,46 @@ def quiz_questions() -> tuple:
     return tuple(q for game in ("witness", "knockout") for q in questions(script(game)))
 
 
-def pool(records: Iterable[Record]) -> "ClassResults":
-    """The class's records: the same record met twice (a file downloaded twice) counts once; two
-    different records under one learner and seq raise :class:`PoolError`."""
-    seen: dict[tuple[str, int], Record] = {}
-    for record in records:
-        key = (record.learner, record.seq)
-        old = seen.get(key)
-        if old is not None and old != record:
-            a, b = to_dict(old), to_dict(record)
-            diff = "; ".join(f"{k} {a.get(k)!r} and {b.get(k)!r}"
-                             for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k))
-            raise PoolError(f"learner {record.learner!r} ({record.nickname}) has two different records number "
-                            f"{record.seq}: {diff}")
-        seen[key] = record
-    return ClassResults(tuple(sorted(seen.values(), key=lambda r: (r.learner, r.seq))))
+def pool(records: Iterable[Record], notes: Iterable[PoolNote] = ()) -> "ClassResults":
+    """The class's records: the same record met twice (a file downloaded twice) counts once. The records of a
+    learner id that cannot be trusted (two nicknames, or two different records under one seq) are left out with a
+    sentence each in :attr:`ClassResults.notes`, and the rest are pooled (issue 26: one learner never stops the
+    class's pool; :mod:`safari_kit.teaching.results_pool`)."""
+    return _pool_located((("the records", None, r) for r in records), notes)
 
 
-def pool_files(folder: str | Path, pattern: str = f"*{SUFFIX}") -> "ClassResults":
-    """Pool every results file (``*.safari-results.jsonl``) in ``folder``: the route without a class
-    server. A file that cannot be read raises its error (naming file and line): none is skipped."""
+def _pool_located(located: Iterable[Located], notes: Iterable[PoolNote] = ()) -> "ClassResults":
+    records, said = trusted(located)
+    return ClassResults(tuple(sorted(records, key=lambda r: (r.learner, r.seq))), notes=(*notes, *said))
+
+
+class PoolWarning(UserWarning):
+    """A results file or a learner's records left out of the pool (the sentence says which, where and why)."""
+
+
+def pool_files(folder: str | Path, pattern: str = f"*{SUFFIX}", warn: bool = True) -> "ClassResults":
+    """Pool every results file (``*.safari-results.jsonl``) in ``folder``: the route without a class server.
+    A file that cannot be read or trusted is left out and the others pooled (issue 26): each is a sentence in
+    :attr:`ClassResults.notes` naming the file and line (and, with ``warn``, a :class:`PoolWarning`, which a
+    notebook shows). :class:`PoolError` when no file is left to pool."""
+    import warnings
+
     folder = Path(folder)
     if not folder.is_dir():
         raise PoolError(f"{str(folder)!r} is not a folder")
-    files = sorted(folder.glob(pattern))
+    files = sorted(p for p in folder.glob(pattern) if p.is_file())
     if not files:
         raise PoolError(f"no results files ({pattern}) in {str(folder)!r}")
-    return pool(r for path in files for r in read_results(path))
+    located, notes = read_files(files)
+    results = _pool_located(located, notes)
+    if not results.records:
+        said = " | ".join(str(n) for n in results.notes[:5]) + (" | ..." if len(results.notes) > 5 else "")
+        raise PoolError(f"nothing to pool in {str(folder)!r}: every file was left out: {said}")
+    if warn:
+        for note in results.notes:
+            if note.skipped:
+                warnings.warn(note.text, PoolWarning, stacklevel=2)
+    return results
 
 
 def _interval(successes: int, trials: int) -> tuple[float, float, float]:
@@ -127,6 +141,8 @@ class ClassResults:
     """A class session's records, one per (learner, seq), sorted; see the module's docstring."""
 
     records: tuple[Record, ...]
+    #: what the pool left out or counted once, one sentence each naming the file and line (:mod:`results_pool`)
+    notes: tuple[PoolNote, ...] = field(default=(), compare=False)
 
     @classmethod
     def from_store(cls, store) -> "ClassResults":
@@ -135,10 +151,11 @@ class ClassResults:
 
     @classmethod
     def from_csv(cls, path: str | Path) -> "ClassResults":
-        """From a CSV export (:func:`safari_kit.teaching.class_export.write_csv`)."""
-        from safari_kit.teaching.class_export import read_csv
+        """From a CSV export (:func:`safari_kit.teaching.class_export.write_csv`): chances read by the same bounded
+        parser as every record's, and a learner id that cannot be trusted left out with a note naming the lines."""
+        from safari_kit.teaching.class_export import read_csv_lines
 
-        return pool(read_csv(path))
+        return _pool_located((str(path), line, record) for line, record in read_csv_lines(path))
 
     def of(self, kind: type[Record]) -> list:
         """The records of one class, e.g. ``results.of(Guess)``."""
