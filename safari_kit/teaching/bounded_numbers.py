@@ -22,7 +22,7 @@ Fraction(7, 37)
 >>> fraction("1e-300000000", "exact", high=1)
 Traceback (most recent call last):
 ...
-safari_kit.teaching.bounded_numbers.NumberError: exact: the exponent must be between -100 and 100, got '1e-300000000'
+safari_kit.teaching.bounded_numbers.NumberError: exact: the exponent must be between -60 and 60, got '1e-300000000'
 >>> whole(10**15, "trials", 1)
 Traceback (most recent call last):
 ...
@@ -39,8 +39,9 @@ __all__ = ["NumberError", "NUMBER_TEXT_MAX", "EXPONENT_MAX", "BITS_MAX", "COUNT_
            "LIMITS", "DIGITS_MAX", "shown", "fraction", "whole", "whole_text"]
 
 NUMBER_TEXT_MAX = 100  # characters of a number written as text ("7/37", "0.25", "1e-3")
-EXPONENT_MAX = 100     # |e| in "1e-3": 1e-100 is far below any chance a lab shows
-BITS_MAX = 1024        # numerator and denominator of an exact value (about 308 digits; the kit's are < 80)
+EXPONENT_MAX = 60      # |e| in "1e-3": 1e-60 is far below any chance a lab shows
+BITS_MAX = 256         # numerator and denominator of an exact value (77 digits; the example class's: 11): sums of many
+                       # distinct huge denominators grow without end (2,000 guesses of 300 digits: 27 s of Brier)
 DIGITS_MAX = 30        # digits of a whole number written as text (a seed below 2**63 has 19)
 COUNT_MAX = 1_000_000  # any count without its own limit: seq, run, challenge, cards, ...
 TRIALS_MAX = 100_000   # trials of one Simulate press: the Simulation lab's largest choice (TRIAL_CHOICES)
