@@ -26,10 +26,11 @@ from voila.app import Voila
 
 from safari_kit.classroom_web.lab_words import lab_words
 from safari_kit.classroom_web.teacher import TeacherAccess, handlers
-from safari_kit.server import classroom
+from safari_kit.server import classroom, owner_tags
 from safari_kit.teaching.class_session import RESULTS_ENV, session_name
 from safari_kit.teaching.class_hold import hold
 from safari_kit.teaching.class_store import ResultStore
+from safari_kit.teaching.learner_tags import tags_folder
 
 __all__ = ["ClassroomVoila", "run", "teacher_url"]
 
@@ -75,10 +76,13 @@ def run(notebook: str, settings: classroom.ClassSettings, print_fn=print) -> int
              "Teacher's page (keep this address to yourself: it holds the teacher's key):",
              f"    {teacher_url(settings, token)}"]
     try:
+        # issue 26: each lab learns its browser's tag (one browser, one learner), in a private folder for this run
+        owner_tags.start(tags_folder(store.path))
         code = classroom.run(notebook, settings, print_fn=print_fn, app_class=ClassroomVoila,
                              kernel_env={RESULTS_ENV: path}, extra_lines=lines)
     finally:
         ClassroomVoila.teacher_access = None
+        owner_tags.stop()
         store.close()
         held.release()
     # issue 26: Ctrl+C or SIGTERM ends here with one line (and exit code 0), not a traceback

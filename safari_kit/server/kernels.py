@@ -59,6 +59,7 @@ from tornado import web
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Integer, Unicode
 
+from safari_kit.server import owner_tags
 from safari_kit.server.lab_holds import CLOSE_RECLAIMED, LabHoldsMixin
 from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
 from safari_kit.server.page_sockets import BUDGET_WINDOW, CLOSE_FLOOD, CLOSE_TOO_MANY_WINDOWS, PageSocketsMixin
@@ -203,6 +204,7 @@ class ClassroomKernelManager(LabHoldsMixin, PageSocketsMixin, ReadyLabsMixin, As
         if kernel_id not in self._owners:
             self.log.info("Kernel %s had no owner (a preheated kernel): its first user claims it", kernel_id)
             self._owners[kernel_id] = user_id
+            owner_tags.tag(kernel_id, user_id)  # issue 26: the lab learns its browser's tag (recording only)
         return self._owners[kernel_id] == user_id
 
     @staticmethod

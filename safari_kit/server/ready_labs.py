@@ -35,6 +35,8 @@ import time
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, HasTraits, Integer
 
+from safari_kit.server import owner_tags
+
 __all__ = ["ReadyLabsMixin", "pool_target"]
 
 
@@ -136,5 +138,6 @@ class ReadyLabsMixin(HasTraits):
         user_id = getattr(getattr(handler, "current_user", None), "username", None)
         if user_id:
             self._owners[kernel_id] = user_id  # type: ignore[attr-defined]
+            owner_tags.tag(kernel_id, user_id)  # issue 26: the lab learns its browser's tag (recording only)
         self._grace_from[kernel_id] = time.monotonic()  # type: ignore[attr-defined]
         self._start_pool_keeper()

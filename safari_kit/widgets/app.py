@@ -66,7 +66,7 @@ class LabEntry:
 
 LABS = (
     LabEntry("Safari Witness", "Identification", "safari_kit.widgets.labs.identification", "IdentificationLab",
-             "Pick a clue type and a place: see the exact chance first, then guess and check."),
+             "Pick a clue type and a place, guess the chance, then reveal: see how close you were."),
     LabEntry("Safari Witness", "Challenge", "safari_kit.widgets.labs.challenge", "ChallengeLab",
              "Reveal cards one at a time: when should you stop?"),
     LabEntry("Safari Witness", "Full game", "safari_kit.widgets.labs.fullgame", "FullGameLab",

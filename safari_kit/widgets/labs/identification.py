@@ -49,6 +49,13 @@ before the guess), the outcome (1: the card matched) and a few words saying what
 place 3"; the clue card is face up, so nothing hidden is written). A Reveal without a guess records nothing (there
 is nothing to calibrate), and neither does a refused one (a guess that is not a probability, no place picked,
 an illegal declaration): the tally gets no row then either.
+
+**Guess first** (issue 26). A joined learner's chances are hidden until they guess: joining unticks "Show the
+exact chances", the panel says why in one sentence, and the exact chance appears with the reveal's result and
+in the tally. A learner may tick the box again; each guess records ``chance_seen``: True when any exact chance
+of the lab was on the screen since the last reveal (the class's calibration then leaves the guess out), False
+when none was. A guess is recorded once per reveal of a deal: the same reveal again (Reset with the same seed
+replays the same deal, and the learner knows what lies where) stays in the tally but not in the class's records.
 """
 from __future__ import annotations
 
@@ -151,6 +158,10 @@ class IdentificationLab(Lab):
         self.next_button.add_class("safari-next")
         self.next_button.on_click(lambda _b: self._next_turn())
         self.show_exact = W.Checkbox(value=True, description="Show the exact chances", indent=False)
+        #: whether an exact chance was on the screen since the last reveal (issue 26: Guess.chance_seen)
+        self.chance_shown = False
+        #: reveals of a deal already recorded for the class: (seed, turn, clue, place, types)
+        self._recorded_reveals: set[tuple] = set()
         self.show_exact.observe(lambda _c: self._refresh_panel(), names="value")
         self.prob = W.HTML()
         self.prob.add_class("safari-prob")
@@ -174,6 +185,16 @@ class IdentificationLab(Lab):
             below=[self.all_chances, self.tally, self.log_html])
         self.reset(seed)
 
+    def use_recorder(self, recorder, opening: bool = False, download=None) -> None:
+        """Issue 26: a learner who joins guesses first: the exact chances are hidden until the reveal (they may
+        show them again; their guesses then record ``chance_seen=True``)."""
+        joining = recorder is not None and self.recorder is None
+        super().use_recorder(recorder, opening=opening, download=download)
+        if joining:
+            self.show_exact.value = False  # observed: the panel redraws without the chances
+            self.show_exact.description = "Show the exact chances (then your guesses do not count for the class)"
+            self._refresh_panel()
+
     # ------------------------------------------------------------------ set-up
     def _reset(self) -> None:
         self.errors.clear()
@@ -186,6 +207,7 @@ class IdentificationLab(Lab):
         self.picked_clue: str | None = None
         self.last_result: str | None = None
         self._seen = 0
+        self.chance_shown = False
         self._run_bots()
         self._refresh()
         self.show_status(self._turn_text(), kind="info")
@@ -337,9 +359,16 @@ class IdentificationLab(Lab):
         self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place,
                                            None if guess is None else float(guess), exact, nothing,
                                            bool(event["success"]), event["card"], exact_shown.count))
+        again = False
         if guess is not None:
-            self.record("guess", guess=guess, exact=exact, outcome=1 if event["success"] else 0,
-                        context=self._declared_words(clue, types, event["place"]))
+            reveal = (self.seed, turn, clue, self.picked_place, tuple(types))
+            again = reveal in self._recorded_reveals
+            if not again and self.recorder is not None:
+                self._recorded_reveals.add(reveal)
+                self.record("guess", guess=guess, exact=exact, outcome=1 if event["success"] else 0,
+                            context=self._declared_words(clue, types, event["place"]),
+                            chance_seen=self.chance_shown)
+        self.chance_shown = False  # the next guess starts with nothing shown (the result below is after it)
         self.picked_place, self.picked_clue = None, None
         self.guess_box.value = ""
         self._collect_log()
@@ -351,6 +380,8 @@ class IdentificationLab(Lab):
         else:
             text = f"No match: place {event['place']} held {no_match_words(self.game, clue, event['card'], types)}."
         text += f" The exact chance was {count_first(exact_shown)}."
+        if again and self.recorder is not None:
+            text += " You guessed this same reveal before, so the class results keep your first guess only."
         self.last_result = text
         self._refresh()
         if self.my_turn and self.state.phase == "identify":
@@ -528,9 +559,12 @@ class IdentificationLab(Lab):
         else:
             parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
         if not self.show_exact.value:
-            parts.append("<p><i>Exact chances hidden: make your guess, reveal, then compare in the tally.</i></p>"
-                         "</div>")
+            why = (" They are hidden until you guess, so the class sees your own guesses." if self.recorder is not None
+                   else "")
+            parts.append(f"<p class='safari-guess-first'><i>Exact chances hidden: make your guess, reveal, then "
+                         f"compare in the tally.{why}</i></p></div>")
             return "".join(parts), "", {}
+        self.chance_shown = True  # what follows shows exact chances: a guess made now was made seeing them
         places = list(kn.available)
         type_choices = state.type_choices()
         picked_types = self.type_buttons.value if state.phase == "identify" else None
