@@ -5,18 +5,20 @@ The questions are in notebooks/05-simulation-lab.md. Every answer is computed
 with the kit: standard errors with
 :class:`~safari_kit.probability.distributions.Estimate`, the exact
 probabilities with :mod:`safari_kit.probability.witness`, the class's tables with
-:mod:`safari_kit.teaching.class_tables` from the shipped example export.
+:mod:`safari_kit.teaching.class_tables` from the class file the learner loaded
+(:func:`load_class`: the shipped example export until they load their own class's).
 """
 from __future__ import annotations
 
 import functools
 import math
 from fractions import Fraction
+from pathlib import Path
 
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 __all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL", "CLASS_QUESTION",
-           "example_class", "class_trials", "best_calibrated"]
+           "example_class", "load_class", "loaded_class", "class_trials", "lowest_brier", "closer_than_class"]
 
 # the exercises' numbers, as the lesson states them (safari_kit/teaching/facts.py ties the text to these)
 RATIO_FACTOR = 4        # 05.se-ratio: "You run 4 times as many trials"
@@ -96,33 +98,74 @@ def example_class():
     return ClassResults.from_csv(example_path())
 
 
+_LOADED: list = []  # the class file the lesson loaded last (issue 26: the checks were tied to the example)
+
+
+def load_class(path=None):
+    """Load a class's CSV export (the teacher's page's download, ``safari-kit results export`` or ``pool --csv``)
+    as :class:`~safari_kit.teaching.class_tables.ClassResults`, and make it the class the §6 exercises check
+    against: the right answer is computed from the file the learner loaded. ``None``: the shipped example."""
+    from safari_kit.teaching.class_export import example_path
+    from safari_kit.teaching.class_tables import ClassResults
+
+    same = path is None or Path(path).resolve() == example_path().resolve()
+    results = example_class() if same else ClassResults.from_csv(path)
+    _LOADED[:] = [results]
+    return results
+
+
+def loaded_class():
+    """The class the exercises check against: the last :func:`load_class`, else the shipped example."""
+    return _LOADED[0] if _LOADED else example_class()
+
+
 def class_trials() -> int:
     """05.class-trials: every learner's trials of the class question, added up."""
-    runs = [r for r in example_class().of_kind("simulation-run") if r.question == CLASS_QUESTION]
+    runs = [r for r in loaded_class().of_kind("simulation-run") if r.question == CLASS_QUESTION]
     return sum(r.trials for r in runs)
 
 
 def _learner_trials() -> set[int]:
     """Each learner's own trials of the class question (a common wrong answer: one learner's)."""
-    table = example_class().learners()
+    table = loaded_class().learners()
     return set(table[table.question == CLASS_QUESTION].trials)
 
 
 def _class_runs() -> int:
-    return len([r for r in example_class().of_kind("simulation-run") if r.question == CLASS_QUESTION])
+    return len([r for r in loaded_class().of_kind("simulation-run") if r.question == CLASS_QUESTION])
 
 
-def best_calibrated() -> str:
-    """05.best-calibrated: the nickname with the lowest Brier score (mean of (guess − outcome)²)."""
-    scores = example_class().brier_scores()
-    names = example_class().nicknames()
-    return min((score, names[k]) for k, (_, score, _) in scores.items() if k is not None)[1]
+def closer_than_class(results=None) -> tuple[int, int]:
+    """(learners whose own estimate of the class question is closer to the exact chance than the class's pooled
+    estimate, learners): the lesson says the class's total is closer than *most* learners' own, not everyone's
+    (in the example class some learners are closer). Runs of the class question with one exact chance only."""
+    results = results or loaded_class()
+    sim, own = results.simulation(), results.learners()
+    row = sim[sim.question == CLASS_QUESTION].iloc[0]
+    mine = own[(own.question == CLASS_QUESTION) & (own.exact == row.exact)]
+    closer = int(((mine.estimate - mine.exact).abs() < abs(row.estimate - row.exact)).sum())
+    return closer, len(mine)
 
 
-def _worst_calibrated() -> str:
-    scores = example_class().brier_scores()
-    names = example_class().nicknames()
-    return max((score, names[k]) for k, (_, score, _) in scores.items() if k is not None)[1]
+def _scores() -> dict[str, tuple]:
+    """nickname -> (Brier score, Brier score of always guessing the exact chance), over the counted guesses."""
+    names = loaded_class().nicknames()
+    return {names[k]: (b, e) for k, (_, b, e) in loaded_class().brier_scores().items() if k is not None}
+
+
+def lowest_brier() -> str:
+    """05.lowest-brier: the nickname with the lowest Brier score (mean of (guess − outcome)²) over the guesses
+    the class's tables count (made with the exact chance hidden)."""
+    return min((b, name) for name, (b, _) in _scores().items())[1]
+
+
+def _highest_brier() -> str:
+    return max((b, name) for name, (b, _) in _scores().items())[1]
+
+
+def _lowest_exact() -> str:
+    """The nickname whose *exact-chance* score is lowest (a learner who mixed up the columns)."""
+    return min((e, name) for name, (_, e) in _scores().items())[1]
 
 
 def _same_name(a, b) -> bool:
@@ -136,12 +179,15 @@ register(Exercise(
            Hint(lambda a: a == _class_runs(), "That counts the runs (presses of Simulate); add up their trials."),
            Hint(lambda a: float(a) < 100, "Each run has at least 100 trials, and the whole class ran it.")],
     tolerance=0.5,
-    general_hint="Keep the rows of kind 'simulation-run' for the question, then sum their trials column."))
+    general_hint="Keep the rows of kind 'simulation-run' for the question, then sum their trials column. "
+                 "Did you load the same class file as the exercise (CLASS_FILE, then run the cells again)?"))
 
 register(Exercise(
-    "05.best-calibrated", best_calibrated, compare=_same_name,
-    hints=[Hint(lambda a: _same_name(a, _worst_calibrated()), "That nickname has the highest Brier score: a "
-                                                              "lower score is better (0 is perfect)."),
+    "05.lowest-brier", lowest_brier, compare=_same_name,
+    hints=[Hint(lambda a: _same_name(a, _highest_brier()), "That nickname has the highest Brier score: a "
+                                                           "lower score is better (0 is perfect)."),
+           Hint(lambda a: _same_name(a, _lowest_exact()) and _lowest_exact() != lowest_brier(),
+                "That is the lowest score of always guessing the exact chance. Score the learners' own guesses."),
            Hint(lambda a: _same_name(a, "the class"), "The question asks for one learner's nickname.")],
     general_hint="Answer with a nickname. The Brier score is the mean of (guess − outcome)² over a learner's "
-                 "guesses: group by nickname, take the mean, and pick the smallest."))
+                 "guesses made with the chance hidden: group by nickname, take the mean, and pick the smallest."))
