@@ -40,7 +40,13 @@ Recording needs the kit's teaching layer, which this package may not import: wit
 passes the Voilà app with the teacher's page and the kernels' environment.
 
 Ready labs are Voilà's preheated kernels (``VoilaConfiguration.preheat_kernel``,
-``default_pool_size``), sized from the class by :mod:`safari_kit.server.ready_labs`.
+``default_pool_size``), sized from the class by :mod:`safari_kit.server.ready_labs`,
+which starts them a few at a time, hands out only a lab whose page rendered whole,
+gives a page that comes too early a page saying the lab is starting, and prints
+"30 labs ready: the class can come in now." once (issue 26). A page's render waits
+:data:`IOPUB_TIMEOUT_SECONDS` for a cell's output (nbclient's 4 s lost it on a busy
+laptop). The served notebook is signed as trusted for the server's run only
+(:func:`trust_notebook`): 30 "is not trusted" warnings at each start said nothing.
 
 Hooks: ``Voila.identity_provider_class`` (kernel ownership,
 :mod:`safari_kit.server.owners`), ``VoilaConfiguration.multi_kernel_manager_class``
@@ -62,12 +68,14 @@ from pathlib import Path
 
 from safari_kit.server import request_log
 
-__all__ = ["ClassSettings", "voila_config", "learner_urls", "template_root", "run"]
+__all__ = ["ClassSettings", "voila_config", "learner_urls", "template_root", "trust_notebook", "run"]
 
 MiB = 1024 * 1024
 CONNECTION_CLASS = "safari_kit.server.kernels.ClassroomWebsocketConnection"
 KERNEL_MANAGER_CLASS = "safari_kit.server.kernels.ClassroomKernelManager"
 IDENTITY_PROVIDER_CLASS = "safari_kit.server.owners.KernelOwnerIdentityProvider"
+#: seconds a page's render waits for a cell's output after the cell's reply (nbclient's default: 4)
+IOPUB_TIMEOUT_SECONDS = 30
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,6 +172,11 @@ def voila_config(settings: ClassSettings):
         c.VoilaConfiguration.preheat_kernel = True
         c.VoilaConfiguration.default_pool_size = settings.pool_size
         c.VoilaKernelManager.fill_delay = 2.0
+    # the app cell's output (the widget view) arrives after its reply; nbclient waits 4 s for it, then renders
+    # the page without it (a white page). A busy laptop starting labs took longer (issue 26). Its timings
+    # (record_timing) tell a page that lost output: safari_kit.server.lab_pages.why_not_whole
+    c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT_SECONDS
+    c.VoilaExecutor.record_timing = True
     km.memory_limit_mb = settings.memory_limit_mb
     km.memory_check_interval = settings.memory_check_seconds
     km.page_bytes_per_window = settings.page_bytes_per_10s
@@ -232,6 +245,31 @@ def template_root() -> Path:
     return root
 
 
+def trust_notebook(notebook: str, folder: Path, config) -> None:
+    """Sign ``notebook`` as trusted for this server only (a signature store in ``folder``, a secret of its own).
+
+    jupyter_server checks a notebook's signature each time it reads it, and
+    warned "Notebook app.ipynb is not trusted" for every page and ready lab (30
+    lines at each start). Voilà runs the notebook afresh for each page and
+    trusts the outputs it makes, so the check says nothing here; the teacher's
+    own signature store is left alone. A notebook edited while the server runs
+    is no longer signed, and jupyter_server warns again, as it should.
+    """
+    import secrets
+
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    secret, db_file = secrets.token_bytes(32), str(folder / "nbsignatures.db")
+    config.NotebookNotary.secret = secret
+    config.NotebookNotary.db_file = db_file
+    notary = NotebookNotary(secret=secret, db_file=db_file)
+    try:
+        notary.sign(nbformat.read(notebook, as_version=4))
+    finally:
+        notary.store.close()
+
+
 def check_port_free(ip: str, port: int) -> None:
     """Raise OSError naming the address when ``ip:port`` cannot be listened on."""
     with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -258,6 +296,7 @@ def run(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=Non
         raise OSError(f"notebook not found: {notebook}")
     check_port_free(settings.ip, settings.port)
     root = template_root()
+    config = voila_config(settings)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(root), os.environ.get("JUPYTER_PATH")) if p)
     # every kernel keeps tracebacks off its page, a ready lab's too (safari_kit.widgets.quiet.QUIET_ENV)
     os.environ["SAFARI_KIT_QUIET_ERRORS"] = "1"
@@ -267,6 +306,7 @@ def run(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=Non
 
         app_class = Voila
 
+    trust_notebook(notebook, root, config)
     urls = learner_urls(settings.ip, settings.port, settings.base_url)
     print_fn("Safari kit class server: give learners this address" + (" (or one of these)" if len(urls) > 1 else "")
              + ":\n" + "\n".join(f"    {u}" for u in urls))
@@ -277,9 +317,10 @@ def run(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=Non
              f"closed after {settings.cull_idle_seconds or 'never'} s. Stop with Ctrl+C.")
     if settings.pool_size:
         print_fn(f"Getting {settings.pool_size} labs ready (about {max(10, settings.pool_size * 2)} s on a 2-core "
-                 f"laptop); learners may come in now. --ready-labs sets how many (0: none).")
+                 f"laptop; --ready-labs sets how many, 0: none). This terminal says when the class can come in; "
+                 f"a learner who comes earlier sees a page saying the lab is starting.")
     try:
-        app_class.launch_instance(argv=[notebook], config=voila_config(settings))
+        app_class.launch_instance(argv=[notebook], config=config)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

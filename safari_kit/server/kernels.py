@@ -27,7 +27,9 @@ It is jupyter_server's ``AsyncMappingKernelManager`` plus:
   new Python importing the kit, nbconvert's templates on the event loop):
   30 at once made every learner's click wait, and one learner opening pages
   in a loop slowed the whole class ×5 (tools/load_class.py --abusive).
-  A preheated kernel (Voilà's pool) gives its slot back as soon as it runs.
+  A ready lab (Voilà's preheated pool) holds its slot until its page has rendered
+  (:mod:`safari_kit.server.ready_labs`): 30 started at once on a busy laptop lost
+  their pages' output (issue 26).
 * **a memory cap per kernel** (:attr:`memory_limit_mb`): every
   :attr:`memory_check_interval` seconds each kernel's resident memory (its
   process and children) is read, from one scan of the process table in a
@@ -290,12 +292,13 @@ class ClassroomKernelManager(LabHoldsMixin, PageSocketsMixin, ReadyLabsMixin, As
                 slots.release()
             raise
         if slots is not None:
-            if preheated or self.start_slot_seconds <= 0:
+            if self.start_slot_seconds <= 0:
                 slots.release()
             else:
                 timer = asyncio.get_running_loop().call_later(self.start_slot_seconds, self._release_slot, kernel_id)
                 self._slot_held[kernel_id] = (slots, timer)
-                self._release_when_finished(handler, kernel_id)
+                if not preheated:  # a ready lab gives its slot back when its page has rendered (ready_labs)
+                    self._release_when_finished(handler, kernel_id)
         if not preheated:  # a preheated kernel is handed out (owner, grace) when a page claims it (ready_labs)
             self._handed_out(kernel_id, handler)
         self._start_memory_watch()

@@ -7,7 +7,12 @@ A :class:`RawLearner` does what the app's page does (Voilà's template, its
 ipywidgets 8 manager and the kit's anywidget table), over the same wire:
 
 1. ``GET /`` (its own cookie jar: the owner cookie and ``_xsrf``), and the kernel
-   id from the page's ``jupyter-config-data``;
+   id from the page's ``jupyter-config-data``; while the server answers with its
+   waiting page ("Your lab is starting", issue 26) it asks again after a few
+   seconds, as that page's own script does. The page must hold its app: the
+   app cell's widget view (:func:`page_app_model`), the same model the kernel
+   then names as the app's root, as a browser needs it to draw anything
+   (a page without it was white, issue 26);
 2. the kernel websocket ``/api/kernels/<id>/channels`` with the cookie, in the
    ``v1.kernel.websocket.jupyter.org`` binary protocol the page negotiates;
    a ``kernel_info_request``, then the widgets' states as ipywidgets 8 loads
@@ -46,6 +51,11 @@ AsyncHTTPClient.configure(None, max_clients=500)  # a class opens its pages at o
 
 PROTOCOL = "v1.kernel.websocket.jupyter.org"
 REPLY_TIMEOUT = 30.0
+#: how long a learner keeps a waiting page open before giving up (the page says "up to a minute")
+PAGE_TIMEOUT = 180.0
+#: in the class server's waiting page (safari_kit.server.lab_pages.WAITING_MARKER)
+WAITING_MARKER = "safari-lab-starting"
+_WIDGET_VIEW = re.compile(r'<script type="application/vnd\.voila\.cell-output\+json">\s*(\{.*?\})\s*</script>', re.S)
 #: the labs a learner opens first (each has a table); the Simulation lab comes later for some
 TABLE_LABS = (("Safari Witness", "Identification"), ("Safari Witness", "Challenge"), ("Safari Witness", "Full game"),
               ("Safari Knockout", "Knockout"), ("Safari Witness", "Rules tutorial"),
@@ -82,6 +92,23 @@ def message(msg_type: str, content: dict, session: str, metadata: dict | None = 
             "parent_header": {}, "metadata": metadata or {}, "content": content}
 
 
+def page_app_model(body: str) -> str | None:
+    """The model id of the first widget view among the page's cell outputs, or None (a page without its app).
+
+    Voilà's template writes each output as a ``application/vnd.voila.cell-output+json``
+    script; the page's widget manager draws the view of that model, nothing else.
+    """
+    for match in _WIDGET_VIEW.finditer(body):
+        try:
+            output = json.loads(match.group(1))
+        except ValueError:
+            continue
+        view = (output.get("data") or {}).get("application/vnd.jupyter.widget-view+json") or {}
+        if isinstance(view, dict) and view.get("model_id"):
+            return str(view["model_id"])
+    return None
+
+
 def ref(value) -> str | None:
     return value[len("IPY_MODEL_"):] if isinstance(value, str) and value.startswith("IPY_MODEL_") else None
 
@@ -102,6 +129,8 @@ class LearnerResult:
     samples: list[Sample] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     left_with_shutdown: bool | None = None
+    waiting_pages: int = 0   # waiting pages ("Your lab is starting") before the lab's page
+    app_model: str | None = None  # the app's widget view in the page (None: a page without its app)
     nickname: str = ""       # joined the class experiment under it (issue 21), or ""
     results_text: str = ""   # the page's own results file (its Download my results) when the learner left
 
@@ -123,6 +152,7 @@ class RawLearner:
         self.seq = int(time.time() * 1000)
         self.reader: asyncio.Task | None = None
         self.closed_code: int | None = None
+        self.page_html = ""
 
     # ------------------------------------------------------------------ http
     def cookie_header(self) -> str:
@@ -139,17 +169,31 @@ class RawLearner:
         return resp
 
     async def open_page(self) -> int:
-        """GET the app page; the kernel id is kept. Returns the HTTP status."""
+        """GET the app page, through the waiting pages as a browser does; the kernel id is kept. Returns the status.
+
+        An answer other than the app's page with its kernel id and its app's
+        widget view is an error of the learner's (what the page was instead:
+        its size and first words).
+        """
         self.opened_at = time.perf_counter()
-        resp = await self.fetch("")
+        while True:
+            resp = await self.fetch("")
+            body = (resp.body or b"").decode(errors="replace")
+            if resp.code != 200 or WAITING_MARKER not in body or time.perf_counter() - self.opened_at > PAGE_TIMEOUT:
+                break
+            self.result.waiting_pages += 1
+            await asyncio.sleep(self.rng.uniform(2.1, 3.9))  # the waiting page's own script: about 3 s
         self.result.status = resp.code
         self.result.page_seconds = time.perf_counter() - self.opened_at
-        body = (resp.body or b"").decode(errors="replace")
+        self.page_html = body
         match = re.search(r'"kernelId":\s*"([0-9a-f-]+)"', body)
         self.kernel_id = match.group(1) if match else None
-        if resp.code == 200 and not self.kernel_id:  # what the page was instead: its title and first words
+        self.result.app_model = page_app_model(body)
+        if resp.code == 200 and not (self.kernel_id and self.result.app_model):  # what the page was instead
             words = " ".join(re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", body, flags=re.S).split())
-            self.result.errors.append(f"page without a kernel id ({len(body)} bytes): {words[:300]!r}")
+            what = "a kernel id" if not self.kernel_id else "its app (no widget view in its outputs)"
+            self.result.errors.append(f"page without {what} ({len(body)} bytes, {self.result.page_seconds:.2f} s, "
+                                      f"after {self.result.waiting_pages} waiting pages): {words[:300]!r}")
         return resp.code
 
     async def shutdown(self) -> int:
@@ -377,12 +421,15 @@ async def play_learner(learner: RawLearner, delay: float, seconds: float, pace=(
     r = learner.result
     await asyncio.sleep(delay)
     try:
-        if await learner.open_page() != 200 or not learner.kernel_id:
-            r.errors.append(f"page answered {r.status}")
+        if await learner.open_page() != 200 or not learner.kernel_id or not r.app_model:
+            r.errors.append(f"page answered {r.status}" + ("" if r.app_model else " without its app"))
             return r
         await learner.connect()
         if learner.root() is None:
             r.errors.append("no app widget in the kernel's states")
+            return r
+        if learner.root() != r.app_model:
+            r.errors.append(f"the page shows widget {r.app_model}, the kernel's app is {learner.root()}")
             return r
         if nickname:
             await learner.join(nickname)

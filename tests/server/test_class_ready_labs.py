@@ -2,8 +2,10 @@
 
 A page served from the pool skipped the kernel manager's start, so Voilà's pool
 alone gave a kernel no owner and no per-computer limit, and refilled to its full
-size after every claim (60 kernels for a class of 30). Each test runs the real
-command on 127.0.0.1 with the one-button notebook.
+size after every claim (60 kernels for a class of 30). A page that comes before
+any lab is ready gets the waiting page, and the teacher's terminal says once when
+the class can come in (issue 26). Each test runs the real command on 127.0.0.1
+with the one-button notebook.
 """
 from __future__ import annotations
 
@@ -37,10 +39,30 @@ def _wait(predicate, timeout: float, what: str, server) -> None:
         time.sleep(0.25)
 
 
+READY = "labs ready: the class can come in now."
+
+
+def _open_through_waiting(learner, timeout: float = 90):
+    """Open the page as a browser does: a waiting page ("Your lab is starting") asks again by itself."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status, body = learner.open_page()
+        if status != 200 or "Your lab is starting" not in body or time.monotonic() > deadline:
+            return status, body
+        time.sleep(1)
+
+
 def test_ready_labs_open_at_once_belong_to_their_browser_and_the_pool_shrinks_as_the_class_comes_in():
     with class_server("--ready-labs", "3", "--spare-labs", "1", "--labs-per-minute", "0") as srv:
-        _wait(lambda: "is filled with 3 kernel" in srv.log_text(), 90, "3 ready labs", srv)
+        early = Learner(srv)
+        status, page = early.open_page()  # before any lab is ready: the waiting page, no lab (issue 26)
+        if READY not in srv.log_text():
+            assert status == 200 and "Your lab is starting" in page and early.kernel_id is None, page[:2000]
+        _wait(lambda: READY in srv.log_text(), 90, "3 ready labs", srv)
         assert _kernels(srv) == 3
+        log = srv.log_text()
+        # the teacher's terminal says it once; the served notebook is trusted (no warning per lab, issue 26)
+        assert log.count("3 " + READY) == 1 and "is not trusted" not in log, log[-3000:]
         first, second, other = Learner(srv), Learner(srv), Learner(srv)
         assert first.open_page()[0] == 200 and first.kernel_id
         assert srv.log_text().count("Using pre-heated kernel") == 1  # served from the pool
@@ -78,12 +100,12 @@ def test_ready_labs_open_at_once_belong_to_their_browser_and_the_pool_shrinks_as
 
 def test_a_ready_lab_counts_against_the_labs_one_computer_may_open_per_minute():
     with class_server("--ready-labs", "2", "--spare-labs", "2", "--labs-per-minute", "2") as srv:
-        _wait(lambda: "is filled with 2 kernel" in srv.log_text(), 90, "2 ready labs", srv)
+        _wait(lambda: READY in srv.log_text(), 90, "2 ready labs", srv)
         learner = Learner(srv)
         for _ in range(2):
             assert learner.open_page()[0] == 200
             assert page_shutdown(srv, learner)[0] == 204
-        status, body = learner.open_page()
+        status, body = _open_through_waiting(learner)  # the pool refills: the page waits, then is refused
         assert status == 429, srv.log_text()[-2000:]
         assert "opened 2 labs in the last minute" in body and "Traceback" not in body
 
