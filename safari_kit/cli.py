@@ -588,7 +588,11 @@ def _setup_results(sub) -> None:
                                          description="Without --csv or --parquet the CSV goes to standard output."))
     e.add_argument("folder", help="the folder of the class's databases")
     e.add_argument("session", help="the session's name (its file is FOLDER/SESSION.sqlite3)")
-    w = _one_line_errors(acts.add_parser("wipe", help="delete a session's database (and its -wal/-shm files)"))
+    w = _one_line_errors(acts.add_parser(
+        "wipe", help="delete a session's database (and its -wal/-shm files)",
+        description="Refused while the class server (or one of its labs) still uses the session: stop the server "
+                    "first (Ctrl+C in its window), then wipe. A lock file left by a server that crashed is deleted "
+                    "with the rest."))
     w.add_argument("folder", help="the folder of the class's databases")
     w.add_argument("session", help="the session's name")
     o = _one_line_errors(acts.add_parser(
