@@ -33,7 +33,8 @@ LINES_PER_WINDOW = 20
 _SUMMARY = "safari_summary"  # a record attribute: the filter's own summary line, always let through
 
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])")
-_IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?:%\w+)?(?![\w:])")
+_IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{0,4})(?:%\w+)?"
+                   r"(?![\w:])")
 
 access_log = logging.getLogger("tornado.access")
 
@@ -46,8 +47,8 @@ def scrub_addresses(text: str) -> str:
     >>> scrub_addresses("kernel 1b2c-3d, 12:30:05, version 5.3, 2026-12-04 19:05")
     'kernel 1b2c-3d, 12:30:05, version 5.3, 2026-12-04 19:05'
     """
-    text = _IPV4.sub("<address>", text)
-    return _IPV6.sub(lambda m: "<address>" if _looks_ipv6(m.group(0)) else m.group(0), text)
+    text = _IPV6.sub(lambda m: "<address>" if _looks_ipv6(m.group(0)) else m.group(0), text)
+    return _IPV4.sub("<address>", text)
 
 
 def _looks_ipv6(text: str) -> bool:
