@@ -181,7 +181,7 @@ def _simulation(results: ClassResults, words: LabWords) -> str:
               f"<span class='key' style='background:{BLUE}'></span>the class's estimate"
               f"<span class='key' style='border-top:3px dashed {ORANGE};height:0'></span>exact chance")
     return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
-            "<p>Everyone's runs added up: the class's estimate lands far closer to the exact chance than most "
+            "<p>Everyone's runs added up: the class's estimate usually lands closer to the exact chance than most "
             "learners' own. Runs are added up only when they are the same question <i>and</i> the same exact "
             "chance: learners dealt different cards may face different positions of one question. Every run's "
             "trials are drawn by the lab, not typed, so one learner pressing Simulate many times adds real draws, "
@@ -249,7 +249,8 @@ def _knockout(results: ClassResults) -> str:
     for r in table.itertuples(index=False):
         best = "–" if math.isnan(r.best_share) else (f"{_pct(r.best_share)}" + (
             f" <span class='note'>of {r.with_best}</span>" if r.with_best != r.plays else ""))
-        rows.append([_e(r.nickname), str(r.plays), best, _pct(r.mean_chance), f"{r.won} ({_pct(r.won_share)})"])
+        rows.append([_e(r.nickname), str(r.plays), best, _pct(r.mean_chance),
+                     f"<span class='nw'>{r.won} ({_pct(r.won_share)})</span>"])
     last = len(rows) - 1
     cls = table.iloc[-1]
     return (head + f"<p>Over the class, the lab showed a mean chance of <b>{_pct(cls.mean_chance)}</b> for the cards "
