@@ -167,22 +167,15 @@ async def learners_kernels_alive(learners) -> int:
 async def wait_for_ready_labs(srv, timeout: float) -> float | None:
     """Seconds until the ready labs are ready (None: not within ``timeout``).
 
-    Voilà logs "is filled with" once every pool kernel has started; each then
-    still runs the app notebook: ready when the server's process tree is idle too
-    (under 15 % of a core over two seconds).
+    The server says so in its terminal once every ready lab's page has rendered
+    whole: "30 labs ready: the class can come in now." (issue 26); a teacher
+    waits for that line.
     """
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
-        if "is filled with" in srv.log_text():
-            break
-        await asyncio.sleep(0.5)
-    tree = [psutil.Process(srv.proc.pid), *psutil.Process(srv.proc.pid).children(recursive=True)]
-    while time.monotonic() - t0 < timeout:
-        before = sum(sum(p.cpu_times()[:2]) for p in tree if p.is_running())
-        await asyncio.sleep(2)
-        after = sum(sum(p.cpu_times()[:2]) for p in tree if p.is_running())
-        if after - before < 0.3:
+        if "labs ready: the class can come in now" in srv.log_text():
             return time.monotonic() - t0
+        await asyncio.sleep(0.5)
     return None
 
 
@@ -296,6 +289,7 @@ async def run_class(url: str, args, monitor: Monitor, abusive: bool) -> dict:
 def report(label: str, out: dict, args) -> dict:
     res = out["results"]
     tables = [r.table_seconds for r in res if r.table_seconds is not None]
+    with_app = sum(r.status == 200 and r.app_model is not None for r in res)
     pages = [r.page_seconds for r in res if r.page_seconds is not None]
     lab_actions = [s.seconds for r in res for s in r.samples if s.kind in ("table", "button", "toggle")]
     sim_actions = [s.seconds for r in res for s in r.samples if s.kind == "simulation"]
@@ -307,6 +301,8 @@ def report(label: str, out: dict, args) -> dict:
           f"{args.spread:g} s, {args.minutes:g} min of play")
     print(f"  learners with a table:          {len(tables)}/{len(res)} raw, {len(b_tables)}/{len(out['browsers'])} "
           f"Chromium")
+    print(f"  pages with their app:           {with_app}/{len(res)} (the app's widget view in the page; "
+          f"{sum(r.waiting_pages for r in res)} waiting pages before them)")
     print(f"  GET page (kernel + notebook):   {summary(pages, 's')}")
     print(f"  open -> first table (raw):      {summary(tables, 's')}")
     print(f"  open -> first table (Chromium): {summary(b_tables, 's')}")
@@ -340,7 +336,8 @@ def report(label: str, out: dict, args) -> dict:
         print(f"  ! {e}")
     if len(errors) > 15:
         print(f"  ! ... and {len(errors) - 15} more")
-    return {"tables": len(tables), "learners": len(res), "p95_action": p95(replied), "p95_table": p95(tables),
+    return {"tables": len(tables), "learners": len(res), "pages_with_app": with_app,
+            "p95_action": p95(replied), "p95_table": p95(tables),
             "errors": errors, "no_reply": len(lab_actions) - len(replied), "actions": len(lab_actions),
             "alive_after": out["alive_after"],
             "learners_alive_after": out["learners_alive_after"], "gone_after": out["gone_after"], "machine": m}

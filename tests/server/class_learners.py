@@ -132,7 +132,7 @@ class LearnerResult:
     waiting_pages: int = 0   # waiting pages ("Your lab is starting") before the lab's page
     app_model: str | None = None  # the app's widget view in the page (None: a page without its app)
     nickname: str = ""       # joined the class experiment under it (issue 21), or ""
-    results_text: str = ""   # the page's own results file (its Download my results) when the learner left
+    results_text: str = ""   # the page's own results file (its Download my results button) when the learner left
 
 
 class RawLearner:
@@ -153,6 +153,7 @@ class RawLearner:
         self.reader: asyncio.Task | None = None
         self.closed_code: int | None = None
         self.page_html = ""
+        self.custom: dict[str, dict] = {}  # comm id -> the last custom message a widget sent the page
 
     # ------------------------------------------------------------------ http
     def cookie_header(self) -> str:
@@ -268,6 +269,8 @@ class RawLearner:
             if data.get("method") in ("update", "echo_update"):
                 self.models.setdefault(content["comm_id"], {}).update(data.get("state", {}))
                 self._table_check(self.models[content["comm_id"]])
+            elif data.get("method") == "custom":  # a widget's own message to the page (the results file)
+                self.custom[content["comm_id"]] = data.get("content") or {}
             elif data.get("method") == "update_states":
                 for cid, model in data.get("states", {}).items():
                     self.models[cid] = {"_model_name": model.get("model_name"), **model.get("state", {})}
@@ -347,17 +350,22 @@ class RawLearner:
         await self.update(parts["nickname"], {"value": nickname}, "chooser")
         await self.press(parts["join"], "chooser")
 
-    def results_file(self) -> str:
-        """The page's "Download my results" file as the page holds it (its data URI), or "" (issue 21)."""
-        import base64
+    async def results_file(self, timeout: float = REPLY_TIMEOUT) -> str:
+        """The page's "Download my results" file, asked for as its button does, or "" (issues 21, 26).
 
+        The button sends the custom message ``{"ask": "file"}``; the kernel
+        answers once with ``{"name", "text"}`` (safari_kit/widgets/class_join.py).
+        """
         for cid in self.shown(self.root()):
-            state = self.models[cid]
-            if "safari-results-download" not in (state.get("_dom_classes") or ()):
+            if "safari-results-download" not in (self.models[cid].get("_dom_classes") or ()):
                 continue
-            found = re.search(r"base64,([A-Za-z0-9+/=]+)'", str(state.get("value") or ""))
-            if found:
-                return base64.b64decode(found[1]).decode("utf-8")
+            self.custom.pop(cid, None)
+            await self.send("comm_msg", {"comm_id": cid, "data": {"method": "custom", "content": {"ask": "file"}}})
+            deadline = time.perf_counter() + timeout
+            while cid not in self.custom and time.perf_counter() < deadline and self.closed_code is None:
+                await asyncio.sleep(0.05)
+            content = self.custom.get(cid) or {}
+            return str(content.get("text") or "")
         return ""
 
     async def update(self, cid: str, state: dict, kind: str | None) -> float | None:
@@ -452,7 +460,7 @@ async def play_learner(learner: RawLearner, delay: float, seconds: float, pace=(
             r.errors.append(f"websocket closed by the server (code {learner.closed_code})")
         elif nickname:  # the last click's record reaches the page within its reply; wait for the replies
             await asyncio.sleep(1.0)
-            r.results_text = learner.results_file()
+            r.results_text = await learner.results_file()
     except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not stop
         r.errors.append(f"{type(exc).__name__}: {exc}")
     return r

@@ -5,7 +5,9 @@ the page's own protocol, each from its own loopback address) against a real
 ``safari-kit class`` serving the kit's app: they arrive within 5 s, open a lab
 with a table (from the server's 5 ready labs), play it at a human pace for 24 s, and leave, one of them as a
 tab that dies without the page's shutdown request. Checked: every learner got
-a table, every action got a reply, no learner saw an error or a closed
+its page with its app (the app cell's widget view in the page, the same
+model the kernel names as the app: a page without it is white) and a
+table, every action got a reply, no learner saw an error or a closed
 socket, the pages' shutdown ended their kernels at once, and the culler ended
 the abandoned one within the cull time (a short one for the test). The
 figures it prints are not asserted: the machine is shared.
@@ -33,6 +35,9 @@ def test_five_learners_play_and_their_kernels_end():
                        "--record"])
     figures = asyncio.run(one_run(args, abusive=False))
     assert figures["errors"] == []
+    # each page as a browser gets it: the app's widget view in it, the kernel's own app (issue 26: a page
+    # served from a ready lab without its app was white; tests/server/class_learners.py, open_page)
+    assert figures["pages_with_app"] == 5, figures
     assert figures["tables"] == figures["learners"] == 5
     assert figures["actions"] >= 5 * 3, figures  # about one every 3.5 s for 24 s each
     assert figures["no_reply"] == 0, figures

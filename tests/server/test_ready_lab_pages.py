@@ -207,3 +207,28 @@ def test_a_notebook_that_never_renders_whole_is_retried_ever_more_slowly():
         return [delay for delay, _ in km.fills]
 
     assert asyncio.run(scenario()) == [0, 0, 2, 4, 8, 16]
+
+
+def test_a_lab_whose_render_failed_is_not_whole():
+    """Probably last session's flake (a page 200 in 0.00 s from a ready lab, without a kernel id): a ready lab
+    whose render had failed before its kernel started (a busy machine) was handed out, the page's head only."""
+    loop = asyncio.new_event_loop()
+    try:
+        task = loop.create_future()
+        task.set_exception(RuntimeError("Kernel didn't respond in 60 seconds"))
+    finally:
+        loop.close()
+    renderer = types.SimpleNamespace(stop_generator=False)
+    assert "render failed (RuntimeError: Kernel didn't respond" in why_not_whole(task, renderer, alive=True)
+
+
+def test_a_learner_page_without_its_app_is_told_apart():
+    """What the load test and the busy-start test check in each page (tests/server/class_learners.py)."""
+    from tests.server.class_learners import page_app_model
+
+    white = ('<div class="jp-Cell jp-CodeCell jp-mod-noOutputs jp-mod-noInput"></div>'
+             '<script id="jupyter-config-data" type="application/json">{"kernelId": "0f3c"}</script>')
+    whole = white + ('<script type="application/vnd.voila.cell-output+json">\n    {"data": {"application/vnd.jupyter.'
+                     'widget-view+json": {"model_id": "5258abc", "version_major": 2}}, "output_type": '
+                     '"execute_result"}\n  </script>')
+    assert page_app_model(white) is None and page_app_model(whole) == "5258abc"
