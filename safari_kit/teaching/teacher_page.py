@@ -138,7 +138,7 @@ def strip_svg(estimates: Sequence[float], exact: float, low: float, high: float,
 
 
 def calibration_svg(points: Sequence[tuple[float, float, int]]) -> str:
-    """(mean guess, share that happened, guesses) per bin against the diagonal of perfect calibration."""
+    """(mean guess, share that happened, learners) per bin against the diagonal of perfect calibration."""
     chart = Chart(280, 250, label="the class's calibration: guessed chance against what happened")
     p = chart.panel(62, 12, 200, 190, (0.0, 1.0), (0.0, 1.0))  # room left of the axis for its rotated label
     p.axes(xlabel="guessed chance (mean of the bin)", ylabel="share that happened")
@@ -213,7 +213,7 @@ def _calibration(results: ClassResults) -> str:
         return head + "<p class='note'>No guesses yet.</p>" + note + "</section>"
     rows = [[_e(r.bin), str(r.guesses), str(r.learners), _num(r.mean_guess, 2), _pct(r.share_happened),
              _num(r.mean_exact, 2)] for r in cal.itertuples(index=False)]
-    svg = calibration_svg([(r.mean_guess, r.share_happened, r.weight) for r in cal.itertuples(index=False)])
+    svg = calibration_svg([(r.mean_guess, r.share_happened, r.learners) for r in cal.itertuples(index=False)])
     return (head + "<p>Well calibrated guesses sit on the dashed diagonal: of the times the class guessed about "
             "30%, about 30% happened.</p>"
             f"<div style='display:flex;gap:12px;align-items:flex-start;flex-wrap:wrap'>{svg}"
