@@ -55,6 +55,20 @@ def test_a_joined_learner_guesses_before_the_chance_is_shown_then_sees_it():
     assert [r.chance_seen for r in rec.records] == [True, False]
 
 
+def test_a_lab_opened_after_joining_never_showed_the_chances(monkeypatch):
+    from safari_kit.teaching.class_session import RESULTS_ENV
+    from safari_kit.widgets.app import LabChooser
+
+    monkeypatch.delenv(RESULTS_ENV, raising=False)
+    chooser = LabChooser()
+    rec = chooser.join.join("Zed")
+    lab = chooser.open("Safari Witness", "Identification")
+    assert not lab.show_exact.value and not EXACT.search(lab.prob.value)
+    to_identify(lab)
+    reveal(lab)
+    assert [r.chance_seen for r in rec.records] == [False]
+
+
 def test_a_learner_who_shows_the_chances_again_records_that_they_saw_them():
     lab = IdentificationLab(seed=7, players=3, fair=True)
     rec = Recorder("Zed")

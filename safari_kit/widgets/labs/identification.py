@@ -192,8 +192,9 @@ class IdentificationLab(Lab):
         super().use_recorder(recorder, opening=opening, download=download)
         if joining:
             self.show_exact.value = False  # observed: the panel redraws without the chances
-            self.show_exact.description = "Show the exact chances (then your guesses do not count for the class)"
             self._refresh_panel()
+            if opening:  # the lab was just built for a joined learner: what it drew was never on a screen
+                self.chance_shown = False
 
     # ------------------------------------------------------------------ set-up
     def _reset(self) -> None:
@@ -559,12 +560,15 @@ class IdentificationLab(Lab):
         else:
             parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
         if not self.show_exact.value:
-            why = (" They are hidden until you guess, so the class sees your own guesses." if self.recorder is not None
-                   else "")
-            parts.append(f"<p class='safari-guess-first'><i>Exact chances hidden: make your guess, reveal, then "
-                         f"compare in the tally.{why}</i></p></div>")
+            words = ("The exact chances are hidden until you guess, so the class sees your own guesses. Type your "
+                     "guess, press Reveal, then compare in the tally." if self.recorder is not None else
+                     "Exact chances hidden: make your guess, reveal, then compare in the tally.")
+            parts.append(f"<p class='safari-guess-first'><i>{words}</i></p></div>")
             return "".join(parts), "", {}
         self.chance_shown = True  # what follows shows exact chances: a guess made now was made seeing them
+        if self.recorder is not None:
+            parts.append("<p class='safari-guess-first'><small>You can see the exact chances, so your next guess "
+                         "will not count for the class.</small></p>")
         places = list(kn.available)
         type_choices = state.type_choices()
         picked_types = self.type_buttons.value if state.phase == "identify" else None
