@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sqlite3
 import threading
 import time
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from safari_kit.teaching.class_records import COMMON, KINDS, Record, from_dict, to_dict
+from safari_kit.teaching.learner_tags import tags_folder
 
 __all__ = ["SCHEMA_VERSION", "StoreError", "ResultStore", "store_path", "session_files", "sessions", "wipe"]
 
@@ -93,6 +95,10 @@ def wipe(folder: str | Path, session: str) -> list[Path]:
         for path in session_files(folder, session):
             path.unlink()
             gone.append(path)
+        tags = tags_folder(store_path(folder, session))  # owner tags a crashed server left (issue 26)
+        if tags.is_dir():
+            shutil.rmtree(tags)
+            gone.append(tags)
     if stale is not None:
         gone.append(stale)
     return gone

@@ -103,3 +103,14 @@ def test_the_quota_is_a_burst_then_a_rate_then_a_cap(tmp_path):
         assert not take_quota(store, "Lzed", quota, lambda: now[0])
         now[0] += 3600
         assert [take_quota(store, "Lzed", quota, lambda: now[0]) for _ in range(4)] == [True, True, False, False]
+
+
+def test_wipe_removes_the_owner_tags_a_crashed_server_left(tmp_path):
+    from safari_kit.teaching.class_store import wipe
+    from safari_kit.teaching.learner_tags import tags_folder
+
+    ResultStore(tmp_path, "s").close()
+    tags = tags_folder(tmp_path / "s.sqlite3")
+    tags.mkdir(mode=0o700)
+    (tags / "1b2c3d4e-0000-4000-8000-123456789abc").write_text("a" * 64)
+    assert tags in wipe(tmp_path, "s") and not tags.exists()
