@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from safari_kit.teaching.class_store import ResultStore, StoreError, _writer_lock
 from safari_kit.teaching.nicknames import nickname_key
 
-__all__ = ["Quota", "CLASS_QUOTA", "NicknameTaken", "claim_nickname", "next_seq", "take_quota", "TAKEN"]
+__all__ = ["Quota", "CLASS_QUOTA", "NicknameTaken", "claim_nickname", "next_seq", "take_quota", "admit", "TAKEN"]
 
 TAKEN = "That nickname is taken in this class. Pick another."
 
@@ -122,6 +122,20 @@ def next_seq(store: ResultStore, learner: str) -> int:
     return _transaction(store, work)  # type: ignore[return-value]
 
 
+def _take(con: sqlite3.Connection, learner: str, quota: Quota, at: float) -> bool:
+    row = con.execute("SELECT tokens, refilled, stored FROM learners WHERE learner = ?", (learner,)).fetchone()
+    if row is None:
+        raise StoreError(f"learner {learner!r} has not joined this session: no quota for them")
+    tokens, refilled, stored = row
+    tokens = min(float(quota.burst), tokens + max(0.0, at - refilled) / quota.seconds_per_record)
+    allowed = stored < quota.cap and tokens >= 1
+    if allowed:
+        tokens, stored = tokens - 1, stored + 1
+    con.execute("UPDATE learners SET tokens = ?, refilled = ?, stored = ? WHERE learner = ?",
+                (tokens, at, stored, learner))
+    return allowed
+
+
 def take_quota(store: ResultStore, learner: str, quota: Quota = CLASS_QUOTA,
                clock: Callable[[], float] = time.time) -> bool:
     """Whether ``learner`` may store one more record now; if so, it is counted (a token taken).
@@ -129,19 +143,20 @@ def take_quota(store: ResultStore, learner: str, quota: Quota = CLASS_QUOTA,
     The bucket holds up to ``quota.burst`` tokens and gains one every ``quota.seconds_per_record``
     (wall time: the pages are separate processes); a learner who stored ``quota.cap`` records stores no more.
     """
+    return bool(_transaction(store, lambda con: _take(con, learner, quota, clock())))
 
-    def work(con: sqlite3.Connection) -> bool:
-        row = con.execute("SELECT tokens, refilled, stored FROM learners WHERE learner = ?", (learner,)).fetchone()
-        if row is None:
-            raise StoreError(f"learner {learner!r} has not joined this session: no quota for them")
-        tokens, refilled, stored = row
-        at = clock()
-        tokens = min(float(quota.burst), tokens + max(0.0, at - refilled) / quota.seconds_per_record)
-        allowed = stored < quota.cap and tokens >= 1
-        if allowed:
-            tokens, stored = tokens - 1, stored + 1
-        con.execute("UPDATE learners SET tokens = ?, refilled = ?, stored = ? WHERE learner = ?",
-                    (tokens, at, stored, learner))
-        return allowed
 
-    return bool(_transaction(store, work))
+def admit(store: ResultStore, learner: str, quota: Quota = CLASS_QUOTA,
+          clock: Callable[[], float] = time.time) -> tuple[int, bool]:
+    """The learner's next record number and whether the quota lets the class's database keep that record:
+    :func:`next_seq` and :func:`take_quota` in one transaction (a page pressing in a loop costs the database
+    one short write per record, not two)."""
+
+    def work(con: sqlite3.Connection) -> tuple[int, bool]:
+        cur = con.execute("UPDATE learners SET last_seq = last_seq + 1 WHERE learner = ?", (learner,))
+        if cur.rowcount != 1:
+            raise StoreError(f"learner {learner!r} has not joined this session: no record number for them")
+        seq = con.execute("SELECT last_seq FROM learners WHERE learner = ?", (learner,)).fetchone()[0]
+        return seq, _take(con, learner, quota, clock())
+
+    return _transaction(store, work)  # type: ignore[return-value]

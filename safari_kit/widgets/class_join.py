@@ -38,7 +38,7 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from safari_kit.teaching.class_learner import CLASS_QUOTA, NicknameTaken, Quota, claim_nickname, next_seq, take_quota
+from safari_kit.teaching.class_learner import CLASS_QUOTA, NicknameTaken, Quota, admit, claim_nickname
 from safari_kit.teaching.class_records import NICKNAME_MAX, Record, RecordError
 from safari_kit.teaching.class_session import store_from_env
 from safari_kit.teaching.learner_tags import kernel_id_from_connection_file, learner_for_kernel
@@ -99,8 +99,9 @@ class JoinPanel:
         self.kernel_id = kernel_id
         self.quota = quota
         self.recorder: Recorder | None = None
-        #: records the class's database did not keep (over the quota, or refused); they stay in the download
+        #: records the class's database did not keep (over the quota); they stay in the download
         self.not_stored = 0
+        self._admitted: set[int] = set()  # record numbers the quota let through, until stored
         self.nickname = W.Text(placeholder="a nickname, e.g. Zed", description="<b>Nickname</b>",
                                description_allow_html=True, layout=W.Layout(width="250px"),
                                continuous_update=False)
@@ -166,9 +167,7 @@ class JoinPanel:
             if store is not None:
                 recorder = Recorder(name, learner=learner)  # the id is made (random without a tag) and checked
                 held = claim_nickname(store, recorder.learner, name, quota=self.quota)
-                learner = recorder.learner
-                self.recorder = Recorder(held, learner=learner, sink=self._store,
-                                         numbering=lambda: next_seq(store, learner))
+                self.recorder = Recorder(held, learner=recorder.learner, sink=self._store, numbering=self._number)
             else:
                 self.recorder = Recorder(name, learner=learner)
         except NicknameTaken as exc:
@@ -194,11 +193,22 @@ class JoinPanel:
             self.on_join(self.recorder)
         return self.recorder
 
+    def _number(self) -> int:
+        """The recorder's numbering on a recording server: the learner's next number (shared by the browser's
+        pages) and, in the same transaction, whether the quota lets the class's database keep that record."""
+        assert self.store is not None and self.recorder is not None
+        seq, allowed = admit(self.store, self.recorder.learner, self.quota)
+        if allowed:
+            self._admitted.add(seq)
+        return seq
+
     def _store(self, record: Record) -> None:
         """The recorder's sink on a recording server: the class's database keeps the record if the learner's
-        quota allows; otherwise it stays in the download only, and the learner is told once."""
+        quota allowed it (:meth:`_number`); otherwise it stays in the download only, and the learner is told
+        once."""
         assert self.store is not None
-        if take_quota(self.store, record.learner, self.quota):
+        if record.seq in self._admitted:
+            self._admitted.discard(record.seq)
             self.store.add(record)
             return
         self.not_stored += 1

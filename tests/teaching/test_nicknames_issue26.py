@@ -114,3 +114,14 @@ def test_wipe_removes_the_owner_tags_a_crashed_server_left(tmp_path):
     tags.mkdir(mode=0o700)
     (tags / "1b2c3d4e-0000-4000-8000-123456789abc").write_text("a" * 64)
     assert tags in wipe(tmp_path, "s") and not tags.exists()
+
+
+def test_admit_numbers_and_counts_the_quota_in_one_step(tmp_path):
+    from safari_kit.teaching.class_learner import admit
+
+    now = [0.0]
+    quota = Quota(burst=2, seconds_per_record=10.0, cap=5)
+    with ResultStore(tmp_path, "s") as store:
+        claim_nickname(store, "Lzed", "Zed", quota=quota, clock=lambda: now[0])
+        assert [admit(store, "Lzed", quota, lambda: now[0]) for _ in range(3)] == [(1, True), (2, True), (3, False)]
+        assert next_seq(store, "Lzed") == 4
