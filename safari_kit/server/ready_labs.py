@@ -176,7 +176,7 @@ class ReadyLabsMixin(HasTraits):
         "your lab opens here by itself.",
         config=True, help="What a learner's page says while no ready lab is whole yet (under 'Your lab is "
                           "starting').")
-    waiting_retry_seconds = Float(3.0, config=True, help="A waiting page asks again after about this many seconds.")
+    waiting_retry_seconds = Float(2.0, config=True, help="A waiting page asks again after about this many seconds.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

@@ -41,7 +41,7 @@ def test_a_ready_lab_plays_and_leaving_the_app_shuts_its_kernel_down(browser):
     """The page comes from a ready lab (Voilà's preheated kernel, rendered before the learner came): it plays."""
     with class_server("--labs-per-minute", "0", "--ready-labs", "2", app=True) as srv:
         deadline = time.monotonic() + 120
-        while "is filled with 2 kernel" not in srv.log_text() and time.monotonic() < deadline:
+        while "labs ready: the class can come in now" not in srv.log_text() and time.monotonic() < deadline:
             time.sleep(0.5)
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         try:

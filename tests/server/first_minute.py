@@ -79,8 +79,11 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def app_server(*options: str):
-    """``safari-kit class notebooks/app.ipynb`` with ``options``: yields once it listens."""
+def app_server(*options: str, repo: Path = REPO):
+    """``safari-kit class notebooks/app.ipynb`` with ``options``: yields once it listens.
+
+    ``repo``: the checkout whose code the server runs (another one: to compare with older code).
+    """
     home = Path(tempfile.mkdtemp(prefix="safari-first-minute-"))
     (home / "notebooks").mkdir()
     shutil.copy(REPO / "notebooks" / "app.ipynb", home / "notebooks" / "app.ipynb")
@@ -89,7 +92,7 @@ def app_server(*options: str):
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "jdata"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1",
-               PYTHONPATH=str(REPO))
+               PYTHONPATH=str(repo))
     cmd = [sys.executable, "-m", "safari_kit", "class", str(home / "notebooks" / "app.ipynb"), "--ip", "127.0.0.1",
            "--port", str(port), *options]
     started = time.monotonic()
