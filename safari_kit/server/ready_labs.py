@@ -186,6 +186,14 @@ class ReadyLabsMixin(HasTraits):
         self._failed_in_a_row = 0
         self._knowing: asyncio.Future | None = None
         self.waiting_pages_served = 0
+        self._stopping = False
+
+    async def shutdown_all(self, *args, **kwargs):
+        """The server stops: a ready lab whose render ends now is neither checked nor replaced."""
+        self._stopping = True
+        if self._pool_keeper is not None:
+            self._pool_keeper.stop()
+        return await super().shutdown_all(*args, **kwargs)  # type: ignore[misc]
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -225,6 +233,8 @@ class ReadyLabsMixin(HasTraits):
 
     def _refill(self, notebook_name: str, delay: float | None = None) -> None:
         """Start labs until the pool holds its size again (Voilà's fill), outside any page's request."""
+        if self._stopping:
+            return
         self._size_pool()
         self._drop_failed(self._pools.setdefault(notebook_name, []))  # type: ignore[attr-defined]
         _outside_any_page(self.fill_if_needed, delay=delay, notebook_name=notebook_name)  # type: ignore[attr-defined]
@@ -272,6 +282,8 @@ class ReadyLabsMixin(HasTraits):
         """A ready lab's page has rendered: keep it if whole, else stop it and start another (module docstring)."""
         kernel_id = content["kernel_id"]
         self._release_slot(kernel_id)  # type: ignore[attr-defined]  # the next lab may start
+        if self._stopping:
+            return
         try:
             alive = kernel_id in self and bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))  # type: ignore
         except Exception:  # noqa: BLE001 - a kernel gone meanwhile
