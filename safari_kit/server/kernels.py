@@ -64,7 +64,9 @@ from traitlets import Float, Integer, Unicode
 from safari_kit.server import owner_tags
 from safari_kit.server.lab_holds import CLOSE_RECLAIMED, LabHoldsMixin
 from safari_kit.server.nodelay import NoDelayZMQChannelsWebsocketConnection
-from safari_kit.server.page_sockets import BUDGET_WINDOW, CLOSE_FLOOD, CLOSE_TOO_MANY_WINDOWS, PageSocketsMixin
+from safari_kit.server.page_sockets import (
+    BUDGET_WINDOW, CLOSE_FLOOD, CLOSE_TOO_MANY_WINDOWS, PageSocketsMixin, frame_is_sane,
+)
 from safari_kit.server.ready_labs import ReadyLabsMixin
 
 __all__ = ["ClassroomKernelManager", "ClassroomConnectionMixin", "ClassroomWebsocketConnection", "CLOSE_MEMORY",
@@ -428,6 +430,12 @@ class ClassroomConnectionMixin:
             if not km.allow_incoming(self.kernel_id, self.websocket_handler,  # type: ignore[attr-defined]
                                      len(incoming_msg)):
                 return None
+        try:  # a frame still queued when the server closed the socket: jupyter_server would read it as legacy
+            v1 = self.websocket_handler.selected_subprotocol == "v1.kernel.websocket.jupyter.org"  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - the socket is closed
+            return None
+        if not frame_is_sane(incoming_msg, v1):  # its table of parts would stop the server (page_sockets)
+            return None
         if hasattr(km, "page_heard"):
             km.page_heard(self.kernel_id)  # type: ignore[attr-defined]
         return super().handle_incoming_message(incoming_msg)  # type: ignore[misc]

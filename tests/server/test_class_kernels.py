@@ -31,6 +31,8 @@ class _Manager(ClassroomKernelManager):
 
 
 class _Page:
+    selected_subprotocol = "v1.kernel.websocket.jupyter.org"
+
     def __init__(self):
         self.closed = []
 
@@ -183,7 +185,7 @@ class _Wire:
         return None
 
     def handle_incoming_message(self, msg):
-        type(self).relayed += len(msg)
+        _Wire.relayed += len(msg)
 
     def disconnect(self):
         return None
@@ -211,7 +213,7 @@ def test_the_byte_budget_is_the_labs_all_its_connections_together(km):
     for _ in range(2):  # 2 frames a connection: 2 MB each, under a per-connection budget; 12 MB for the lab
         for conn, _page in connections:
             conn.handle_incoming_message(frame)
-    assert _Wire.relayed <= km.page_bytes_per_window
+    assert 4 * len(frame) <= _Wire.relayed <= km.page_bytes_per_window  # 4 frames fit in the lab's 4 MiB
     codes = {code for _conn, page in connections for code, _reason in page.closed}
     assert codes == {4002}
     assert all(page.closed for _conn, page in connections)  # every connection of the lab is closed
@@ -347,3 +349,27 @@ def test_a_pool_refill_is_not_the_learners_start(km, monkeypatch):
     with pytest.raises(web.HTTPError) as too_fast:  # her third page in the minute is the one refused
         asyncio.run(km.start_kernel())
     assert too_fast.value.status_code == 429
+
+
+def test_a_frame_whose_table_of_parts_does_not_fit_never_reaches_jupyter_server(km):
+    """jupyter_server builds a struct format of the frame's claimed number of parts ("I" * n): 4 bytes saying
+    2**31 stopped the server; a frame still queued when its socket closed is read as legacy binary (7.7 s)."""
+    km._live = ["k"]
+    _Wire.relayed = 0
+    conn, page = _connection(km)
+    conn.handle_incoming_message(bytes([127, 255, 255, 255]) + bytes(8))
+    conn.handle_incoming_message(bytes([255] * 8) + bytes(64))
+    assert _Wire.relayed == 0
+    frame = bytes([3, 0, 0, 0, 0, 0, 0, 0]) + (32).to_bytes(8, "little") + (37).to_bytes(8, "little") \
+        + (39).to_bytes(8, "little") + b"shell{}"
+    conn.handle_incoming_message(frame)
+    assert _Wire.relayed == len(frame)  # a well-formed v1 frame passes
+
+    class Closed(_Page):
+        @property
+        def selected_subprotocol(self):
+            raise AttributeError("the websocket is closed")
+
+    conn.websocket_handler = Closed()
+    conn.handle_incoming_message(frame)
+    assert _Wire.relayed == len(frame)  # dropped: the socket is closed
