@@ -11,13 +11,16 @@ Each page's notebook does what the chooser's Join button does: it joins under "Z
 """
 from __future__ import annotations
 
+import asyncio
+import html
+import random
 import stat
 import tempfile
 import time
 from pathlib import Path
 
 from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.learner_tags import tags_folder
+from tests.server.class_learners import RawLearner
 from tests.server.class_server import Learner, class_server
 
 SESSION = "one-browser-26"
@@ -50,6 +53,8 @@ def wait_records(folder: Path, n: int, server) -> list:
 
 
 def test_two_pages_of_one_browser_are_one_learner_and_another_browser_cannot_take_the_nickname():
+    from safari_kit.teaching.learner_tags import tags_folder  # here: the other test runs on 9bdb9c7's code too
+
     folder = Path(tempfile.mkdtemp(prefix="safari-one-browser-"))
     with class_server("--results", str(folder), "--session", SESSION, "--labs-per-minute", "0",
                       notebook=NOTEBOOK) as server:
@@ -76,3 +81,59 @@ def test_two_pages_of_one_browser_are_one_learner_and_another_browser_cannot_tak
     others = [r for r in records if r.learner != zed]
     assert [r.nickname for r in others] == ["Amy"]  # neither Zed nor its full-width look-alike
     assert not tags.exists()  # removed when the server stopped
+
+
+def _join_note(learner) -> str:
+    found = learner.find(lambda s: "safari-join-note" in (s.get("_dom_classes") or ()))
+    return learner.models[found[0]].get("value", "") if found else ""
+
+
+async def _join(learner, nickname: str, expect: str) -> str:
+    await learner.join(nickname)
+    for _ in range(300):
+        note = html.unescape(_join_note(learner))
+        if expect in note:
+            return note
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{learner.result.name}: {expect!r} not in {_join_note(learner)!r}")
+
+
+async def _ready_lab_class(url: str) -> list[str]:
+    rng = random.Random(26)
+    zed = RawLearner(url, "127.0.0.1", "zed", rng)
+    zed_tab = RawLearner(url, "127.0.0.1", "zed-tab", rng)
+    other = RawLearner(url, "127.0.0.2", "other", rng)
+    notes = []
+    try:
+        for learner in (zed, zed_tab, other):
+            if learner is zed_tab:
+                zed_tab.cookies = dict(zed.cookies)  # a second tab of Zed's browser: the same cookies
+            assert await learner.open_page() == 200, learner.result.errors
+            await learner.connect()
+            if learner is zed:
+                notes.append(await _join(zed, "Zed", "You joined as Zed"))
+            elif learner is zed_tab:
+                notes.append(await _join(zed_tab, "Amy", "This browser joined as Zed already"))
+            else:
+                notes.append(await _join(other, "ZED", "That nickname is taken in this class. Pick another."))
+                notes.append(await _join(other, "Amy", "You joined as Amy"))
+    finally:
+        for learner in (zed, zed_tab, other):
+            await learner.close()
+    return notes
+
+
+def test_with_ready_labs_the_join_button_knows_the_browser():
+    """The app itself, its labs started before anyone came (--ready-labs): the owner is set when a page takes
+    a ready lab, and the learner presses Join afterwards, as in a real class."""
+    folder = Path(tempfile.mkdtemp(prefix="safari-one-browser-"))
+    with class_server("--results", str(folder), "--session", "ready-26", "--labs-per-minute", "0",
+                      "--ready-labs", "3", app=True) as server:
+        notes = asyncio.run(_ready_lab_class(server.url))
+        store = ResultStore(folder, "ready-26", create=False)
+        try:
+            con = store._connection()
+            held = sorted(con.execute("SELECT nickname FROM learners").fetchall())
+        finally:
+            store.close()
+    assert held == [("Amy",), ("Zed",)], (held, notes)
