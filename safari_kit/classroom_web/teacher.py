@@ -21,6 +21,7 @@ The store is read on a worker thread, so learners' messages are not held up.
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 import tornado.web
 from tornado.ioloop import IOLoop
 
-from safari_kit.classroom_web.wrong_keys import WrongKeys
+from safari_kit.classroom_web.wrong_keys import SLOW_ANSWER_SECONDS, WrongKeys
 from safari_kit.teaching.class_export import csv_text
 from safari_kit.teaching.class_store import ResultStore
 from safari_kit.teaching.class_tables import ClassResults
@@ -93,7 +94,17 @@ class _TeacherHandler(tornado.web.RequestHandler):
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(forbidden_page())
 
-    def _too_many(self) -> None:
+    async def _too_many(self) -> None:
+        """429, answered after :data:`~safari_kit.classroom_web.wrong_keys.SLOW_ANSWER_SECONDS`: a flooder that waits
+        for its answers (20 connections sent 850 keys a second) then sends a few a second, at no cost to the
+        server (a few hundred waiting answers at most: beyond, they are not held)."""
+        keys = self.access.wrong_keys
+        if keys.waiting < keys.max_waiting:
+            keys.waiting += 1
+            try:
+                await asyncio.sleep(SLOW_ANSWER_SECONDS)
+            finally:
+                keys.waiting -= 1
         self.set_status(429)
         self.set_header("Retry-After", "60")
         self.set_header("Content-Type", "text/plain; charset=utf-8")
@@ -112,7 +123,7 @@ class TeacherPageHandler(_TeacherHandler):
         if token is not None:
             keys, address = self.access.wrong_keys, self.request.remote_ip
             if not keys.may_try(address):
-                return self._too_many()
+                return await self._too_many()
             if not self.access.right_token(token):
                 keys.wrong(address)
                 return self._refuse()

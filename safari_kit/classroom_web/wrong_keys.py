@@ -13,6 +13,10 @@ a sliding :data:`WINDOW`:
   so, for the rest of the window (many addresses at once). A teacher already on
   the page keeps it: the page and its CSV need the teacher's cookie, not the key.
 
+A key try refused so is answered after :data:`SLOW_ANSWER_SECONDS` (at most
+:attr:`WrongKeys.max_waiting` such answers wait at once): a flooder that waits
+for its answers slows down to a few tries a second.
+
 Addresses are kept in memory for a minute, never written anywhere.
 """
 from __future__ import annotations
@@ -21,9 +25,10 @@ import collections
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["WrongKeys", "WINDOW"]
+__all__ = ["WrongKeys", "WINDOW", "SLOW_ANSWER_SECONDS"]
 
 WINDOW = 60.0
+SLOW_ANSWER_SECONDS = 2.0
 
 
 @dataclass
@@ -33,6 +38,8 @@ class WrongKeys:
     per_address: int = 10
     overall: int = 100
     clock: object = time.monotonic
+    max_waiting: int = 200
+    waiting: int = 0  # refused key tries waiting for their slow answer
     _by_address: dict[str, collections.deque] = field(default_factory=dict)
     _all: collections.deque = field(default_factory=collections.deque)
 
