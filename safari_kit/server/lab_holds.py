@@ -189,7 +189,7 @@ class LabHoldsMixin(HasTraits):
                 page.close(CLOSE_RECLAIMED, close_reason(self.reclaimed_message))
             except Exception:  # noqa: BLE001 - an already closed socket
                 self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)  # type: ignore[attr-defined]
-        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))  # type: ignore[attr-defined]
+        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
         self._reclaim_tasks.add(task)
 
         def done(task: asyncio.Future) -> None:

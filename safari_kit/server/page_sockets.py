@@ -58,10 +58,10 @@ def frame_is_sane(frame: str | bytes, v1: bool) -> bool:
     """
     if isinstance(frame, str):
         return True
-    width, order = (8, "little") if v1 else (4, "big")
+    width = 8 if v1 else 4
     if len(frame) < width:
         return False
-    parts = int.from_bytes(frame[:width], order, signed=not v1)
+    parts = int.from_bytes(frame[:width], "little") if v1 else int.from_bytes(frame[:4], "big", signed=True)
     return (2 if v1 else 1) <= parts and width * (parts + 1) <= len(frame)
 
 
