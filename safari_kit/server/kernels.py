@@ -279,6 +279,8 @@ class ClassroomKernelManager(LabHoldsMixin, PageSocketsMixin, ReadyLabsMixin, As
         # but the new kernel is for the next learner: it stays unowned until its first user claims it, and it
         # is not that page's computer's start (the claim counted it already)
         preheated = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        if not preheated:  # every start slot taken: a learner's page gets the waiting page, not a white one
+            self._page_waits_for_a_start_slot(handler)
         self._check_limits(None if preheated else handler)
         slots = self._start_slots()
         if slots is not None:

@@ -59,6 +59,7 @@ import time
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.base.call_context import CallContext
+from tornado import web
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, HasTraits, Integer, Unicode
 
@@ -355,6 +356,21 @@ class ReadyLabsMixin(HasTraits):
         done = asyncio.get_running_loop().create_future()
         done.set_result(([page], _nothing()))
         return done, [page], None
+
+    def _page_waits_for_a_start_slot(self, handler) -> None:
+        """Answer a learner's page with the waiting page (tornado's ``Finish``) when every start slot is taken.
+
+        Voilà starts a page's kernel before it sends a byte of the page: a page
+        waiting in line for a start slot stayed white (issue 26). It asks again
+        by itself; nothing is counted against its computer. Only Voilà's page
+        requests get it (a REST request for a kernel waits in line as before).
+        """
+        if handler is None or not hasattr(handler, "get_generator") or getattr(handler, "_headers_written", True):
+            return
+        if not self._no_start_slot():
+            return
+        self.waiting_pages_served += 1
+        raise web.Finish(waiting_page(self.waiting_message, self.waiting_retry_seconds))
 
     def _handed_out(self, kernel_id: str, handler) -> None:
         """A page has this kernel now: it is in use, belongs to the page's browser, and its cull grace starts."""

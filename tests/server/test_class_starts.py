@@ -7,6 +7,7 @@ every other learner's click wait (tools/load_class.py, issue 19).
 from __future__ import annotations
 
 import asyncio
+import collections
 import types
 import pytest
 
@@ -120,5 +121,33 @@ def test_pages_waiting_in_line_count_against_the_cap_on_live_labs(km):
             await km.start_kernel()  # 2 live + 1 waiting = the cap of 3
         assert full.value.status_code == 503
         waiting.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_a_learner_page_that_would_wait_for_a_start_slot_gets_the_waiting_page(km, monkeypatch):
+    """Voilà starts a page's kernel before it sends a byte: a page in line for a slot stayed white (issue 26).
+    Now it gets the waiting page at once (it asks again by itself); nothing counts against its computer."""
+    class _VoilaPage:  # what the kit looks for: Voilà's page handler, nothing written yet
+        _headers_written = False
+        request = types.SimpleNamespace(remote_ip="10.0.0.9")
+        current_user = None
+
+        def get_generator(self):
+            pass
+
+    page = _VoilaPage()
+    km.new_kernels_per_minute = 4
+
+    async def scenario():
+        await asyncio.gather(km.start_kernel(), km.start_kernel())  # two labs rendering: both slots taken
+        monkeypatch.setattr(_Manager, "_request_handler", staticmethod(lambda: page))
+        with pytest.raises(web.Finish) as told:
+            await asyncio.wait_for(km.start_kernel(), 2)  # at once, not after waiting in line
+        words = told.value.args[0]
+        assert "Your lab is starting" in words and "Keep this page open" in words
+        assert len(km.live) == 2 and km._starts["10.0.0.9"] == collections.deque()  # no lab, no start counted
+        km._release_slot("k0")  # a page rendered: the next one starts
+        assert await asyncio.wait_for(km.start_kernel(), 1) == "k2"
 
     asyncio.run(scenario())
