@@ -16,8 +16,9 @@ setting (CLI option)       default                                  what it does
 ``ready_labs``             30 labs kept ready (in use or not)       a page takes a lab that already ran the app:
                                                                     it opens at once (0: each page starts one)
 ``spare_labs``             2 ready labs however many are in use     for latecomers and reloads
-``max_starting``           2 labs starting at once                  further pages wait (a start ends when its
-                                                                    page is sent or connects, or after 30 s)
+``max_starting``           2 labs starting at once                  ready labs too; further pages get "Your lab is
+                                                                    starting" (a start ends when its page is
+                                                                    rendered, sent or connects, or after 30 s)
 ``cull_idle_seconds``      600 s idle, checked every 60 s           a kernel no page is connected to is shut
                                                                     (one never connected: not before 120 s)
 ``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so

@@ -20,7 +20,9 @@ It is jupyter_server's ``AsyncMappingKernelManager`` plus:
 * **a cap on kernels starting at once** (:attr:`max_starting`): a kernel start
   takes a slot, held until its page request is finished (the app notebook ran
   and the page was rendered), the page connects its websocket, or
-  :attr:`start_slot_seconds` pass; further pages wait in line. (Holding it
+  :attr:`start_slot_seconds` pass; a further page gets the waiting page ("Your
+  lab is starting", :mod:`~safari_kit.server.lab_pages`), which asks again by
+  itself (a kernel asked for over REST waits in line). (Holding it
   until the websocket only let a learner whose pages never connect keep the
   slots 30 s each: the class's open time went to 40 s.) Starting a
   kernel and rendering its page are the costliest things the server does (a
@@ -164,7 +166,7 @@ class ClassroomKernelManager(LabHoldsMixin, PageSocketsMixin, ReadyLabsMixin, As
                                                      "a kernel over it is shut down and its page says so.")
     memory_check_interval = Float(5.0, config=True, help="Seconds between two readings of kernels' memory.")
     max_starting = Integer(2, config=True, help="Kernels starting at once, their pages rendering (0: no cap); "
-                                                "further pages wait in line.")
+                                                "further pages get a page saying the lab is starting.")
     start_slot_seconds = Float(30.0, config=True, help="A starting kernel gives its slot back when its page "
                                                        "connects, or after this many seconds.")
     unconnected_grace_seconds = Float(
