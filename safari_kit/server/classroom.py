@@ -261,12 +261,16 @@ def trust_notebook(notebook: str, folder: Path, config) -> None:
     import nbformat
     from nbformat.sign import NotebookNotary
 
+    try:
+        nb = nbformat.read(notebook, as_version=4)
+    except (OSError, ValueError):  # not a notebook Voilà can read either: its page says so, not this
+        return
     secret, db_file = secrets.token_bytes(32), str(folder / "nbsignatures.db")
     config.NotebookNotary.secret = secret
     config.NotebookNotary.db_file = db_file
     notary = NotebookNotary(secret=secret, db_file=db_file)
     try:
-        notary.sign(nbformat.read(notebook, as_version=4))
+        notary.sign(nb)
     finally:
         notary.store.close()
 
