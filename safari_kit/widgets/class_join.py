@@ -58,7 +58,8 @@ def what_is_kept(recording: bool) -> str:
     """The sentence the page shows before a learner joins: what is kept about them, and where."""
     if recording:
         return (f"If you join, the class server keeps your nickname and {KEPT_ACTIONS}, for your teacher's "
-                "class results, until your teacher wipes them. Nothing else is kept: no name, no address. "
+                "class results, until your teacher wipes them. It also keeps a random code for this browser, so all "
+                "your tabs count as one learner. Nothing else is kept: no name, no address. "
                 "You need not join to play.")
     return (f"If you join, this page keeps {KEPT_ACTIONS}, under your nickname, so you can download them as "
             "a file for your teacher (Download my results, beside your nickname). Nothing leaves this page unless "
