@@ -14,6 +14,11 @@ trusts a synced ``min``/``max``/``options`` or a ``disabled`` flag:
 * :func:`low_priority` runs long work at a lower CPU priority, so that on a
   shared server the class's clicks go first (one learner pressing the
   Simulation lab's largest jobs again and again slowed everyone's clicks);
+* :class:`Pacer` keeps a page's presses of a button at a human pace: a press
+  that comes sooner than :data:`PRESS_GAP` after the last piece of work ended
+  (or sooner than that work took) waits the rest of the gap, with the lab's
+  buttons off, then runs (issue 26: 3 pages pressing Simulate as fast as the
+  lab answered slowed everyone's clicks);
 * :func:`wall_time_cap` is how long one piece of work may run in the app
   (``$SAFARI_KIT_WALL_TIME`` seconds, default 30; ``0`` for no cap); long work
   runs in steps that check it, and a Stop button, between steps
@@ -28,6 +33,8 @@ import contextlib
 import logging
 import os
 import threading
+import time
+from collections.abc import Callable
 
 log = logging.getLogger("safari_kit.widgets")
 
@@ -70,6 +77,52 @@ def low_priority(niceness: int = LOW_PRIORITY):
         if before < niceness:
             with contextlib.suppress(OSError):
                 os.setpriority(os.PRIO_PROCESS, tid, before)
+
+
+PRESS_GAP = 0.4  # seconds between two runs a page starts: about 2 a second, more than a learner reads
+PRESS_GAP_MAX = 1.5  # the longest a press waits, however long the last run took
+
+
+class Pacer:
+    """At most one piece of page-started work at a time, with a gap after each: a press that comes too soon waits.
+
+    Every message a run sends (a new chart, a summary) passes through the class
+    server's one event loop on its way to the page, and every run takes CPU from
+    the one machine; a page pressing as fast as the lab answers (a script, a
+    held key) must not buy more of either than a learner who reads each run.
+    The work a press starts begins at the earliest ``gap`` seconds after the
+    last work ended, and never sooner than that work took (so a long run
+    leaves as long a pause: at most half a core for one page), capped at
+    ``gap_max``. A sooner press *waits* the rest (it is not dropped: a quick
+    double-click gives two runs, the second a moment later); while it waits
+    the kernel reads nothing else from that page, so a page that waits for
+    each answer is slowed to this pace, and one that does not only queues
+    work in its own lab. A learner pressing at a reading pace never waits.
+
+    ``clock`` and ``sleep`` are for tests (count the waits, no real time).
+    """
+
+    def __init__(self, gap: float = PRESS_GAP, gap_max: float = PRESS_GAP_MAX,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        if not 0 <= gap <= gap_max:
+            raise ValueError(f"Pacer: gap must be between 0 and gap_max ({gap_max!r}), got {gap!r}")
+        self.gap, self.gap_max, self.clock, self.sleep = float(gap), float(gap_max), clock, sleep
+        self.next_start = float("-inf")
+        self.waits = 0  # presses that had to wait (for tests and the log)
+
+    @contextlib.contextmanager
+    def paced(self):
+        """Wait until the next piece of work may start, run the block, then set when the one after may start."""
+        wait = self.next_start - self.clock()
+        if wait > 0:
+            self.waits += 1
+            self.sleep(min(wait, self.gap_max))
+        start = self.clock()
+        try:
+            yield
+        finally:
+            end = self.clock()
+            self.next_start = end + min(max(self.gap, end - start), self.gap_max)
 
 
 def bounded_int(value, lo: int, hi: int, default: int) -> int:

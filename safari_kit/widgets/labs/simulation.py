@@ -82,7 +82,7 @@ from safari_kit.probability.distributions import Estimate
 from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, python_in_browser
 from safari_kit.widgets.labs.limits import (
-    WorkStopped, bounded_int, in_kernel, low_priority, pin_range, wall_time_cap,
+    Pacer, WorkStopped, bounded_int, in_kernel, low_priority, pin_range, wall_time_cap,
 )
 from safari_kit.widgets.labs.simulation_draws import (  # noqa: F401 - the lab's public helpers, as before
     DEFAULT_SEED, Question, count_at_most, coverage_run, draw_rng, exact_coverage, questions, running_estimate,
@@ -223,6 +223,9 @@ class SimulationLab(Lab):
         self._busy_depth = 0
         self._was_disabled: dict = {}
         self._quiet = False
+        # the page's presses at a human pace on the class server (issue 26; see :class:`Pacer`); elsewhere
+        # (a notebook, a test, a script) nothing waits
+        self._pacer = Pacer() if fair and in_kernel() else Pacer(0, 0)
 
         # tab 1: convergence
         self.question_box = W.Dropdown(description="Question", layout=W.Layout(width="430px"),
@@ -233,7 +236,7 @@ class SimulationLab(Lab):
                                                style={"description_width": "70px"})
         self.run_button = W.Button(description="Simulate", button_style="primary",
                                    tooltip="Draw N fresh trials (run 1, 2, 3, ...: the same runs in every classroom)")
-        self.run_button.on_click(lambda _b: self.run())
+        self.run_button.on_click(lambda _b: self._from_page(self.run))
         self.pool_box = W.Checkbox(value=False, description="Pool my runs", indent=False,
                                    layout=W.Layout(width="130px"))
         self.pool_box.observe(self._on_pool, names="value")
@@ -253,7 +256,7 @@ class SimulationLab(Lab):
         self.cov_method.observe(self._on_method, names="value")
         self.cov_button = W.Button(description="Run the intervals",
                                    tooltip="A new round of intervals, each from its own fresh trials")
-        self.cov_button.on_click(lambda _b: self.run_coverage())
+        self.cov_button.on_click(lambda _b: self._from_page(self.run_coverage))
         self.cov_summary = W.HTML()
         self.cov_out = W.HTML()
         self.cov_out.add_class("safari-sim-coverage")
@@ -454,11 +457,20 @@ class SimulationLab(Lab):
                 for b in self._buttons:
                     b.disabled = self._was_disabled.get(id(b), False)
 
+    def _from_page(self, work, *args) -> None:
+        """Run a press from the page at a human pace (:class:`~safari_kit.widgets.labs.limits.Pacer`): the lab's
+        buttons are off first, so a press that must wait shows as the button being busy, nothing else."""
+        if self._job is not None:  # a tournament plays: refused at once, as before (no wait)
+            work(*args)
+            return
+        with self._busy(), self._pacer.paced():
+            work(*args)
+
     @guarded
     def _on_question(self, change) -> None:
         if self._quiet or not change["new"] or self._refused_while_playing():
             return
-        with self._busy():
+        with self._busy(), self._pacer.paced():
             self.run()
             self.run_coverage()
 
@@ -507,7 +519,8 @@ class SimulationLab(Lab):
     @guarded
     def _on_pool(self, change) -> None:
         if self.question_box.value in self.history:
-            self._show_convergence()
+            with self._pacer.paced():  # a redraw (a new chart) from the page, at its pace too
+                self._show_convergence()
 
     def _show_convergence(self) -> None:
         """Summary and picture of the question's last run (or of all its runs pooled), from ``self.history``."""
@@ -608,7 +621,7 @@ class SimulationLab(Lab):
         c = self.coverage
         if (c["size"], c["total"]) != self._coverage_size():
             return
-        with self._busy():
+        with self._busy(), self._pacer.paced():
             self._count_round(c["round"])  # the same trials, the other interval
 
     def _count_round(self, k: int) -> dict:
