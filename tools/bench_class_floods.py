@@ -14,9 +14,10 @@ Identification lab and click at a human pace the whole run; each phase lasts
 ``--seconds``:
 
 * ``baseline``: the victims alone;
-* ``sockets``: one page opens 6 websockets on its own lab and sends frames just under
-  the 1 MiB size cap on all of them as fast as the server takes them, reconnecting
-  whenever the server closes one;
+* ``sockets``: one page opens 6 websockets on its own lab and sends a frame just under
+  the 1 MiB size cap on each every ``--socket-gap`` seconds (3: each connection under
+  the old per-connection budget, 20 MB per 10 s in all, as in the issue; 0: flat out),
+  reconnecting whenever the server closes one;
 * ``holding``: one learner from 6 addresses (127.0.0.60-65, a new browser each page)
   takes every lab it can, connects, and stays silent; a classmate asks for a page every
   5 s until one opens (how long; the phase lasts until then, at most ``--hold-max``);
@@ -199,8 +200,10 @@ def stats(seconds: list[float]) -> tuple[int, float | None, float | None]:
 
 
 # ----------------------------------------------------------------------------- the floods
-async def flood_sockets(url: str, seconds: float) -> dict:
-    """One page, 6 websockets on its lab, frames just under 1 MiB on all as fast as they go; reconnect when closed."""
+async def flood_sockets(url: str, seconds: float, gap: float) -> dict:
+    """One page, 6 websockets on its lab, a frame just under 1 MiB on each every ``gap`` seconds (3 s: each
+    connection stays under the old per-connection budget, 6 of them send 20 MB per 10 s, the issue's flood;
+    0: as fast as they go); reconnect when closed. ``sent`` counts the bytes written, accepted or not."""
     rng = random.Random(6)
     first = CountingLearner(url, "127.0.0.50", "flooder", rng)
     if await _page(first) != 200 or not first.kernel_id:
@@ -232,7 +235,7 @@ async def flood_sockets(url: str, seconds: float) -> dict:
                     out["sent"] += len(frame)
                 except Exception:  # noqa: BLE001 - closed under us
                     break
-                await asyncio.sleep(0)
+                await asyncio.sleep(gap)
             code = me.closed_code if me.closed_code is not None else "open"
             out["closes"][str(code)] = out["closes"].get(str(code), 0) + 1
             await me.close()
@@ -430,6 +433,7 @@ async def run_flood(phase: str, server: Server, args, victims: Victims) -> dict:
     """Run one flood in a child process; the victims' clicks count for it from the child's "GO" (its setup done)."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--flood", phase, "--url", server.url,
            "--seconds", str(args.seconds), "--hold-max", str(args.hold_max), "--token", server.token(),
+           "--socket-gap", str(args.socket_gap),
            "--log", str(server.log), "--results-folder", str(server.results)]
     child = await asyncio.create_subprocess_exec(*cmd, stdout=asyncio.subprocess.PIPE)
     assert child.stdout is not None
@@ -450,7 +454,7 @@ async def run_flood(phase: str, server: Server, args, victims: Victims) -> dict:
 async def one_flood(args) -> dict:
     files = ServerFiles(Path(args.log), Path(args.results_folder))
     if args.flood == "sockets":
-        return await flood_sockets(args.url, args.seconds)
+        return await flood_sockets(args.url, args.seconds, args.socket_gap)
     if args.flood == "holding":
         return await flood_holding(args.url, args.seconds, args.hold_max)
     if args.flood == "keys":
@@ -488,6 +492,9 @@ def parse_args(argv=None):
     ap.add_argument("--hold-max", type=float, default=200, help="the holding phase lasts at most this long, waiting "
                                                                  "for the classmate to get in")
     ap.add_argument("--pause", type=float, default=5, help="seconds between phases")
+    ap.add_argument("--socket-gap", type=float, default=3.0,
+                    help="seconds between two frames on each of the 6 sockets (3: the issue's 20 MB per 10 s; "
+                         "0: flat out)")
     ap.add_argument("--victims", type=int, default=5)
     ap.add_argument("--pace-min", type=float, default=1.0)
     ap.add_argument("--pace-max", type=float, default=2.5)
