@@ -14,8 +14,8 @@ Identification lab and click at a human pace the whole run; each phase lasts
 ``--seconds``:
 
 * ``baseline``: the victims alone;
-* ``sockets``: one page opens 6 websockets on its own lab and sends a frame just under
-  the 1 MiB size cap on each every ``--socket-gap`` seconds (3: each connection under
+* ``sockets``: one page opens 6 websockets on its own lab (its own page's 7th) and sends
+  a text box's update just under the 1 MiB size cap on each every ``--socket-gap`` seconds (3: each connection under
   the old per-connection budget, 20 MB per 10 s in all, as in the issue; 0: flat out),
   reconnecting whenever the server closes one;
 * ``holding``: one learner from 6 addresses (127.0.0.60-65, a new browser each page)
@@ -46,7 +46,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-import uuid
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -209,10 +208,20 @@ async def flood_sockets(url: str, seconds: float, gap: float) -> dict:
     if await _page(first) != 200 or not first.kernel_id:
         return {"error": f"flooder's page answered {first.result.status}"}
     print("GO", flush=True)
-    out = {"sent": 0, "refused_frames": 0, "received": 0, "closes": {}, "reconnects": 0, "refused_connects": 0}
-    big = message("kernel_info_request", {}, uuid.uuid4().hex)
-    big["metadata"]["padding"] = "x" * (1000 * 1024)
-    frame = encode_v1("shell", big)
+    out = {"sent": 0, "received": 0, "closes": {}, "reconnects": 0, "refused_connects": 0}
+    # what the flood sends: a widget update of a text box just under the 1 MiB frame cap, as a page would send
+    # it (the kernel applies it and echoes it back to every connection of the lab: tools/load_class.py's frames)
+    await first.connect()
+    await first.open_lab("Safari Witness", "Identification")
+    await asyncio.sleep(1)
+    texts = [cid for cid in first.shown(first.chooser_parts()["stage"])
+             if first.models[cid].get("_model_name") == "TextModel"] or [first.chooser_parts()["lab"]]
+    value = "7" * (1000 * 1024)
+
+    def frame() -> bytes:  # a new message id each time: the kernel refuses a message it has seen
+        return encode_v1("shell", message("comm_msg", {"comm_id": texts[0], "data": {
+            "method": "update", "state": {"value": value}, "buffer_paths": []}}, first.session))
+
     end = time.perf_counter() + seconds
     socks: list[CountingLearner] = []
 
@@ -231,8 +240,9 @@ async def flood_sockets(url: str, seconds: float, gap: float) -> dict:
             out["reconnects"] += 1
             while time.perf_counter() < end and me.closed_code is None:
                 try:
-                    await me.ws.write_message(frame, binary=True)
-                    out["sent"] += len(frame)
+                    data = frame()
+                    await me.ws.write_message(data, binary=True)
+                    out["sent"] += len(data)
                 except Exception:  # noqa: BLE001 - closed under us
                     break
                 await asyncio.sleep(gap)
@@ -242,7 +252,8 @@ async def flood_sockets(url: str, seconds: float, gap: float) -> dict:
             await asyncio.sleep(0.2)
 
     await asyncio.gather(*(one(i) for i in range(6)))
-    out["received"] = sum(s.received for s in socks)
+    out["received"] = first.received + sum(s.received for s in socks)
+    await first.close()
     out["reconnects"] -= 6
     return out
 
