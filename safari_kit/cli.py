@@ -498,8 +498,8 @@ def _setup_class(sub) -> None:
                    help=f"ready labs kept however many are in use, for latecomers and reloads "
                         f"(default {d.spare_labs})")
     p.add_argument("--starting-at-once", type=_int_in(0, None, "a number of labs"), default=d.max_starting,
-                   help=f"labs starting at once (their pages rendering); further pages wait in line, 0 = no cap "
-                        f"(default {d.max_starting})")
+                   help=f"labs starting at once (their pages rendering); further pages get a page saying the lab is "
+                        f"starting, 0 = no cap (default {d.max_starting})")
     p.add_argument("--idle-seconds", type=_int_in(0, None, "a number of seconds"), default=d.cull_idle_seconds,
                    help=f"close a lab no page has been connected to for this long, 0 = never "
                         f"(default {d.cull_idle_seconds}: {d.cull_idle_seconds // 60} minutes)")
