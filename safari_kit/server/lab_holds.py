@@ -19,7 +19,11 @@ that a learner reading a rule does not lose the lab). :class:`LabHoldsMixin`
 * **a reclaim when the server is full**: a newcomer's page takes the lab whose
   page has been silent longest (no message from it, no click), when that is
   more than :attr:`~LabHoldsMixin.reclaim_silent_seconds`; a lab of a browser
-  or address holding more than its share goes first. The reclaimed page's
+  or address holding more than its share goes first. Only a newcomer who holds
+  no lab, from an address holding no quiet lab, takes one: otherwise a holder
+  asking every few seconds took back its own quiet labs one by one and a
+  classmate never got in. A reload whose old page left without a word takes
+  back its own old lab first. The reclaimed page's
   connection is closed with :data:`CLOSE_RECLAIMED` and a sentence that says
   why (the kit's Voilà template shows it), then the lab is shut down. While the
   server has room, nothing is reclaimed: a learner reading quietly keeps the lab.
@@ -159,8 +163,20 @@ class LabHoldsMixin(HasTraits):
             return False
         now = time.monotonic()
         held = self.held_labs()
+        user, address = _user_id(handler), _address(handler)
+        own_gone = [k for k in held if user and self._owners.get(k) == user and self._page_gone(k, now)]
+        if own_gone:  # a reload whose old page left without a word: its own old lab makes the room
+            self._reclaim(max(own_gone, key=lambda k: self.silent_seconds(k, now)), "its page has gone and the "
+                          "same learner opened a new one")
+            return True
         quiet = [k for k in held if self.silent_seconds(k, now) >= self.reclaim_silent_seconds]
         if not quiet:
+            return False
+        # a learner who holds a lab, or whose computer holds a quiet one, does not take a lab from another: a
+        # holder asking every 2 s took back its own quiet labs one by one and a classmate never got in
+        if user and any(self._owners.get(k) == user for k in held):
+            return False
+        if address and any(self._holder_address.get(k) == address for k in quiet):
             return False
         by_address: dict[str | None, int] = {}
         by_browser: dict[str | None, int] = {}

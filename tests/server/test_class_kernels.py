@@ -373,3 +373,27 @@ def test_a_frame_whose_table_of_parts_does_not_fit_never_reaches_jupyter_server(
     conn.websocket_handler = Closed()
     conn.handle_incoming_message(frame)
     assert _Wire.relayed == len(frame)  # dropped: the socket is closed
+
+
+def test_a_holder_asking_again_does_not_recycle_its_own_quiet_labs(km, clock):
+    """Full server, the holder's address holds quiet labs: its new pages get 'full'; a classmate gets the lab."""
+    km.max_kernels, km.new_kernels_per_minute, km.reclaim_silent_seconds = 3, 0, 150
+    km._live = []
+    for i in range(3):
+        _hand_out(km, f"h{i}", f"holder{i}", "10.0.0.2")
+        km.page_socket_opened(f"h{i}", _Page())
+    clock[0] += 1000
+
+    async def asks(user, ip):
+        async def shutdown(kid, **kw):
+            km._live.remove(kid)
+
+        km.shutdown_kernel = shutdown
+        km._check_limits(_page_request(user, ip))
+        await asyncio.sleep(0)
+
+    with pytest.raises(web.HTTPError) as full:
+        asyncio.run(asks("holder9", "10.0.0.2"))
+    assert full.value.status_code == 503
+    asyncio.run(asks("classmate", "10.0.0.9"))
+    assert len(km._live) == 2  # one of the holder's quiet labs went to the classmate
