@@ -145,3 +145,31 @@ def test_importing_and_one_move_leave_numpy_pandas_matplotlib_unimported():
                           timeout=300, env=_clean_env())
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout[-2000:]
+
+
+NO_SQLITE = textwrap.dedent("""
+    import sys
+
+    class NoSqlite:  # Python in the browser (the static site's kernel) has no sqlite3 until it is loaded
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("sqlite3", "_sqlite3"):
+                raise ImportError("no " + name + " in this Python")
+
+    sys.meta_path.insert(0, NoSqlite())
+    from safari_kit.widgets.app import LabChooser
+    from safari_kit.widgets.class_join import JoinPanel
+
+    chooser = LabChooser()
+    chooser.open("Safari Witness", "Identification")
+    panel = JoinPanel(from_env=False)
+    assert panel.join("Zed") is not None  # joining without a class server keeps the records in the page
+    print("ok")
+""")
+
+
+def test_the_app_and_joining_need_no_sqlite3():
+    """The static site's app page failed to start when the join row imported the class store (sqlite3)."""
+    proc = subprocess.run([sys.executable, "-c", NO_SQLITE], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, env=_clean_env())
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout.strip().splitlines()[-1] == "ok", proc.stdout[-2000:]

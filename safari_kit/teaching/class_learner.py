@@ -25,13 +25,18 @@ gains it, and a kit that does not know it ignores it.
 """
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from safari_kit.teaching.class_store import ResultStore, StoreError, _writer_lock
+from safari_kit.teaching.class_session import StoreError
 from safari_kit.teaching.nicknames import nickname_key
+
+if TYPE_CHECKING:  # sqlite3 only when a store is used: the labs import this module in the browser too
+    import sqlite3
+
+    from safari_kit.teaching.class_store import ResultStore
 
 __all__ = ["Quota", "CLASS_QUOTA", "NicknameTaken", "claim_nickname", "next_seq", "take_quota", "admit", "TAKEN"]
 
@@ -83,6 +88,8 @@ def _transaction(store: ResultStore, work: Callable[[sqlite3.Connection], object
         except BaseException:
             con.execute("ROLLBACK")
             raise
+
+    from safari_kit.teaching.class_store import _writer_lock
 
     with _writer_lock(store.path):
         return store._retry(run)

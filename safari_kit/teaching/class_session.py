@@ -25,7 +25,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from safari_kit.teaching.class_store import ResultStore
 
-__all__ = ["RESULTS_ENV", "session_name", "store_from_env", "results_location"]
+__all__ = ["RESULTS_ENV", "StoreError", "session_name", "store_from_env", "results_location"]
+
+class StoreError(ValueError):
+    """A session name, a database file or a record the store refuses; the message says which and why.
+
+    Defined here, not in :mod:`~safari_kit.teaching.class_store`, so that the labs can name it without
+    importing sqlite3 (Python in the browser has none until it is loaded).
+    """
+
 
 #: the environment variable holding the class session's database file (``FOLDER/SESSION.sqlite3``)
 RESULTS_ENV = "SAFARI_KIT_RESULTS"
@@ -55,7 +63,7 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> ResultStore | No
     if not value:
         return None
     # sqlite3 only when a store is named: Python in the browser (the static site) has no sqlite3 until loaded
-    from safari_kit.teaching.class_store import SUFFIX, ResultStore, StoreError
+    from safari_kit.teaching.class_store import SUFFIX, ResultStore
 
     path = Path(value)
     if not path.name.endswith(SUFFIX):

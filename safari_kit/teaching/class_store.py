@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from safari_kit.teaching.class_records import COMMON, KINDS, Record, from_dict, to_dict
+from safari_kit.teaching.class_session import StoreError
 from safari_kit.teaching.learner_tags import tags_folder
 
 __all__ = ["SCHEMA_VERSION", "StoreError", "ResultStore", "store_path", "session_files", "sessions", "wipe"]
@@ -55,8 +56,6 @@ CREATE TABLE IF NOT EXISTS records (
 T = TypeVar("T")
 
 
-class StoreError(ValueError):
-    """A session name, a database file or a record the store refuses; the message says which and why."""
 
 
 def store_path(folder: str | Path, session: str) -> Path:
