@@ -205,7 +205,7 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     assert "Nothing leaves this page unless you download it" in page.locator(".safari-app").inner_text()
     join(page, "Zed")
 
-    _play_identification_turn(page)
+    _play_identification_turn(page, joined=True)
     # issue 19: the learner owns this kernel (Python in the browser): no page says "in secret" or "Fair deal",
     # and no Shared class seed box is offered
     words = page.locator(".safari-app").inner_text()
@@ -241,10 +241,20 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     assert not js_errors, js_errors
 
 
-def _play_identification_turn(page) -> None:
-    """On the app page: open the Identification lab and play one turn of ours to its result."""
+def _play_identification_turn(page, joined: bool = False) -> None:
+    """On the app page: open the Identification lab and play one turn of ours to its result.
+
+    ``joined``: the learner joined the class experiment, so the lab hides every exact chance until the
+    guess (issue 26): the turn is a typed guess at a face-down place, then Reveal."""
     open_lab(page, "Safari Witness", "Identification", ".safari-identification-lab")
     lab = ".safari-app .safari-identification-lab"
+    if joined:
+        from tests.browser.test_class_learners_browser import guess_with_chance_hidden
+
+        guess_with_chance_hidden(page)
+        result = page.locator(f"{lab} .safari-status").inner_text()
+        assert "Match!" in result or "No match" in result, result
+        return
     prob = f"{lab} .safari-prob"
     for _ in range(12):  # a bot's failed turn may come first: Next turn until ours
         if page.locator(f"{lab} button.safari-identify:not([disabled])").count():
