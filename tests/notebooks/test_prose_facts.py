@@ -1,6 +1,6 @@
 """Every number in a lesson's prose and teacher notes is tied to the kit's computation (issue 12, part 3).
 
-``safari_kit/teaching/facts.py`` lists, per lesson, the wording of each number
+``tests/notebooks/facts/lesson_NN.py`` lists, per lesson, the wording of each number
 the text states and how the kit computes it (or, for a number that is a choice
 and not a result, why it is given). This test renders every fact, checks that
 the lesson says exactly that, and that no number in the prose is left untied.
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching import facts as F
+from tests.notebooks import facts as F
+from tests.notebooks.facts import lesson_05 as L05
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("0[0-7]-*.md"))
@@ -68,5 +69,15 @@ def test_lesson_05_facts_use_the_simulation_labs_defaults():
     from safari_kit.widgets.labs.simulation import COVERAGE_SIZES, SimulationLab
 
     lab = SimulationLab(seed=1)
-    assert F.LAB_05 == {"trials": lab.trials_slider.value, "size": lab.cov_size.value, "small": COVERAGE_SIZES[0]}
+    assert L05.LAB_05 == {"trials": lab.trials_slider.value, "size": lab.cov_size.value, "small": COVERAGE_SIZES[0]}
     assert lab.cov_count.value == lesson_05.INTERVALS
+
+
+def test_the_facts_are_not_shipped_to_learners():
+    """The facts are checks, not kit: they live beside the tests, not in the wheel or a learner's browser
+    download (issue 28). A stale ``safari_kit/teaching/facts.py`` would be shipped again."""
+    import importlib.util
+
+    assert importlib.util.find_spec("safari_kit.teaching.facts") is None
+    assert sorted(p.name for p in Path(F.__file__).parent.glob("lesson_*.py")) == \
+        [f"lesson_{p.name[:2]}.py" for p in LESSONS]

@@ -190,7 +190,7 @@ def test_the_default_seed_opens_on_typical_draws():
     lab writes under the round ("usually covers between lo and hi"), with the simple and with Wilson's
     interval. And the Challenge question is the lesson's (its numbers are stated in lesson 05).
     """
-    from safari_kit.teaching import facts
+    from tests.notebooks.facts import lesson_05 as facts
 
     assert SimulationLab.__init__.__defaults__[0] == S.DEFAULT_SEED
     lab = SimulationLab(run_tournament=False)
