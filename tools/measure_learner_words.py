@@ -59,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="list the sentences over the limits")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        paths = args.lessons or (lessons_at(args.at, Path(tmp)) if args.at else sorted((ROOT / "notebooks").glob(LESSONS)))
+        paths = args.lessons
+        if not paths:
+            paths = lessons_at(args.at, Path(tmp)) if args.at else sorted((ROOT / "notebooks").glob(LESSONS))
         report([measure(p) for p in paths], args.verbose)
     return 0
 
