@@ -92,11 +92,60 @@ def test_a_knockout_question_fits_under_the_cards(app_page):
     before = live_text(page, LAB)
     button(page.locator(LAB), "Next").click()
     said = wait_said(page, LAB, before)
-    assert "Question:" in said and "Must Player 1 beat" in said, said
+    assert "Quiz question 1 of 3:" in said and "Must Player 1 beat" in said, said
     page.locator(LAB).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(300)
     screenshot(page, "issue21-tutorial-quiz-knockout")
     for part in (".safari-table", ".safari-tutorial-quiz"):
         _inside_window(page, f"{LAB} {part}")
+    assert not app_errors(page), app_errors(page)
+    assert not page.errors, page.errors
+
+
+def _in_view_now(page, locator, what: str) -> dict:
+    """``locator`` is drawn inside the 1366x768 window as the page stands (no scrolling to it)."""
+    box = locator.bounding_box()
+    assert box is not None, f"{what} is not drawn"
+    size = page.viewport_size
+    inside = (box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1
+              and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1)
+    assert inside, f"{what} is not on the screen without scrolling: {box} in {size}"
+    return box
+
+
+@pytest.mark.parametrize("game", ["Safari Witness", "Safari Knockout"])
+def test_every_quiz_question_is_named_and_seen_without_scrolling(app_page, game):
+    """Issue 27: a learner played both tutorials to the end in the app and never saw a question. Opened from the
+    chooser at the page's top and stepped on with Next (as a learner does, no scrolling), each quiz step shows a
+    box named "Quiz", its question and every answer inside the 1366x768 window."""
+    from safari_kit.teaching.tutorials import knockout_script
+
+    page = app_page
+    script = witness_script() if game == "Safari Witness" else knockout_script()
+    asked = {q.step: q for q in questions(script)}
+    page.evaluate("() => window.scrollTo(0, 0)")
+    open_lab(page, game, "Rules\u00a0tutorial", ".safari-tutorial")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    lab = page.locator(LAB)
+    quiz = lab.locator(".safari-tutorial-quiz")
+    for step in range(max(asked) + 1):
+        if step:
+            before = live_text(page, LAB)
+            # a click by the page's own code: Playwright's click() would scroll the button into view first
+            button(lab, "Next").evaluate("(b) => b.click()")
+            wait_said(page, LAB, before)
+            page.wait_for_timeout(150)
+        if step not in asked:
+            continue
+        q = asked[step]
+        assert page.evaluate("() => window.scrollY") == 0
+        assert quiz.is_visible(), f"step {step + 1}: no quiz box"
+        screenshot(page, f"issue27-quiz-{game.split()[-1].lower()}-step{step + 1}")
+        question = quiz.locator(".widget-html").first  # the question's words
+        assert q.text in " ".join(question.inner_text().split())
+        _in_view_now(page, question, f"step {step + 1}: the question")
+        for choice in q.choices:
+            _in_view_now(page, quiz.locator("button").filter(has_text=choice).first, f"step {step + 1}: {choice!r}")
+        assert "Quiz" in question.inner_text(), f"step {step + 1}: the box does not say it is a quiz"
     assert not app_errors(page), app_errors(page)
     assert not page.errors, page.errors

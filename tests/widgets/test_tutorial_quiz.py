@@ -200,7 +200,7 @@ def test_a_right_answer_is_recorded_once():
     lab.use_recorder(rec)
     q = _to_question(lab, "witness-q2")
     assert lab.quiz_box.layout.display is None and "What happens next?" in lab.quiz_text.value
-    assert "Question:" in lab.live.text and all(c in lab.live.text for c in q.choices)  # said, choices too
+    assert "Quiz question" in lab.live.text and all(c in lab.live.text for c in q.choices)  # said, choices too
     assert [b.description for b in lab.quiz_buttons[:len(q.choices)]] == list(q.choices)
     assert not any(b.disabled for b in lab.quiz_buttons[:len(q.choices)])
     lab.quiz_buttons[q.correct].click()
@@ -343,3 +343,20 @@ def test_what_the_lab_records_is_what_the_teachers_quiz_table_counts():
     for row, q in zip(table.itertuples(index=False), asked):
         assert (row.answered, row.right, row.right_answer, row.text) == (2, 1, q.answer, q.text)
         assert (row.top_wrong, row.top_wrong_count) == (q.choices[(q.correct + 1) % len(q.choices)], 1)
+
+
+@pytest.mark.parametrize("game", ["witness", "knockout"])
+def test_the_quiz_is_named_and_sits_under_next(game):
+    """Issue 27: nobody found the quiz (the word "quiz" was nowhere; the question sat under the cards, below a
+    768 px screen in the app). It sits right under Back / Next in the side column, says "Quiz: question n of N",
+    and the first step says that quiz questions come."""
+    lab = RulesTutorial(game)
+    side = list(lab.side_column.children)
+    assert lab.quiz_box in side and lab.quiz_box not in lab.main_column.children
+    assert side.index(lab.quiz_box) < side.index(lab.explanation)
+    n = len(lab.questions)
+    assert f"{n} quiz questions" in lab.status.value and f"{n} quiz questions" in lab.live.text
+    for number, step in enumerate(sorted(lab.questions), start=1):
+        lab.go(step)
+        assert f"Quiz: question {number} of {n}" in lab.quiz_text.value
+        assert lab.status.value.count("Quiz") == 1 and f"Quiz question {number} of {n}:" in lab.live.text

@@ -99,15 +99,16 @@ class RulesTutorial(Lab):
         self.quiz_box = W.VBox([self.quiz_text,
                                 W.HBox(self.quiz_buttons, layout=W.Layout(flex_flow="row wrap")),
                                 self.quiz_result],
-                               layout=W.Layout(border="1px solid #9bb", padding="2px 8px", margin="4px 0"))
+                               layout=W.Layout(border="2px solid #c77d12", padding="2px 8px", margin="4px 0"))
         self.quiz_box.add_class("safari-tutorial-quiz")
         for b, w in ((self.back_button, "80px"), (self.next_button, "90px"), (self.reset_button, "90px")):
             b.layout.width = w
         # Restart beside Back/Next; the step's words beside the table (a step is read without scrolling)
         controls = W.HBox([self.back_button, self.next_button, self.reset_button, self.counter])
-        # the question under the cards (the side column is the step's words: a question there fell below 768 px)
-        self.arrange(main=[self.table, self.quiz_box],
-                     side=[controls, self.step_title, self.explanation, self.facts, self.revealed],
+        # issue 27: the quiz right under Next, named "Quiz" (under the cards it sat below a 768 px screen in the
+        # app, and nobody found it; after the step's words it fell below too): the step's words follow it
+        self.arrange(main=[self.table],
+                     side=[controls, self.quiz_box, self.step_title, self.explanation, self.facts, self.revealed],
                      below=[self.intro])
         self.explanation.layout.max_width = "100%"
         self.layout.children = [self.header, self.body, self.live]  # live: what a screen reader is told
@@ -215,10 +216,13 @@ class RulesTutorial(Lab):
         self._show_quiz(q)
         status = ("The end of the tutorial: press Restart to watch it again." if k == self.steps - 1
                   else "Press Next for the next step.")
+        if k == 0 and self.questions:  # say at the start that quiz questions come (issue 27: nobody found them)
+            status += f" On the way, {len(self.questions)} quiz questions ask what happens next."
         asked = ""
         if q is not None and q.id not in self.answers:
-            status = "A question about the next step: choose an answer, or press Next to skip it."
-            asked = f" Question: {q.text} Choices: {'; '.join(q.choices)}."
+            status = "Quiz: a question about the next step. Choose an answer, or press Next to skip it."
+            number = sorted(self.questions).index(k) + 1
+            asked = f" Quiz question {number} of {len(self.questions)}: {q.text} Choices: {'; '.join(q.choices)}."
         elif q is not None:
             asked = f" You answered this step's question: {self._verdict(q)}"
         # said: the step a sighted learner reads beside the table (issue 20), then the question
@@ -242,8 +246,10 @@ class RulesTutorial(Lab):
             return
         self.quiz_box.layout.display = None
         chosen = self.answers.get(q.id)
-        self.quiz_text.value = ("<div style='font-size:14px;line-height:1.4'><b>What happens next?</b> "
-                                f"{html.escape(q.text)}</div>")
+        number = sorted(self.questions).index(self.step) + 1
+        self.quiz_text.value = ("<div class='safari-quiz-question' style='font-size:14px;line-height:1.4'>"
+                                f"<div style='color:#8a4b00;font-weight:bold'>Quiz: question {number} of "
+                                f"{len(self.questions)}</div><b>What happens next?</b> {html.escape(q.text)}</div>")
         for j, b in enumerate(self.quiz_buttons):
             if j >= len(q.choices):
                 b.layout.display, b.disabled, b.description = "none", True, ""
