@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from safari_kit.cards.model import DATA_ITEM_LABELS, DATA_ITEMS
+from safari_kit.cards.vocabulary import DATA_ITEM_LABELS, DATA_ITEMS
 
 _BOX = ("display:inline-block;border:1px solid #888;border-radius:6px;padding:4px 8px;"
         "margin:2px;font-family:sans-serif;font-size:12px;line-height:1.4;min-width:9em")

@@ -1,4 +1,4 @@
-"""Card values: small frozen dataclasses the engines use, and the element vocabularies.
+"""Card values: small frozen dataclasses the engines use (the vocabularies: :mod:`safari_kit.cards.vocabulary`).
 
 The engines never touch pandas; they get tuples of these objects from the
 loader (:func:`safari_kit.cards.load.load_cards`).
@@ -7,21 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from safari_kit.cards.names import NAMES, is_ink, possible_names
-
-ANIMALS = ("Elephant", "Owl", "Bear", "Goat", "Pig")
-TEXTURES = ("Brick", "Wood", "Circular Tile", "Diamond Tile", "Wavy")
-COLORS = ("Teal", "Yellow", "Orange", "Pink", "Violet")
-CLUE_TYPES = ("animal", "texture", "color", "name")
-ELEMENTS = {"animal": ANIMALS, "texture": TEXTURES, "color": COLORS, "name": NAMES}
-
-DATA_ITEMS = ("weight_kg", "size_cm", "top_speed_kmh", "lifespan_years")
-DATA_ITEM_LABELS = {
-    "weight_kg": "Weight (kg)",
-    "size_cm": "Size (cm)",
-    "top_speed_kmh": "Top speed (km/h)",
-    "lifespan_years": "Lifespan (years)",
-}
+from safari_kit.cards.names import is_ink, possible_names
+# the vocabularies live in their own module (cards.html reads them too); kept importable from here
+from safari_kit.cards.vocabulary import (ANIMALS, CLUE_TYPES, COLORS, DATA_ITEM_LABELS, DATA_ITEMS,  # noqa: F401
+                                        ELEMENTS, NAMES, TEXTURES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from safari_kit.cards.model import ANIMALS, COLORS, DATA_ITEMS, TEXTURES
+from safari_kit.cards.vocabulary import ANIMALS, COLORS, DATA_ITEMS, TEXTURES
 
 WITNESS = "witness"
 KNOCKOUT = "knockout"

@@ -27,7 +27,7 @@ from pathlib import Path
 from collections.abc import Iterator
 from typing import IO
 
-from safari_kit.teaching.class_store import StoreError, store_path
+from safari_kit.teaching.class_files import StoreError, store_path
 
 __all__ = ["HOLD_SUFFIX", "SessionInUse", "SessionHold", "hold", "hold_path", "check_free", "holder_pid"]
 

@@ -22,17 +22,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from safari_kit.teaching.class_files import StoreError
+
 if TYPE_CHECKING:
     from safari_kit.teaching.class_store import ResultStore
 
 __all__ = ["RESULTS_ENV", "StoreError", "session_name", "store_from_env", "results_location"]
-
-class StoreError(ValueError):
-    """A session name, a database file or a record the store refuses; the message says which and why.
-
-    Defined here, not in :mod:`~safari_kit.teaching.class_store`, so that the labs can name it without
-    importing sqlite3 (Python in the browser has none until it is loaded).
-    """
 
 
 #: the environment variable holding the class session's database file (``FOLDER/SESSION.sqlite3``)
@@ -50,7 +45,7 @@ def session_name(when: _dt.datetime | None = None) -> str:
 
 def results_location(folder: str | Path, session: str) -> str:
     """The value of :data:`RESULTS_ENV` for ``session`` in ``folder``: its database file, absolute."""
-    from safari_kit.teaching.class_store import store_path
+    from safari_kit.teaching.class_files import store_path
 
     return str(store_path(Path(folder).resolve(), session))
 
@@ -63,7 +58,8 @@ def store_from_env(environ: Mapping[str, str] | None = None) -> ResultStore | No
     if not value:
         return None
     # sqlite3 only when a store is named: Python in the browser (the static site) has no sqlite3 until loaded
-    from safari_kit.teaching.class_store import SUFFIX, ResultStore
+    from safari_kit.teaching.class_files import SUFFIX
+    from safari_kit.teaching.class_store import ResultStore
 
     path = Path(value)
     if not path.name.endswith(SUFFIX):

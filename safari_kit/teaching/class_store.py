@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import shutil
 import sqlite3
 import threading
@@ -32,14 +31,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from safari_kit.teaching.class_records import COMMON, KINDS, Record, from_dict, to_dict
-from safari_kit.teaching.class_session import StoreError
+from safari_kit.teaching.class_files import SESSION_NAME as _SESSION
+from safari_kit.teaching.class_files import SUFFIX, StoreError, store_path
 from safari_kit.teaching.learner_tags import tags_folder
 
 __all__ = ["SCHEMA_VERSION", "StoreError", "ResultStore", "store_path", "session_files", "sessions", "wipe"]
 
 SCHEMA_VERSION = 1
-SUFFIX = ".sqlite3"
-_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
@@ -54,16 +52,6 @@ CREATE TABLE IF NOT EXISTS records (
 );
 """  # records.fields: the kind's own fields as JSON (class_records.to_dict without the shared ones)
 T = TypeVar("T")
-
-
-
-
-def store_path(folder: str | Path, session: str) -> Path:
-    """The database file of ``session`` in ``folder`` (the session name: letters, digits, '-', '_')."""
-    if not isinstance(session, str) or not _SESSION.fullmatch(session):
-        raise StoreError(f"a session name is 1 to 64 letters, digits, '-' or '_' (starting with a letter or "
-                         f"digit), got {session!r}")
-    return Path(folder) / f"{session}{SUFFIX}"
 
 
 def session_files(folder: str | Path, session: str) -> list[Path]:
