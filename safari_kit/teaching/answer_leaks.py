@@ -26,10 +26,12 @@ How an answer is looked for, and why:
   phrases that give it away ("strictly higher" for the tie quiz; an item name beside the card it
   is asked about).
 
-Where: the text of every cell (markdown and code: a learner scrolls), and the outputs of the cells
-*above* an exercise's check (a learner working from top to bottom sees them before answering; the
-outputs further down are the lesson going on, a recap or a lab that shows every chance, met after
-answering: ``recaps=True`` reports them too). Only the exercises of the notebook's own lesson are
+Where: the text of every cell (markdown and code: a learner scrolls), and the outputs of every cell, above
+an exercise's check or below it (issue 27: a printout one screen below an exercise answers it for a learner
+who scrolls on before answering). Only an output that says it is a recap is left out: a code cell tagged
+``recap``, or one under a markdown heading whose title says "Recap" or "Summary" (to the next heading of the
+same or a higher level); ``recaps=True`` reports those too. Where a printout below an exercise would answer
+it, the lesson shows another card or example. Only the exercises of the notebook's own lesson are
 looked for (``02-*.ipynb``: ``02.*``): a later lesson may use an earlier answer. Lesson 07's quiz asks
 the rules its tutorials show, so its answers are looked for in its text only (:data:`READ_IN_OUTPUTS`).
 
@@ -47,7 +49,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable
 
-__all__ = ["Leak", "AnswerForms", "answer_forms", "find_leaks", "find_leaks_in_folder", "lesson_of", "WORDED"]
+__all__ = ["Leak", "AnswerForms", "answer_forms", "find_leaks", "find_leaks_in_folder", "lesson_of", "recap_cells",
+           "WORDED"]
 
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve"]
@@ -490,6 +493,32 @@ def _worded_leaks(text: str, where: str, key: str) -> list[Leak]:
     return leaks
 
 
+RECAP_TAG = "recap"
+#: a heading that says its section is a recap: its outputs may repeat answers
+RECAP_TITLE = re.compile(r"\b(?:recap|summary)\b", re.I)
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$", re.M)
+
+
+def recap_cells(notebook: dict) -> set[int]:
+    """Indexes of the code cells that say they are a recap: tagged ``recap``, or under a markdown heading
+    whose title says "Recap" or "Summary" (its section runs to the next heading of the same or a higher
+    level). Their outputs below an exercise's check may repeat its answer; no other output may."""
+    found: set[int] = set()
+    section: int | None = None   # the level of the open recap section
+    for i, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") == "markdown":
+            for m in _HEADING.finditer(_source(cell)):
+                level = len(m.group(1))
+                if RECAP_TITLE.search(m.group(2)):
+                    section = level if section is None else min(section, level)
+                elif section is not None and level <= section:
+                    section = None
+        elif cell.get("cell_type") == "code" and (
+                section is not None or RECAP_TAG in (cell.get("metadata") or {}).get("tags", [])):
+            found.add(i)
+    return found
+
+
 def check_cells(notebook: dict) -> dict[str, int]:
     """{key: index of the cell ``check("KEY", my_answer)``} of ``notebook``."""
     found = {}
@@ -503,10 +532,9 @@ def check_cells(notebook: dict) -> dict[str, int]:
 def find_leaks(notebook: dict, name: str, exercises: dict | None = None, *, recaps: bool = False) -> list[Leak]:
     """Every place in ``notebook`` (file name ``name``) that gives away an answer of its lesson's exercises.
 
-    The text of every cell counts (a learner scrolls), and so do the outputs of the cells *above* an
-    exercise's check: a learner working from top to bottom sees them before answering. The outputs
-    further down are the lesson going on (a recap, a lab that shows every chance): a learner meets them
-    after answering. ``recaps=True`` reports those too.
+    The text of every cell counts (a learner scrolls), and so do the outputs of every cell, above an
+    exercise's check or below it: a learner scrolls on before answering. Only the outputs below the check
+    of cells that say they are a recap (:func:`recap_cells`) are left out; ``recaps=True`` reports those too.
     """
     if exercises is None:
         from safari_kit.teaching.exercises import exercises as registered
@@ -518,6 +546,7 @@ def find_leaks(notebook: dict, name: str, exercises: dict | None = None, *, reca
     questions = exercise_questions(notebook)
     checks = check_cells(notebook)
     texts = texts_of(notebook)
+    recap = recap_cells(notebook)
     leaks: list[Leak] = []
     for key, exercise in sorted(exercises.items()):
         if not key.startswith(lesson + "."):
@@ -527,7 +556,7 @@ def find_leaks(notebook: dict, name: str, exercises: dict | None = None, *, reca
         forms = answer_forms(exercise, question)
         last = checks.get(key, len(notebook.get("cells", [])))
         for i, kind, text in texts:
-            if kind == "output" and ((i > last and not recaps) or key in READ_IN_OUTPUTS):
+            if kind == "output" and ((i > last and i in recap and not recaps) or key in READ_IN_OUTPUTS):
                 continue
             where = f"{name} cell {i + 1} ({kind})"
             own = i == qcell and kind == "markdown"

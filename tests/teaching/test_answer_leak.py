@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from safari_kit.teaching.answer_leaks import (NUMBER_WORDS, READ_IN_OUTPUTS, WORDED, find_leaks, lesson_of,
-                                              numbers_in)
+                                              numbers_in, recap_cells)
 from safari_kit.teaching.exercises import Exercise, Hint, exercises
 from safari_kit.teaching.student import read_lesson, write_student_copies
 
@@ -178,16 +178,79 @@ def test_common_numbers_elsewhere_are_not_taken_for_answers(key, sentence):
     assert not leaks, _report(leaks)
 
 
-def test_outputs_count_above_the_check_and_below_it_only_as_recaps():
+def test_outputs_count_above_and_below_the_check_unless_they_say_they_are_a_recap():
     ex = {"09.x": Exercise("09.x", lambda: Fraction(13, 438))}
     out = [{"output_type": "stream", "name": "stdout", "text": "P = 13/438\n"}]
     cells = [{"cell_type": "code", "metadata": {}, "source": "demo()", "outputs": out},
              {"cell_type": "code", "metadata": {}, "source": 'check("09.x", my_answer)', "outputs": []},
-             {"cell_type": "code", "metadata": {}, "source": "recap()", "outputs": out}]
+             {"cell_type": "code", "metadata": {}, "source": "more()", "outputs": out},
+             {"cell_type": "code", "metadata": {"tags": ["recap"]}, "source": "recap()", "outputs": out},
+             {"cell_type": "markdown", "metadata": {}, "source": "## Recap: what we found"},
+             {"cell_type": "code", "metadata": {}, "source": "table()", "outputs": out},
+             {"cell_type": "markdown", "metadata": {}, "source": "## 7. The lab"},
+             {"cell_type": "code", "metadata": {}, "source": "lab()", "outputs": out}]
     leaks = find_leaks({"cells": cells, "metadata": {}}, "09-x.ipynb", ex)
-    assert [leak.where for leak in leaks] == ["09-x.ipynb cell 1 (output)"]
+    # issue 27: an output below the check that does not say it is a recap answers the exercise too
+    assert [leak.where for leak in leaks] == ["09-x.ipynb cell 1 (output)", "09-x.ipynb cell 3 (output)",
+                                              "09-x.ipynb cell 8 (output)"]
     recaps = find_leaks({"cells": cells, "metadata": {}}, "09-x.ipynb", ex, recaps=True)
-    assert [leak.where for leak in recaps] == ["09-x.ipynb cell 1 (output)", "09-x.ipynb cell 3 (output)"]
+    assert len(recaps) == 5
+    assert recap_cells({"cells": cells}) == {3, 5}
+
+
+def _printed(notebook: dict) -> dict:
+    """``notebook`` with the printed output of its code cells, run in this process (no kernel; the cells that
+    open a lab are left out: a lab needs a kernel to draw, and it prints nothing)."""
+    import contextlib
+    import io
+
+    namespace: dict = {}
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if "safari_kit.widgets.labs" in source:
+            continue
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            exec(compile(source, "<cell>", "exec"), namespace)  # noqa: S102 (the kit's own lesson)
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": buffer.getvalue()}]
+    return notebook
+
+
+def _copy_at(commit: str, stem: str, tmp_path: Path) -> dict:
+    import subprocess
+
+    from safari_kit.teaching.student import student_copy
+    for suffix in (".ipynb", ".md"):
+        try:
+            blob = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:notebooks/{stem}{suffix}"],
+                                  check=True, capture_output=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            pytest.skip(f"{commit} is not in this checkout's history")
+        (tmp_path / f"{stem}{suffix}").write_bytes(blob)
+    return student_copy(read_lesson(tmp_path / f"{stem}.ipynb"))[0]
+
+
+def test_control_lesson_02_of_9bdb9c7_prints_two_answers_below_their_exercises(tmp_path):
+    """Issue 27: nb02 §3 printed "animal 14/74" and "name 12/74" for the TAM clue card, the answers of
+    02.animal and 02.tam-name, one screen below them."""
+    copy = _printed(_copy_at("9bdb9c7", "02-identification", tmp_path))
+    leaks = find_leaks(copy, "02-identification.ipynb")
+    found = {(leak.key, leak.where.split("(")[-1]) for leak in leaks}
+    assert {("02.animal", "output)"), ("02.tam-name", "output)")} <= found, _report(leaks)
+
+
+@pytest.mark.parametrize("stem", ["00-start-here", "01-meet-the-cards", "02-identification", "03-challenge"])
+def test_lessons_00_to_03_print_no_answer_below_an_exercise(stem, tmp_path):
+    copy = _printed(student_copy_of(stem))
+    leaks = find_leaks(copy, f"{stem}.ipynb")
+    assert not leaks, _report(leaks)
+
+
+def student_copy_of(stem: str) -> dict:
+    from safari_kit.teaching.student import student_copy
+    return student_copy(read_lesson(NOTEBOOKS / f"{stem}.ipynb"))[0]
 
 
 def test_a_known_wrong_answer_explained_is_a_leak_and_the_hints_say_which():
