@@ -39,16 +39,15 @@ import html
 import math
 import time
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from safari_kit.core.chance import Chance, fresh_seed
+from safari_kit.probability.distributions import wilson  # it lives in probability now (issue 28)
 
 CHUNK_SIZE = 100
 GAMES = ("witness", "knockout")
-_Z95 = NormalDist().inv_cdf(0.975)
 
 
 # --------------------------------------------------------------------------- tasks
@@ -121,16 +120,6 @@ def play_chunk(task: ChunkTask) -> list[tuple]:
 
 
 # --------------------------------------------------------------------------- result
-def wilson(successes: float, n: int, z: float = _Z95) -> tuple[float, float]:
-    """Wilson score interval for ``successes`` out of ``n`` (always contains successes/n)."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))  # no rounding past p̂
-
-
 @dataclass
 class TournamentResult:
     """What a tournament returns.

@@ -6,7 +6,7 @@ questions with pandas frames (pandas is imported inside the methods that make fr
 
 * :meth:`ClassResults.simulation`: per question of the Simulation lab, the class's pooled
   successes and trials, the pooled estimate with its 95% Wilson interval
-  (:func:`safari_kit.simulation.tournament.wilson`), against the exact value
+  (:func:`safari_kit.probability.distributions.wilson`), against the exact value
   the lab recorded; :meth:`ClassResults.learners`: each learner's own estimate beside it
   (the law of large numbers made by the whole class);
 * :meth:`ClassResults.calibration`: guessed chances binned (tenths) against how often the
@@ -130,7 +130,7 @@ def pool_files(folder: str | Path, pattern: str = f"*{SUFFIX}", warn: bool = Tru
 def _interval(successes: int, trials: int) -> tuple[float, float, float]:
     """(estimate, low, high): the 95% Wilson interval as the tournaments give it, which always contains
     the estimate (Estimate.wilson's rounding can put the low end of 0 successes a hair above 0)."""
-    from safari_kit.simulation.tournament import wilson
+    from safari_kit.probability.distributions import wilson
 
     lo, hi = wilson(successes, trials)
     return successes / trials, lo, hi
