@@ -46,8 +46,9 @@ lint: $(STAMP)
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
+# --durations and the JUnit XML say where the time goes (python tools/suite_times.py sums it by tier)
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=40 --junitxml=test-artifacts/junit.xml
 
 check: lint
 	$(PY) -m pytest -q -p no:cacheprovider -n 2 -m "not slow and not browser" --ignore=tests/browser --ignore=tests/binder

@@ -1,0 +1,62 @@
+"""Where `make test`'s time goes: the JUnit XML it keeps (test-artifacts/junit.xml), summed by tier.
+
+Issue 28 asks to measure before making the suite faster. `make test` writes the XML (pytest
+``--junitxml``) and prints pytest's 40 slowest steps (``--durations``); this prints the seconds per
+test file and per folder (a "tier": tests/browser, tests/notebooks, ...), largest first, so a change's
+effect on each tier can be compared run to run.
+
+    python tools/suite_times.py                 # test-artifacts/junit.xml
+    python tools/suite_times.py other.xml --files 30
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+
+def times(path: Path) -> tuple[Counter, Counter, Counter]:
+    """Seconds per test file and per tier, and the count of tests per tier, from a JUnit XML file."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as e:
+        raise SystemExit(f"{path}: not a JUnit XML file pytest wrote ({e})") from None
+    per_file, per_tier, count = Counter(), Counter(), Counter()
+    for case in root.iter("testcase"):
+        name = case.get("classname", "")
+        parts = name.split(".")
+        # "tests.browser.test_x" -> file tests/browser/test_x.py; doctests: "safari_kit.cards.model" -> the module
+        module = [p for p in parts if not p[:1].isupper()]
+        file = "/".join(module) + ".py" if module else name
+        if module and module[0] == "tests" and len(module) > 2:
+            tier = "/".join(module[:2])
+        else:
+            tier = module[0] if module else "?"
+        seconds = float(case.get("time", 0) or 0)
+        per_file[file] += seconds
+        per_tier[tier] += seconds
+        count[tier] += 1
+    return per_file, per_tier, count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("xml", nargs="?", default="test-artifacts/junit.xml", type=Path)
+    parser.add_argument("--files", type=int, default=20, help="how many of the slowest files to list (default 20)")
+    args = parser.parse_args(argv)
+    per_file, per_tier, count = times(args.xml)
+    total = sum(per_tier.values())
+    print(f"{args.xml}: {sum(count.values())} tests, {total:.0f} s in tests (setup and teardown included)")
+    print("\nby tier")
+    for tier, s in per_tier.most_common():
+        print(f"  {s:8.1f} s  {100 * s / max(total, 1e-9):5.1f} %  {count[tier]:5d} tests  {tier}")
+    print(f"\nthe {args.files} slowest files")
+    for file, s in per_file.most_common(args.files):
+        print(f"  {s:8.1f} s  {file}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
