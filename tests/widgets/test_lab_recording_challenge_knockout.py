@@ -297,6 +297,7 @@ def test_knockout_records_nothing_before_joining_nor_for_play_to_end_of_round():
     lab.next_button.click()
     lab.end_round_button.click()  # the lab plays the learner's seat with the best option: not the learner's
     assert rec.records == [] and all(p.auto for p in lab.predictions[1:]) and len(lab.predictions) == 7
+    lab.next_button.click()  # Next round (issue 27: the lab pauses on the round's end)
     best = lab.best.action
     pick_and_play(lab, best.card, best.item)
     (r,) = rec.records

@@ -254,7 +254,8 @@ def play_whole_game(lab, rng, best_share=0.5):
             assert lab.paused
             n_after = len(lab.history)
             click("card", obs.hand[0])                      # a click on the table while paused: words, no play
-            assert len(lab.history) == n_after and "press Next turn" in lab.table.message
+            go_on = "press Next round" if lab.round_over else "press Next turn"  # issue 27: a round's end
+            assert len(lab.history) == n_after and go_on in lab.table.message
             lab.next_button.click()
             assert not lab.paused
         decisions += 1
@@ -296,6 +297,8 @@ def test_elimination_other_seat_and_bots():
 def test_play_to_end_of_round_checkbox_and_new_game():
     lab = KnockoutLab(seed=1)
     lab.end_round_button.click()                          # round 1 played with the best options
+    assert lab.state.round == 2 and lab.round_over == 1   # paused on the round's end (issue 27)
+    lab.next_button.click()
     assert lab.state.round == 2 and lab.state.current_player == lab.learner
     assert len(lab.predictions) == 7 and all(p.auto and p.p == p.best_p for p in lab.predictions)
     assert "End of round 1" in lab.log.value
@@ -325,6 +328,8 @@ def test_learner_out_waits_for_the_button():
             break
     else:
         pytest.skip("no seed put the learner out early")
+    assert lab.round_over and "you are out of the game" in lab.prob.value  # the round's end says so (issue 27)
+    lab.next_button.click()
     n = len(lab.history)
     lab._advance()
     assert len(lab.history) == n, "nothing is played while the learner is out until the button is pressed"
@@ -441,13 +446,15 @@ def test_an_item_clicked_first_only_picks_it_and_the_result_is_said_beside_the_t
     assert "data-phase='follow'" in lab.prob.value and lab.errors == []
 
 
-def test_play_to_end_of_round_does_not_pause_and_leaves_a_pause():
+def test_play_to_end_of_round_leaves_a_turn_pause_for_the_rounds_end():
     lab = KnockoutLab(seed=1)
     lab.table.click = {"kind": "card", "id": "K12", "seq": 1}
     lab.table.click = {"kind": "item", "id": "top_speed_kmh", "seq": 2}
     lab.play_button.click()
     assert lab.paused
-    lab.end_round_button.click()                          # from a pause: the rest of the round, no pause
+    lab.end_round_button.click()                          # from a pause: the rest of the round, no turn pause
+    assert lab.round_over == 1 and not lab.state.trick     # but the round's end waits (issue 27)
+    lab.next_button.click()
     assert not lab.paused and lab.state.round == 2 and lab.state.current_player == lab.learner
     assert lab.next_button.disabled and lab.errors == []
 

@@ -90,12 +90,12 @@ from safari_kit.cards.model import DATA_ITEM_LABELS
 from safari_kit.core.chance import Chance
 from safari_kit.knockout import KnockoutGame, Play
 from safari_kit.presentation import views as V
-from safari_kit.probability.knockout import WinCount, best_play, view_of, win_count
+from safari_kit.probability.knockout import WinCount, best_play, card_strength, view_of, win_count
 from safari_kit.simulation.registry import make_bot
 from safari_kit.widgets.labs.base import Lab, guarded
 from safari_kit.widgets.labs.knockout_text import (
     ITEM_SHORT, ITEM_UNITS, LAB_CSS as _CSS, chance_html, fmt_value, plays_table_html, reduced_html, result_sentence,
-    round_words, tally_html, trick_words, why_html,
+    round_words, tally_html, tie_words, trick_words, why_html,
 )
 from safari_kit.widgets.table import CardTable
 
@@ -232,6 +232,16 @@ class KnockoutLab(Lab):
     def paused(self) -> bool:
         """True while the lab shows the learner's finished turn and waits for Next turn."""
         return self._pause is not None
+
+    @property
+    def round_over(self) -> int | None:
+        """The round just ended while the lab pauses on it (issue 27: the end of a round went by in one small
+        line while round 2's cards came on the table), else None. Set after the round's last turn (the
+        learner's play, or "Play to end of round"); the bots start the next round only on Next round."""
+        if self._pause is None or self.state.is_terminal():
+            return None
+        rnd = self.state.completed_turns[self._pause]["round"]
+        return rnd if self.state.round != rnd else None
 
     @property
     def picked(self) -> tuple[str | None, str | None]:
@@ -374,6 +384,8 @@ class KnockoutLab(Lab):
         if self._pause is not None or self.state.is_terminal():  # the turn's result, as written beside the table
             i, t = self._shown_turn()
             said = result_sentence(self.game, t, self.learner) + (" Press Next turn." if self.paused else "")
+            if self.round_over:  # the round's end: its result after the last turn's
+                said = f"{result_sentence(self.game, t, self.learner)} {self._status_text()}"
         self.show_status(self._status_text(), spoken=said)
 
     @guarded
@@ -398,10 +410,14 @@ class KnockoutLab(Lab):
         self._advance(to_round_end=True)
         played = [t for t in s.completed_turns[done:] if t["round"] == round_no]
         went_out = [seat for seat in s.out if seat not in out]
-        self._advance()
+        if played and not s.is_terminal():  # pause on the round's end: round 2 waits for Next round
+            self._pause = len(s.completed_turns) - 1
         self._redraw()
         summary = round_words(played, self.learner, s.players, s.scores(), round_no, went_out)
-        self.show_status(self._status_text(), spoken=f"{summary} {self._spoken_status()}")
+        if self.round_over:  # the round's result was just said: only what to press now
+            self.show_status(self._status_text(), spoken=f"{summary} Press Next round to start round {s.round}.")
+        else:
+            self.show_status(self._status_text(), spoken=f"{summary} {self._spoken_status()}")
 
     def _spoken_status(self) -> str:
         """The status line for the ear: on the learner's turn, first the cards already played in it (a
@@ -450,6 +466,9 @@ class KnockoutLab(Lab):
         self.play_button.button_style = "warning" if ready else ""  # the one thing to press now
         self.next_button.disabled = not self.paused
         self.next_button.button_style = "warning" if self.paused else ""
+        self.next_button.description = "Next round" if self.round_over else "Next turn"
+        self.next_button.tooltip = (f"Start round {s.round}" if self.round_over
+                                    else "The other players play until your next turn")
         self.log.value = self._log_html()
         self.tally.value = self._tally_html()
 
@@ -475,6 +494,11 @@ class KnockoutLab(Lab):
         self.table.busy_words = ("This turn is over: press Next turn (beside the table) to go on." if self.paused
                                  else "The game is over: press New game to play again.")
         words = f"Round {t['round']}, turn {number} is over: {self._name(t['winner'])} won it."
+        if self.round_over:
+            go_on = f" Press Next round to start round {s.round}."
+            self.table.busy_words = f"Round {t['round']} is over: press Next round (beside the table) to go on."
+            words = f"Round {t['round']} is over. {self._round_sentence(t['round'])}"
+            sentence = f"Round {t['round']} is over. Last turn: {sentence}"
         with self.table.hold_sync():
             self.table.show(s, self.learner, selectable=[], message=sentence + go_on, phase_words=words)
             view = dict(self.table.view)
@@ -507,6 +531,9 @@ class KnockoutLab(Lab):
 
     def _status_text(self) -> str:
         s = self.state
+        if self.round_over:
+            rnd = self.round_over
+            return f"Round {rnd} is over. {self._round_sentence(rnd)} Press Next round to start round {s.round}."
         if self._pause is not None:
             t = s.completed_turns[self._pause]
             won = "You won" if t["winner"] == self.learner else "You lost"
@@ -542,11 +569,46 @@ class KnockoutLab(Lab):
         after = ""
         if s.is_terminal():
             after = self._game_html()
-        elif s.round != t["round"]:
-            after = self._round_html(t["round"])
         go_on = ("<div>Press <b>Next turn</b> to go on.</div>" if self.paused else "")
         plays = plays_table_html(self.game, t, self.learner, self._step, "over" if s.is_terminal() else "done")
+        if self.round_over:  # the round's result first and big; the last turn under it
+            go_on = f"<div>Press <b>Next round</b> to start round {s.round}.</div>"
+            return (f"{self._round_over_html(t['round'])}{go_on}<div style='margin-top:6px'><b>Last turn of "
+                    f"round {t['round']}</b></div>{box}{shown}{plays}")
         return f"{box}{shown}{plays}{after}{go_on}"
+
+    def _round_sentence(self, rnd: int) -> str:
+        """The round's result in words: turns won by each player who played, who goes out (Variation 1)."""
+        s = self.state
+        turns = [t for t in s.completed_turns if t["round"] == rnd]
+        played = [seat for seat in range(self.players) if any(seat == p for t in turns for p, _ in t["plays"])]
+        wins = {seat: sum(1 for t in turns if t["winner"] == seat) for seat in played}
+        mine = (f"You won {wins[self.learner]} of its {len(turns)} turns." if self.learner in wins
+                else f"You watched its {len(turns)} turns.")
+        others = ", ".join(f"Player {seat} {wins[seat]}" for seat in played if seat != self.learner)
+        text = f"{mine} Turns won by the others: {others}."
+        if self.game.elimination:
+            out = [seat for seat in played if wins[seat] == 0]
+            if not out:
+                text += " Everybody won a turn, so nobody goes out."
+            elif self.learner in out:
+                rest = [f"Player {seat}" for seat in out if seat != self.learner]
+                text += " You won no turn, so you are out of the game."
+                if rest:
+                    text += f" {' and '.join(rest)} {'is' if len(rest) == 1 else 'are'} out too."
+            else:
+                names = " and ".join(f"Player {seat}" for seat in out)
+                text += f" {names} won no turn and {'is' if len(out) == 1 else 'are'} out of the game."
+        return text
+
+    def _round_over_html(self, rnd: int) -> str:
+        """The end-of-round moment beside the table: "Round 1 is over", the round's result, the points."""
+        scores = ", ".join(f"{self._name(seat)} {sc}" for seat, sc in enumerate(self.state.scores()))
+        return (f"<div class='safari-ko-round-over' data-round='{rnd}' style='border:2px solid #2b5b9b;"
+                f"background:#f4f8ff;padding:6px 10px;margin:4px 0;font-size:15px;line-height:1.45'>"
+                f"<div style='font-size:19px;font-weight:bold;color:#1f3f73'>Round {rnd} is over</div>"
+                f"<div>{html.escape(self._round_sentence(rnd))}</div>"
+                f"<div>Points so far (one point for each turn won): {scores}.</div></div>")
 
     def _prob_html(self) -> str:
         s, best = self.state, self._best
@@ -587,7 +649,7 @@ class KnockoutLab(Lab):
                      "You must beat every card already played (a tie goes to the earlier card), "
                      "and hope nobody after you holds a higher one:")
         count = win_count(self.game, view_of(s.observation(self.learner)), bc, bi if leading else s.item)
-        note = self._why_html(count, leading)
+        note = why_html(self.game, count, leading, self._tie_words())
         table = (f"<table class='safari-prob-table' data-step='{self._step}' data-phase="
                  f"'{'lead' if leading else 'follow'}' data-best-card='{bc}' data-best-item='{bi or ''}'>"
                  f"<tr><th>Your card</th>{head}</tr>{''.join(body)}</table>")
@@ -617,7 +679,27 @@ class KnockoutLab(Lab):
         return notes
 
     def _why_html(self, c: WinCount, leading: bool) -> str:
-        return why_html(self.game, c, leading)
+        return why_html(self.game, c, leading, self._tie_words())
+
+    def _tie_words(self) -> str:
+        """Why the ★ took its option when others have the same chance (issue 27), or "": the probability layer
+        breaks a tie by the weakest card (:func:`~safari_kit.probability.knockout.card_strength`), then the
+        lower value, deck order and item order."""
+        best = self._best
+        top = best.p.value
+        bc, bi = best.action.card, best.action.item
+        tied = [o for o in best.table if o.p.value == top and not (o.card == bc and (not best.leading or o.item == bi))]
+        if not tied:
+            return ""
+        cards = list(dict.fromkeys(o.card for o in tied if o.card != bc))
+        name = self.game.by_id[bc].name
+        if not cards:  # only the same card on another data item
+            items = " or ".join(ITEM_SHORT[o.item] for o in tied)
+            return f"Naming {items} with your {name} gives the same chance."
+        strength = card_strength(self.game, bc)
+        others = [card_strength(self.game, c) for c in cards]
+        weaker = None if all(x == strength for x in others) else all(strength < x for x in others)
+        return tie_words(name, [self.game.by_id[c].name for c in cards], weaker)
 
     def _idle_html(self) -> str:
         s = self.state

@@ -22,8 +22,8 @@ from fractions import Fraction
 from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
 
 __all__ = ["ITEM_SHORT", "ITEM_UNITS", "LAB_CSS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
-           "who", "value_text", "card_html", "why_html", "tally_html", "plays_table_html", "trick_words",
-           "round_words"]
+           "who", "value_text", "card_html", "why_html", "tie_words", "tally_html", "plays_table_html",
+           "trick_words", "round_words"]
 
 LAB_CSS = """
 <style>
@@ -192,10 +192,36 @@ def plays_table_html(game, turn: dict, learner: int, step: int, phase: str = "do
             f"<tr><th>#</th><th>Player</th><th>Card</th><th>{ITEM_SHORT[item]}</th></tr>{''.join(rows)}</table>")
 
 
-def why_html(game, c, leading: bool) -> str:
+def tie_words(best_name: str, others: list[str], weaker: bool | None) -> str:
+    """Why the ★ took one option of several with the same chance (issue 27: it picked the Black Rhino over the
+    Hippo with no word why). ``others``: the other tied cards' names. ``weaker``: True when the ★ card is
+    strictly weaker than every other tied card, None when all are as strong as it, False when it is one of the
+    weakest (the probability layer breaks a tie by the weakest card, ``card_strength``, then the lower value,
+    then deck order).
+
+    >>> tie_words("Black Rhino", ["Hippopotamus"], True).split(": ")[0]
+    'Hippopotamus has the same chance. The &#9733; goes to the weaker card, Black Rhino'
+    >>> tie_words("Impala", ["Cheetah", "Springbok"], None)
+    'Cheetah and Springbok have the same chance. They are as strong as Impala: the &#9733; just takes one.'
+    """
+    names = others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"
+    same = f"{names} {'has' if len(others) == 1 else 'have'} the same chance."
+    if weaker is None:
+        they = "It is" if len(others) == 1 else "They are"
+        return f"{same} {they} as strong as {best_name}: the &#9733; just takes one."
+    keep = "Keep your stronger cards for later turns."
+    if weaker:
+        return (f"{same} The &#9733; goes to the weaker card, {best_name}: on its best data item it beats fewer "
+                f"cards of the deck. {keep}")
+    return (f"{same} The &#9733; goes to one of the weakest cards, {best_name}: on its best data item it beats "
+            f"the fewest cards of the deck. {keep}")
+
+
+def why_html(game, c, leading: bool, ties: str = "") -> str:
     """The hint under the Knockout lab's table: the ★ option's U, H and k (``c``, a
     :class:`~safari_kit.probability.knockout.WinCount` as the probability layer counted them), then
-    P = C(U − H, k) / C(U, k) with the numbers, the reduced fraction and its decimal."""
+    P = C(U − H, k) / C(U, k) with the numbers, the reduced fraction and its decimal. ``ties``: the words of
+    :func:`tie_words` when other options have the same chance (said after the count)."""
     unit, short = ITEM_UNITS[c.item], ITEM_SHORT[c.item]
     mine = f"{fmt_value(game.by_id[c.card].value(c.item))} {unit}"
 
@@ -230,6 +256,8 @@ def why_html(game, c, leading: bool) -> str:
                f"{nowrap(k_words + ':')}</div>"
                f"<div class='safari-ko-formula'>{' '.join(steps)} "
                f"<span style='color:#666'>({explain})</span></div>")
+    if ties and c.value != 0:
+        why += f"<div class='safari-ko-tie'>{ties}</div>"
     if c.value == 0:
         why += ("<div><b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
                 "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now and "
