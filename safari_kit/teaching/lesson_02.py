@@ -122,12 +122,39 @@ def _alex_pair() -> Fraction:
     return Fraction(_w().match_count(deck.first_named("TAM"), ("animal", "color")), _others())
 
 
+def alex_pair_counts() -> dict[str, int]:
+    """The counts 02.alex-pair needs, for the TAM clue card (over the 74 other cards): ``animal``, ``color``,
+    ``both`` (the other cards with the same animal and color: lesson 02 §3 prints this count), and ``pair
+    cell`` (every card of that animal and color, the clue card too)."""
+    cards = deck.witness()
+    tam = next(c for c in cards if c.id == deck.first_named("TAM"))
+    others = [c for c in cards if c.id != tam.id]
+    both = sum(1 for c in others if c.animal == tam.animal and c.color == tam.color)
+    return {"animal": _share_count(tam.id, "animal"), "color": _share_count(tam.id, "color"), "both": both,
+            "pair cell": both + 1}
+
+
+def _pair_is(count):
+    return lambda a: a == Fraction(count(alex_pair_counts()), _others())
+
+
 register(Exercise(
     "02.alex-pair", _alex_pair,
-    hints=[Hint(lambda a: a == Fraction(28, 74), "14 + 14 counts twice the cards with the same animal AND color: "
-                                                "subtract them (inclusion–exclusion)."),
-           Hint(lambda a: a == Fraction(14, 74), "A pair matches when EITHER type matches: more cards than one type.")],
-    general_hint="|A ∪ C| = |A| + |C| − |A ∩ C|: count the cards sharing the animal, the color, and both."))
+    hints=[Hint(_pair_is(lambda n: n["animal"] + n["color"]),
+                "Adding the two counts counts some cards twice: the cards with the same animal AND the same "
+                "color. The cell above prints how many there are. Take them away once."),
+           Hint(_pair_is(lambda n: n["animal"] + n["color"] + n["both"]),
+                "The cards sharing both were counted twice already: take them away, don't add them."),
+           Hint(_pair_is(lambda n: n["animal"] + n["color"] - n["pair cell"]),
+                "The clue card itself is one of the cards with that animal and color. It is not among the 74."),
+           Hint(_pair_is(lambda n: n["animal"] + n["color"] - 2 * n["both"]),
+                "Take the cards sharing both away once, not twice: they are still matches."),
+           Hint(_pair_is(lambda n: n["animal"]),
+                "A pair matches when EITHER type matches: more cards than one type."),
+           Hint(_pair_is(lambda n: n["both"]),
+                "A pair matches when EITHER type matches, not only when both do.")],
+    general_hint="Count the cards sharing the animal, add those sharing the color, then take away the cards "
+                 "sharing both (the cell above prints them)."))
 
 
 def _memory() -> Fraction:

@@ -66,13 +66,68 @@ register(Exercise(
                                             "once, not twice.")],
     general_hint="|A ∪ T ∪ C| = |A| + |T| + |C| − |A∩T| − |A∩C| − |T∩C| + |A∩T∩C|."))
 
+def name_cards() -> list:
+    """The other cards whose name could be TAM (W2), in deck order: lesson 03 prints them for 03.safe."""
+    from safari_kit.cards.names import shared_names
+
+    tam = _tam()
+    return [c for c in deck.witness() if c.id != tam and shared_names(c.name, "TAM")]
+
+
+def safe_mistakes() -> dict[str, int]:
+    """What the right safe count and each common mistake give for the TAM Elephant (74 other cards).
+
+    The catch (issue 27): some of the cards that could share the name already share the animal, the texture
+    or the color, so they are among the sharers already. ``names counted twice``: 74 − sharers − every name
+    card (the natural wrong answer); ``ink forgotten``: the ink name cards left in; ``ink forgotten, names
+    counted twice``: both; ``names forgotten``: 74 − sharers; ``clue taken away``: one card too many taken
+    away; ``unsafe``: the cards that are not safe.
+    """
+    from safari_kit.cards.names import is_ink
+
+    W, tam = _w(), _tam()
+    me = next(c for c in deck.witness() if c.id == tam)
+    share = W.shared_element_count(tam)
+
+    def shares_element(c) -> bool:
+        return c.animal == me.animal or c.texture == me.texture or c.color == me.color
+
+    names = name_cards()
+    only = [c for c in names if not shares_element(c)]
+    clear = [c for c in names if not is_ink(c.name)]
+    clear_only = [c for c in only if not is_ink(c.name)]
+    n = _n()
+    return {"right": n - share - len(only), "names forgotten": n - share, "names counted twice": n - share - len(names),
+            "ink forgotten": n - share - len(clear_only), "ink forgotten, names counted twice": n - share - len(clear),
+            "clue taken away": n - share - len(only) - 1, "unsafe": share + len(only), "share": share,
+            "name cards": len(names), "name cards sharing nothing else": len(only)}
+
+
+def _safe_is(kind: str):
+    return lambda a: a == safe_mistakes()[kind]
+
+
 register(Exercise(
     "03.safe", _safe,
-    hints=[Hint(_share_is("names forgotten"), "74 minus the sharing cards forgets the names: a TAM (or an ink "
-                                              "card that could be TAM) is not safe either."),
-           Hint(_share_is("right"), "That is the number of cards that share an element: the safe ones are "
-                                    "the others.")],
-    general_hint="Safe = 74 − (cards sharing an element) − (the other cards that could share the name)."))
+    hints=[Hint(_safe_is("names counted twice"),
+                "Some of the name cards in the list also share the animal, the texture or the color. "
+                "You took those away once already. Take away only the name cards that share nothing else."),
+           Hint(_safe_is("ink forgotten, names counted twice"),
+                "Two things. An ink card that could read TAM is not safe either. And some name cards share the "
+                "animal, texture or color too: you took those away once already."),
+           Hint(_safe_is("ink forgotten"),
+                "Look at the ink cards in the list too. An ink card that could read TAM is not safe, "
+                "unless you already took it away."),
+           Hint(_safe_is("clue taken away"),
+                "One card too many is gone. The 74 cards already leave out the challenged card itself."),
+           Hint(_safe_is("names forgotten"),
+                "You left out the names. Another TAM, or an ink card that could read TAM, is not safe either. "
+                "Use the list of name cards above."),
+           Hint(_safe_is("share"), "That is the number of cards that share an element: the safe ones are "
+                                   "the others."),
+           Hint(_safe_is("unsafe"), "That counts the cards that are NOT safe. The safe ones are all the others.")],
+    general_hint="Start from the 74 other cards. Take away the cards that share the animal, texture or color. "
+                 "Then take away the name cards in the list that share nothing else."))
 
 
 def _four_safe() -> Fraction:

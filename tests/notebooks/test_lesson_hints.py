@@ -107,10 +107,8 @@ def test_alex_pair_memory_and_break_even_hints():
     tam = _clue("TAM")
     others = _others(tam)
     a = sum(c["animal"] == tam["animal"] for c in others)
-    col = sum(c["color"] == tam["color"] for c in others)
     both = sum(c["animal"] == tam["animal"] or c["color"] == tam["color"] for c in others)
     assert check("02.alex-pair", Fraction(both, 74)).correct
-    assert "counts twice" in check("02.alex-pair", Fraction(a + col, 74)).text
     assert "EITHER type" in check("02.alex-pair", Fraction(a, 74)).text
     remembered = 3  # the exercise: 3 face-down cards remembered, none an Elephant
     assert check("02.memory", Fraction(a, 74 - remembered)).correct
@@ -120,6 +118,33 @@ def test_alex_pair_memory_and_break_even_hints():
     assert check("02.break-even", p / 2).correct
     assert "Solve for P(both)" in check("02.break-even", p).text
     assert "not 2p" in check("02.break-even", 2 * p).text
+
+
+def test_alex_pair_each_common_wrong_answer_gets_its_own_hint():
+    """Issue 27: the hint asked for the cards sharing the animal AND the color, a count lesson 02 never gave;
+    §3 now prints it, the hint points there, and each common wrong answer gets its own hint."""
+    tam = _clue("TAM")
+    others = _others(tam)
+    a = sum(c["animal"] == tam["animal"] for c in others)
+    col = sum(c["color"] == tam["color"] for c in others)
+    both = sum(c["animal"] == tam["animal"] and c["color"] == tam["color"] for c in others)
+    wrong = {a + col: "cell above prints how many",           # inclusion-exclusion skipped
+             a + col + both: "don't add them",                 # the overlap added
+             a + col - both - 1: "clue card itself",           # the clue card taken away with its pair cell
+             a + col - 2 * both: "not twice",                  # the overlap taken away twice
+             both: "not only when both"}                       # AND instead of OR
+    assert len(wrong) == 5 and a + col - both not in wrong
+    for answer, words in wrong.items():
+        assert words in check("02.alex-pair", Fraction(answer, 74)).text, (answer, words)
+    texts = [check("02.alex-pair", Fraction(x, 74)).text for x in wrong]
+    assert len(set(texts)) == len(texts)
+
+
+def test_lesson_02_prints_the_count_the_alex_pair_hint_asks_for():
+    from safari_kit.teaching.student import read_lesson, student_copy
+    copy = student_copy(read_lesson(ROOT / "notebooks" / "02-identification.ipynb"))[0]
+    code = "\n".join("".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "code")
+    assert "alex_pair_counts()[\"both\"]" in code
 
 
 # ----------------------------------------------------------------------------- lesson 03: who shares with TAM
@@ -152,8 +177,56 @@ def test_safe_hints():
     n = _share_counts()
     assert check("03.safe", n["safe"]).correct
     assert n["names forgotten"] != n["safe"]
-    assert "forgets the names" in check("03.safe", n["names forgotten"]).text
+    assert "left out the names" in check("03.safe", n["names forgotten"]).text
     assert "safe ones are the others" in check("03.safe", n["share"]).text
+
+
+def _safe_wrong_answers() -> dict[str, int]:
+    """Recounted from the csv: the common wrong answers of 03.safe (issue 27)."""
+    tam = _clue("TAM")
+    others = _others(tam)
+    kinds = ("animal", "texture", "color")
+    share = sum(any(_shares(c, tam, k) for k in kinds) for c in others)
+    names = [c for c in others if _share_name(c["name"], "TAM")]
+    only = [c for c in names if not any(_shares(c, tam, k) for k in kinds)]
+    clear = [c for c in names if not _ink(c["name"])]
+    clear_only = [c for c in only if not _ink(c["name"])]
+    return {"right": 74 - share - len(only), "names counted twice": 74 - share - len(names),
+            "ink forgotten, names counted twice": 74 - share - len(clear),
+            "ink forgotten": 74 - share - len(clear_only),
+            "clue taken away": 74 - share - len(only) - 1, "names forgotten": 74 - share,
+            "share": share, "unsafe": share + len(only)}
+
+
+def test_safe_each_common_wrong_answer_gets_its_own_hint():
+    """Issue 27: 26 (74 − 36 − 12: the name cards that already share an element taken away twice) got the
+    same general hint as 29 and 30; now each common wrong answer has its own hint, naming the mistake."""
+    n = _safe_wrong_answers()
+    assert (n["right"], n["names counted twice"], n["ink forgotten, names counted twice"], n["clue taken away"]) \
+        == (31, 26, 29, 30)
+    assert check("03.safe", n["right"]).correct
+    words = {"names counted twice": "took those away once already",
+             "ink forgotten, names counted twice": "Two things",
+             "ink forgotten": "ink cards in the list",
+             "clue taken away": "challenged card itself",
+             "names forgotten": "left out the names",
+             "share": "safe ones are the others",
+             "unsafe": "NOT safe"}
+    texts = {}
+    for kind, phrase in words.items():
+        text = check("03.safe", n[kind]).text
+        assert phrase in text, (kind, n[kind], text)
+        texts[kind] = text
+    assert len(set(texts.values())) == len(texts), "two wrong answers share a hint"
+
+
+def test_lesson_03_lists_the_name_cards_the_safe_hints_point_to():
+    """The hints say "the list of name cards above": the learner's copy prints them before 03.safe's check."""
+    from safari_kit.teaching.student import read_lesson, student_copy
+    copy = student_copy(read_lesson(ROOT / "notebooks" / "03-challenge.ipynb"))[0]
+    code = ["".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "code"]
+    at = next(i for i, c in enumerate(code) if 'check("03.safe"' in c)
+    assert any("name_cards()" in c for c in code[:at])
 
 
 # ----------------------------------------------------------------------------- lesson 04: the pigeonhole
