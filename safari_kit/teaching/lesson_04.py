@@ -16,7 +16,9 @@ from functools import lru_cache
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 # the situations the notebook describes (04-knockout.ipynb)
-LEAD_CARD, LEAD_ITEM, LEAD_K = "K10", "top_speed_kmh", 21          # Impala, 3 opponents with 7 cards each
+# 04.lead-one-card is set in a 3-player game (2 opponents with 7 cards each, k = 14): the lesson's tables print
+# every chance at k = 7, 21 and 42, and at k = 21 the Impala's answer was printed right under the exercise.
+LEAD_CARD, LEAD_ITEM, LEAD_PLAYERS, LEAD_K = "K10", "top_speed_kmh", 3, 14
 FOLLOW_HAND = ("K10", "K20", "K30")                                 # Impala, Klipspringer, African Wild Dog
 FOLLOW_TRICK, FOLLOW_ITEM, FOLLOW_LATER = ("K36",), "top_speed_kmh", (3,)   # the Warthog led; one player after you
 
@@ -80,38 +82,74 @@ def _with_replacement(N: int, H: int, k: int) -> Fraction:
     return Fraction(N - 1 - H, N - 1) ** k
 
 
+def _lead(U: int, H: int, k: int) -> Fraction:
+    return Fraction(math.comb(U - H, k), math.comb(U, k))
+
+
+def _follow_counts() -> tuple[int, int, int]:
+    """(U, H, k) of 04.follow: the unseen cards, the unseen cards faster than the Impala, the cards to come."""
+    from safari_kit.probability.knockout import unseen_pool
+
+    deck, view = _deck(), follow_view()
+    unseen = unseen_pool(deck, view)
+    value = {card.id: card.value(FOLLOW_ITEM) for card in deck}
+    H = sum(1 for c in unseen if value[getattr(c, "id", c)] > value[LEAD_CARD])
+    return len(unseen), H, view.k
+
+
 register(Exercise(
     "04.lead-one-card",
     lead_answer,
-    hints=[Hint(lambda a: abs(float(a) - float(_with_replacement(len(_deck()), _lead_h(), LEAD_K))) < 0.005,
-                "That treats each opponent card as a fresh draw from the whole deck (with replacement). Cards are "
-                "dealt without replacement: count hands with C(·, 21)."),
-           Hint(lambda a: a == Fraction(math.comb(len(_deck()) - _lead_h(), LEAD_K), math.comb(len(_deck()), LEAD_K)),
-                "Your own card cannot be in an opponent's hand: it is seen, so U = 57 − 1 = 56 unseen "
+    hints=[Hint(lambda a: abs(float(a) - float(_with_replacement(len(_deck()), _lead_h(), LEAD_K))) < 0.0005,
+                "That treats each opponent card as a fresh draw from the whole deck. But cards are dealt without "
+                "putting them back. Count whole hands instead: C(U − H, 14) / C(U, 14)."),
+           Hint(lambda a: abs(float(a) - float(_lead(len(_deck()), _lead_h(), LEAD_K))) < 0.0005,
+                "Your own card cannot be in an opponent's hand: you have seen it. So U = 57 − 1 = 56 unseen "
                 "cards, not 57."),
-           Hint(lambda a: a == Fraction(len(_deck()) - 1 - _lead_h(), len(_deck()) - 1),
-                "That is the chance for ONE opponent card. All 21 cards must miss the faster ones."),
+           Hint(lambda a: abs(float(a) - float(_lead(len(_deck()) - 1, _lead_h() + 1, LEAD_K))) < 0.0005,
+                "H is the number of cards faster than the Impala. That is its rank minus 1: the rank counts "
+                "the Impala's own place too."),
+           Hint(lambda a: abs(float(a) - float(_lead(len(_deck()) - 1, _lead_h(), 21))) < 0.0005,
+                "That is the chance in a 4-player game, with k = 21. Here there are 3 players: your 2 "
+                "opponents hold 14 cards, so k = 14."),
+           Hint(lambda a: abs(float(a) - float(Fraction(len(_deck()) - 1 - _lead_h(), len(_deck()) - 1))) < 0.0005,
+                "That is the chance for ONE opponent card. All 14 cards must miss the faster ones."),
            Hint(lambda a: a == 0 or a == 1, "Some animals are faster than the Impala, but they may not be in play.")],
-    general_hint="How many cards are faster than the Impala (H)? You have seen only your own card, so "
-                 "U = 57 − 1 = 56 unseen cards and k = 21: P = C(U − H, k) / C(U, k) = C(56 − H, 21) / C(56, 21)."))
+    general_hint="Find H, the number of cards faster than the Impala: its rank on top speed minus 1. You have seen "
+                 "only your own card, so U = 57 − 1 = 56, and k = 14. Then P = C(56 − H, 14) / C(56, 14): copy "
+                 "the Lion's cell and change the card, the item and k."))
 
 register(Exercise(
     "04.best-item", best_item_answer, compare=_same_item,
-    hints=[Hint(lambda a: _same_item(a, "weight_kg") or _same_item(a, "size_cm") or _same_item(a, "lifespan_years"),
-                "Compare the Impala's rank on each item: card_ranks(deck, 'K10').")],
-    general_hint="Answer with an item name such as 'weight_kg' or 'top speed'; use card_ranks(deck, 'K10')."))
+    hints=[Hint(lambda a: _same_item(a, "size_cm"),
+                "Size is the Impala's biggest number, but many animals are bigger. Compare its ranks, not its "
+                "numbers: rank 1 is the best."),
+           Hint(lambda a: _same_item(a, "weight_kg") or _same_item(a, "lifespan_years"),
+                "Compare the Impala's rank on each item. Copy the Lion's cell of section 1 and put the Impala's "
+                "id, K10, in place of K23. The smallest rank is the best.")],
+    general_hint="Answer with an item's name in quotes, such as \"weight\" or \"top speed\". To see the Impala's "
+                 "ranks, copy the Lion's cell of section 1 and put K10 in place of K23."))
 
 register(Exercise(
     "04.follow",
     follow_answer,
-    hints=[Hint(lambda a: a == lead_answer(),
-                "That is the leading chance. Now you know the cards played, and only ONE player (3 cards) is "
-                "still to play."),
-           Hint(lambda a: abs(float(a) - float(lead_answer())) < 0.005,
-                "That is the leading chance. Following, only the 3 cards still to come can beat you."),
+    hints=[Hint(lambda a: abs(float(a) - float(lead_answer())) < 0.005,
+                "That is the leading chance of the exercise before. Now you know the cards played, and only ONE "
+                "player (3 cards) is still to play."),
+           Hint(lambda a: abs(float(a) - float(_lead(_follow_counts()[0] + 3, _follow_counts()[1], 3))) < 0.0005,
+                "U counts the cards you have NOT seen. You have seen your 3 cards and the Warthog: "
+                "U = 57 − 3 − 1."),
+           Hint(lambda a: abs(float(a) - float(_lead(_follow_counts()[0] + 1, _follow_counts()[1], 3))) < 0.0005,
+                "You have seen the Warthog too: it is on the table. Take it out of U as well."),
+           Hint(lambda a: abs(float(a) - float(_lead(_follow_counts()[0], _follow_counts()[1] + 1, 3))) < 0.0005,
+                "H counts only the cards strictly faster than the Impala: its rank minus 1. A card as fast as the "
+                "Impala, played after it, does not beat it."),
+           Hint(lambda a: a == 1, "You beat the Warthog, but the player after you may still hold a faster card."),
            Hint(lambda a: a == 0, "The Warthog is slower than the Impala, so you beat the card already played.")],
-    general_hint="Unseen cards U = 57 − your 3 cards − the Warthog; H of them are faster; k = 3 cards after you: "
-                 "P = C(U − H, k) / C(U, k)."))
+    # U = 56 or 54 (a card seen left in U) gives 0.8935 or 0.8910 against 0.8890: closer than the usual 0.005
+    tolerance=0.0015,
+    general_hint="Unseen cards U = 57 − your 3 cards − the Warthog; H of them are faster than the Impala; k = 3 "
+                 "cards after you: P = C(U − H, k) / C(U, k)."))
 
 register(Exercise(
     "04.pigeonhole",

@@ -75,13 +75,18 @@ def _k04() -> dict:
     third = pk.p_win_leading_card_only(game, ranked[2].id, speed, k=k).value
     assert lion < Fraction(1, 100) and third < Fraction(1, 2)
     pigeon_players = __import__("inspect").signature(lesson_04.pigeonhole_answer).parameters["players"].default
-    assert lesson_04.LEAD_K == k and len(lesson_04.FOLLOW_LATER) == 1
+    # 04.lead-one-card: a game of LEAD_PLAYERS, round 1, so k = (LEAD_PLAYERS − 1) × hand
+    lead_opponents = lesson_04.LEAD_PLAYERS - 1
+    assert lesson_04.LEAD_K == lead_opponents * hand != k and len(lesson_04.FOLLOW_LATER) == 1
+    impala_speed_rank = pk.card_ranks(game, lesson_04.LEAD_CARD)[lesson_04.LEAD_ITEM]
     return {
         "N": N, "players": players, "opponents": opponents, "first": first, "hand": hand, "k": k, "c": c,
         "rank_offset": rank_offset, "seen_card": seen_card, "U_card": N - seen_card, "seen_hand": seen_hand,
         "U_hand": N - seen_hand, "H": H, "only": only.value, "lab": lab.value,
         "U_follow": len(pk.unseen_pool(game, follow)), "trick": len(follow.trick), "k_follow": follow.k,
-        "lost": lost, "lead_k": lesson_04.LEAD_K, "follow_later": lesson_04.FOLLOW_LATER[0],
+        "lost": lost, "lead_k": lesson_04.LEAD_K, "lead_players": lesson_04.LEAD_PLAYERS,
+        "lead_opponents": lead_opponents, "impala_speed_rank": impala_speed_rank,
+        "follow_later": lesson_04.FOLLOW_LATER[0],
         "pigeon_players": pigeon_players, "out": _pigeonhole_round(players),
         "pigeon": _pigeonhole_round(pigeon_players),
         "best_name": game.by_id[best.card].name.split()[-1], "best_lead": _approx(best.p.value, 3),
@@ -127,54 +132,62 @@ def _springbok_hand() -> tuple:
 
 
 FACTS: tuple[Fact, ...] = (
-    Fact("04", "A card's rank on an item is {} + the number of cards strictly higher", _f4("rank_offset")),
+    Fact("04", "rank {} is the highest. In numbers, a card's rank is {} + the number of cards strictly higher",
+         _f4("rank_offset", "rank_offset")),
     Fact("04", "the N = {} cards of the deck minus the cards you have seen", _f4("N")),
-    Fact("04", "Then every other card is unseen: U = N − {} = {}, and H is simply the number of cards above yours "
-               "in the deck (its rank is H + {}). Your opponents hold k of the {} ({} opponents × {} = {} in "
-               "round {}). With U = N − {} the formula reads",
-         _f4("seen_card", "U_card", "rank_offset", "U_card", "opponents", "hand", "k", "first", "seen_card")),
-    Fact("04", "with {} cards in your opponents' hands, one of them is almost surely there", _f4("k")),
+    Fact("04", "Then every other card is unseen: U = N − {} = {}. H is simply the number of cards above yours in "
+               "the deck, so your card's rank is H + {}. In round {} of a {}-player game, your {} opponents hold "
+               "{} × {} = {} cards, so k = {}.",
+         _f4("seen_card", "U_card", "rank_offset", "first", "players", "opponents", "opponents", "hand", "k", "k")),
+    Fact("04", "With {} cards in your opponents' hands, one of them is almost surely there", _f4("k")),
+    Fact("04", "This time the game has {} players. You lead with the Impala (id ) and name top speed. You know only "
+               "your own card. Your {} opponents hold {} cards each, {} in all.",
+         _f4("lead_players", "lead_opponents", "hand", "lead_k")),
+    Fact("04", "find the Impala's rank on top speed, as for the Lion in section {}",
+         lambda: (_section("04", "Ranks"),)),
+    Fact("04", "Back to {} players (k = {})", _f4("players", "k")),
     Fact("04", "Even the third-fastest animal is far from safe with {} players", _f4("players")),
-    Fact("04", "knowing only your own card; your {} opponents hold {} cards. What is P(you win the turn)? "
-               "(Use pk.card_ranks to find H, then the formula with U = N − {}.)",
-         _f4("opponents", "lead_k", "seen_card")),
-    Fact("04", "In a real game you know your whole hand ({} cards), so the unseen pool is smaller: U = {} − {} = {}",
+    Fact("04", "In a real game you know your whole hand ({} cards). So the unseen pool is smaller: U = {} − {} = {}.",
          _f4("hand", "N", "seen_hand", "U_hand")),
-    Fact("04", "The Knockout lab (section {}) opens on this position ( ): you lead with the Springbok () naming top "
-               "speed. Only one card of the deck is faster, so H = {}, and k = {}.",
+    Fact("04", "The Knockout lab (section {}) opens on this position ( ). You lead with the Springbok (id ) and name "
+               "top speed. Only one card of the deck is faster, so H = {}, and k = {}.",
          lambda: (_section("04", "The Knockout lab"), _k04()["H"], _k04()["k"])),
-    Fact("04", "Knowing only the Springbok: U = N − {} = {}, so P = C({} − {}, {})/C({}, {}) = {} (= {} = {})",
+    Fact("04", "Knowing only the Springbok: U = N − {} = {}. So P = C({} − {}, {})/C({}, {}) = {} (= {} = {})",
          _springbok_card),
     Fact("04", "Counting your hand: your other {} cards are seen too, so U = {} − {} = {}. The faster card is not "
-               "in your hand, so H = {} still: P = C({} − {}, {})/C({}, {}) = {} (= {}), the number the lab shows",
+               "in your hand, so H = {} still. P = C({} − {}, {})/C({}, {}) = {} (= {}): the number the lab shows",
          _springbok_hand),
     Fact("04", "With H = {} the count is simply (U − k)/U", _f4("H")),
-    Fact("04", "Your {} slow cards are not in their hands, so the faster card is more likely to be there "
-               "({} of {} rather than {} of {})",
+    Fact("04", "Your {} slow cards are not in their hands. So the faster card is more likely to be there: {} of {} "
+               "rather than {} of {}",
          lambda: (_k04()["hand"] - _k04()["seen_card"],) + _f4("k", "U_hand", "k", "U_card")()),
-    Fact("04", "two players ({} cards each) are still to play after you. You now know one more card "
-               "(so U = {} − {} − {} = {}), and only the {} cards of the two players after you can still beat "
-               "you (k = {})", _f4("hand", "N", "hand", "trick", "U_follow", "k_follow", "k_follow")),
-    Fact("04", "Cards slower than (or as fast as) the Warthog are at {}", _f4("lost")),
-    Fact("04", "(the best lead, the {}, goes from {} to {}), because only the {} cards still to come can beat it "
-               "instead of {}", _f4("best_name", "best_lead", "best_follow", "k_follow", "k")),
+    Fact("04", "Two players ({} cards each) are still to play after you. You now know one more card, so "
+               "U = {} − {} − {} = {}. Only the {} cards of the two players after you can still beat you, so k = {}.",
+         _f4("hand", "N", "hand", "trick", "U_follow", "k_follow", "k_follow")),
+    Fact("04", "Cards slower than the Warthog, or as fast, are at {}", _f4("lost")),
+    Fact("04", "The best lead, the {}, goes from {} to {}. That is because only the {} cards still to come can beat "
+               "it, instead of {}.", _f4("best_name", "best_lead", "best_follow", "k_follow", "k")),
+    Fact("04", "U is {} minus every card you have seen", _f4("N")),
     Fact("04", "the Impala's is its {}, {} {}, yet its rank on {} is only {} of {}",
          _f4("impala_item", "impala_value", "impala_unit", "impala_item", "impala_rank", "N")),
-    Fact("04", "one player with {} cards plays after you", _f4("follow_later")),
-    Fact("04", "Round r deals {} − r cards, so it has {} − r turns, and each turn has one winner: at most {} − r "
-               "players can win one", _f4("c", "c", "c")),
+    Fact("04", "One player with {} cards plays after you", _f4("follow_later")),
+    Fact("04", "Round r deals {} − r cards, so it has {} − r turns. Each turn has one winner, so at most {} − r "
+               "players can win a turn", _f4("c", "c", "c")),
     Fact("04", "With {} players and , after which round is at least one player certainly out",
          _f4("pigeon_players")),
     Fact("04", "games with {} players, with and without", _f4("players")),
-    Fact("04", "U counts the cards you have not seen: {} − {} = {} knowing only your card (C(N−{}−H, k)/C(N−{}, k)), "
-               "{} − {} = {} knowing your hand (the lab)",
-         _f4("N", "seen_card", "U_card", "seen_card", "seen_card", "N", "seen_hand", "U_hand")),
+    Fact("04", "U counts the cards you have not seen: {} − {} = {} when you know only your card, {} − {} = {} when "
+               "you know your hand",
+         _f4("N", "seen_card", "U_card", "N", "seen_hand", "U_hand")),
     Fact("04", "Elimination: round r has {} − r turns, so with {} players someone is certainly out after round {}",
          _f4("c", "players", "out")),
     Fact("04", "Knowing only your card, U = N − {} = {}; the lab knows your hand, U = {} − {} = {} (and cards played "
                "this round are seen too). The Springbok step in section {} shows one position both ways",
          lambda: _f4("seen_card", "U_card", "N", "seen_hand", "U_hand")() + (_section("04", "Your whole hand"),)),
+    Fact("04", "is set in a {}-player game (k = {})", _f4("lead_players", "lead_k")),
     Fact("04", "taking U = {}, C({}−H, k)/C({}, k) (forgetting that your own card is seen", _f4("N", "N", "N")),
+    Fact("04", "taking H = the rank ({} for the Impala on top speed) instead of the rank − {}; keeping k = {} from "
+               "the {}-player examples", _f4("impala_speed_rank", "rank_offset", "k", "players")),
     Fact("04", "keeping U = {} (the other cards of your hand are seen too, U = {} − {} = {})",
          _f4("U_card", "N", "seen_hand", "U_hand")),
     Fact("04", "Pigeonhole with {} players: answering round {} ({} turns for {} players: everyone could still win one)",
