@@ -34,6 +34,26 @@ def _share_count(card_id: str, clue_type: str) -> int:
     return sum(1 for c in cards if c.id != me.id and getattr(c, clue_type) == getattr(me, clue_type))
 
 
+def card_words(card) -> str:
+    """A Mugshot as a learner reads it, without its id: "TAM, an Orange Brick Elephant"."""
+    words = f"{card.color} {card.texture} {card.animal}"
+    return f"{card.name}, {'an' if words[:1].upper() in 'AEIOU' else 'a'} {words}"
+
+
+def memory_lines(game, knowledge) -> list[str]:
+    """What seat 0 knows about each face-down place, in plain words (lesson 02 §4): the card it saw there,
+    or that it never saw it; then how many cards it cannot place. (The Knowledge's own text is for
+    developers: place ids and card ids.)"""
+    lines = []
+    for place in knowledge.available:
+        if place in knowledge.known:
+            lines.append(f"place {place}: you saw {card_words(game.cards[knowledge.known[place]])}")
+        else:
+            lines.append(f"place {place}: you never saw this card")
+    lines.append(f"cards you cannot place (face down somewhere, or still in the deck): {len(knowledge.pool)}")
+    return lines
+
+
 def _name_p(name: str) -> Fraction:
     return Fraction(_w().match_count(deck.first_named(name), "name"), _others())
 

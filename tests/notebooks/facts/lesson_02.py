@@ -63,7 +63,7 @@ def _a(noun: str) -> str:
 
 
 FACTS: tuple[Fact, ...] = (
-    Fact("02", "changes the odds, and why the answer is not {} (conditional probability", lambda: (_owl(),)),
+    Fact("02", "see why a known clue card changes the chances (the answer is not {})", lambda: (_owl(),)),
     Fact("02", "an Elephant with probability {}/{} = {}",
          lambda: (_per_element(), _n_witness(), Fraction(_per_element(), _n_witness()))),
     Fact("02", "{} cards are left, and one of the Elephants is not among them", lambda: (_others(),)),
@@ -75,10 +75,11 @@ FACTS: tuple[Fact, ...] = (
          lambda: (_name_match("T?M"), _others())),
     Fact("02", "You remember {} face-down cards, none an Elephant", lambda: (3,)),
     Fact("02", "win {} cards with probability p, so E = {}p", lambda: (2, 2)),
-    Fact("02", "you win {} cards only if both identifications succeed: E = {}·P(both)", lambda: (4, 4)),
-    Fact("02", "{} cards are unknown (all but the two clue cards) and {} of them are Elephants, so p₁ = {}/{}; "
-               "given that the first place held an Elephant, {} of the other {} are, so p₂ = {}/{}. "
-               "P(both) = ({}·{})/({}·{}) = {} ≈ {}, a little less than the with-replacement guess ({}/{})² ≈ {}",
+    Fact("02", "You win {} cards only if both identifications succeed: E = {}·P(both)", lambda: (4, 4)),
+    Fact("02", "{} cards are unknown (all but the two clue cards) and {} of them are Elephants, so p₁ = {}/{}. "
+               "Given that the first place held an Elephant, {} of the other {} are, so p₂ = {}/{}. "
+               "P(both) = ({}·{})/({}·{}) = {} ≈ {}. That is a little less than the with-replacement guess "
+               "({}/{})² ≈ {}",
          lambda: _worked_reveal_another()),
     Fact("02", '"{} animals, so {}"', lambda: (_animals(), _owl())),
     Fact("02", "{} of the {} unseen cards share its animal", lambda: (_w().match_count(_tam(), "animal"), _others())),
@@ -94,9 +95,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("02", "saw {} at one place (a sure match for the {} clue) and {} at another (a sure miss). "
                "Knowing nothing, every place shows the same {}/{}",
          lambda: (_a(_k02()["match"]), _k02()["clue"], _a(_k02()["miss"]), _k02()["m_nothing"], _k02()["n_nothing"])),
-    Fact("02", "The best declaration gives p, so identify now is worth E = {}·p", lambda: (2,)),
-    Fact("02", "N is smaller when you remember more: {}/{} instead of {}/{}, because the {} remembered cards are not "
-               "among the unknown ones (and {} of them is {}, so m drops too)",
+
+    Fact("02", "N is smaller when you remember more: {}/{} instead of {}/{}. That is because the {} remembered cards "
+               "are not among the unknown ones. And {} of them is {}, so m drops too",
          lambda: (_k02()["m_remember"], _k02()["n_remember"], _k02()["m_nothing"], _k02()["n_nothing"],
                   _k02()["remembered"], _k02()["matches"], _a(_k02()["clue"]))),
     Fact("02", "multiplying two chances computed each alone, ({}/{})²", lambda: _worked_reveal_another()[2:4]),
