@@ -449,10 +449,8 @@ def _setup_lessons(sub) -> None:
 # ---------------------------------------------------------------------- class
 @_guarded
 def _run_class(args) -> int:
-    from safari_kit.server.classroom import ClassSettings, run
-
-    if args.results:  # recording and the teacher's page need the teaching layer (issue 21)
-        from safari_kit.classroom_web.app import run
+    from safari_kit.classroom.serve import run
+    from safari_kit.classroom.settings import ClassSettings
 
     settings = ClassSettings(ip=args.ip, port=args.port, base_url=args.base_url, max_kernels=args.max_labs,
                              new_kernels_per_minute=args.labs_per_minute, max_starting=args.starting_at_once,
@@ -469,7 +467,7 @@ def _run_class(args) -> int:
 
 @command("class")
 def _setup_class(sub) -> None:
-    from safari_kit.server.classroom import ClassSettings
+    from safari_kit.classroom.settings import ClassSettings
 
     d = ClassSettings()
     p = _one_line_errors(sub.add_parser(

@@ -59,7 +59,7 @@ sys.path.insert(0, str(REPO))
 
 import psutil  # noqa: E402
 
-from safari_kit.server.classroom import ClassSettings  # noqa: E402
+from safari_kit.classroom.settings import ClassSettings  # noqa: E402
 from tests.server.class_learners import SIMULATION, RawLearner, leave, play_learner  # noqa: E402
 
 GiB = 1024 ** 3

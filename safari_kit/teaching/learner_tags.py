@@ -8,7 +8,7 @@ the random user id in the browser's signed, HttpOnly cookie). When it records
 a session it writes, for every kernel it hands to a browser, a small file
 ``<tags folder>/<kernel id>`` holding that browser's *tag*: an HMAC of the user
 id under a secret the server made at start and keeps in memory
-(:mod:`safari_kit.server.owner_tags`). The cookie itself is never written.
+(:mod:`safari_kit.classroom.owner_tags`). The cookie itself is never written.
 
 The tags folder sits beside the session's database (:func:`tags_folder`), is
 created private (0700) and removed when the server stops. A kernel finds its

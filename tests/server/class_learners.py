@@ -53,7 +53,7 @@ PROTOCOL = "v1.kernel.websocket.jupyter.org"
 REPLY_TIMEOUT = 30.0
 #: how long a learner keeps a waiting page open before giving up (the page says "up to a minute")
 PAGE_TIMEOUT = 180.0
-#: in the class server's waiting page (safari_kit.server.lab_pages.WAITING_MARKER)
+#: in the class server's waiting page (safari_kit.classroom.lab_pages.WAITING_MARKER)
 WAITING_MARKER = "safari-lab-starting"
 _WIDGET_VIEW = re.compile(r'<script type="application/vnd\.voila\.cell-output\+json">\s*(\{.*?\})\s*</script>', re.S)
 #: the labs a learner opens first (each has a table); the Simulation lab comes later for some

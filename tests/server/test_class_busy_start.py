@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("voila")
 
-from safari_kit.server.classroom import ClassSettings  # noqa: E402
+from safari_kit.classroom.settings import ClassSettings  # noqa: E402
 from tests.server.first_minute import app_server, arrive, busy_machine, close_all, page_faults  # noqa: E402
 
 pytestmark = pytest.mark.slow

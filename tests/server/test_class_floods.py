@@ -19,8 +19,8 @@ import urllib.request
 
 import pytest
 
-from safari_kit.classroom_web.wrong_keys import WrongKeys
-from safari_kit.server.request_log import ClassLogFilter, scrub_addresses
+from safari_kit.classroom.wrong_keys import WrongKeys
+from safari_kit.classroom.request_log import ClassLogFilter, scrub_addresses
 
 # ----------------------------------------------------------------------------- without a server
 def _record(msg, *args, level=logging.WARNING, name="tornado.access"):

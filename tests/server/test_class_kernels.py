@@ -11,7 +11,7 @@ pytest.importorskip("jupyter_server")
 
 from tornado import web  # noqa: E402
 
-from safari_kit.server.kernels import CLOSE_MEMORY, ClassroomKernelManager, kernel_memory_bytes  # noqa: E402
+from safari_kit.classroom.kernels import CLOSE_MEMORY, ClassroomKernelManager, kernel_memory_bytes  # noqa: E402
 
 
 def _handler(ip="10.0.0.7"):
@@ -106,7 +106,7 @@ def test_a_kernel_whose_page_has_not_connected_is_culled_only_after_the_grace(km
     monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", parent_cull)
     km.unconnected_grace_seconds = 120
     now = [1000.0]
-    monkeypatch.setattr("safari_kit.server.kernels.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("safari_kit.classroom.kernels.time.monotonic", lambda: now[0])
     ids = iter(["loading", "open"])
 
     async def parent_start(self, *args, **kwargs):
@@ -192,7 +192,7 @@ class _Wire:
 
 
 def _connection(km, kernel_id="k"):
-    from safari_kit.server.kernels import ClassroomConnectionMixin
+    from safari_kit.classroom.kernels import ClassroomConnectionMixin
 
     class Connection(ClassroomConnectionMixin, _Wire):
         pass
@@ -243,8 +243,8 @@ def _page_request(user, ip):
 @pytest.fixture
 def clock(monkeypatch):
     now = [1000.0]
-    monkeypatch.setattr("safari_kit.server.lab_holds.time.monotonic", lambda: now[0])
-    monkeypatch.setattr("safari_kit.server.ready_labs.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("safari_kit.classroom.lab_holds.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("safari_kit.classroom.ready_labs.time.monotonic", lambda: now[0])
     return now
 
 

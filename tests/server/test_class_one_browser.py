@@ -4,7 +4,7 @@ browser cannot join under the same nickname (nor a look-alike of it).
 At 9bdb9c7 every page's kernel made up a random learner id (a second tab was a new learner) and any
 nickname was accepted any number of times. Now the class server writes each kernel's owner tag (an HMAC
 of the browser's user id, never the cookie) beside the session's database, and the lab derives its learner
-id from it (safari_kit.server.owner_tags, safari_kit.teaching.learner_tags).
+id from it (safari_kit.classroom.owner_tags, safari_kit.teaching.learner_tags).
 
 Each page's notebook does what the chooser's Join button does: it joins under "Zed" (or, if that is taken,
 "Amy") and records one guess.

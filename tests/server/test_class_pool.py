@@ -16,7 +16,7 @@ pytest.importorskip("jupyter_server")
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
 
-from safari_kit.server.kernels import ClassroomKernelManager  # noqa: E402
+from safari_kit.classroom.kernels import ClassroomKernelManager  # noqa: E402
 
 
 class _Manager(ClassroomKernelManager):

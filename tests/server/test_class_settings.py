@@ -1,4 +1,5 @@
-"""The class server's settings (safari_kit.server.classroom) and its command line, without starting Voilà."""
+"""The class server's settings (safari_kit.classroom.settings, .config, .serve) and its command line, without
+starting Voilà."""
 from __future__ import annotations
 
 import socket
@@ -8,10 +9,11 @@ import pytest
 pytest.importorskip("voila")
 
 from safari_kit.cli import main  # noqa: E402
-from safari_kit.server.classroom import (  # noqa: E402
-    ClassSettings, check_port_free, learner_urls, template_root, voila_config,
-)
-from safari_kit.server.owners import kernel_id_of  # noqa: E402
+from safari_kit.classroom.addresses import learner_urls  # noqa: E402
+from safari_kit.classroom.config import voila_config  # noqa: E402
+from safari_kit.classroom.serve import check_port_free, template_root  # noqa: E402
+from safari_kit.classroom.settings import ClassSettings  # noqa: E402
+from safari_kit.classroom.owners import kernel_id_of  # noqa: E402
 
 
 def test_the_settings_reach_voilas_config():
@@ -19,9 +21,9 @@ def test_the_settings_reach_voilas_config():
                                    cull_idle_seconds=30, cull_interval_seconds=5, memory_limit_mb=300,
                                    max_message_bytes=2 * 1024 * 1024))
     assert (c.Voila.ip, c.Voila.port, c.Voila.port_retries, c.Voila.open_browser) == ("10.0.0.5", 9000, 0, False)
-    assert c.Voila.identity_provider_class == "safari_kit.server.owners.KernelOwnerIdentityProvider"
-    assert c.Voila.kernel_websocket_connection_class == "safari_kit.server.kernels.ClassroomWebsocketConnection"
-    assert c.VoilaConfiguration.multi_kernel_manager_class == "safari_kit.server.kernels.ClassroomKernelManager"
+    assert c.Voila.identity_provider_class == "safari_kit.classroom.owners.KernelOwnerIdentityProvider"
+    assert c.Voila.kernel_websocket_connection_class == "safari_kit.classroom.kernels.ClassroomWebsocketConnection"
+    assert c.VoilaConfiguration.multi_kernel_manager_class == "safari_kit.classroom.kernels.ClassroomKernelManager"
     assert c.VoilaConfiguration.show_tracebacks is False and c.VoilaConfiguration.template == "safari"
     assert c.Voila.tornado_settings["websocket_max_message_size"] == 2 * 1024 * 1024
     km = c.ClassroomKernelManager

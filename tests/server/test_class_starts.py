@@ -16,7 +16,7 @@ pytest.importorskip("jupyter_server")
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
 from tornado import web  # noqa: E402
 
-from safari_kit.server.kernels import ClassroomKernelManager  # noqa: E402
+from safari_kit.classroom.kernels import ClassroomKernelManager  # noqa: E402
 
 
 class _Manager(ClassroomKernelManager):
@@ -99,7 +99,7 @@ def test_a_ready_lab_keeps_its_slot_until_its_page_rendered_and_a_slot_comes_bac
         third = asyncio.ensure_future(km.start_kernel())
         await asyncio.sleep(0.05)
         assert not third.done()  # the ready lab is still rendering its page: it holds its slot
-        km._release_slot(lab)  # its render ended (safari_kit.server.ready_labs)
+        km._release_slot(lab)  # its render ended (safari_kit.classroom.ready_labs)
         await asyncio.wait_for(third, 1)
         loop = asyncio.get_running_loop()
         t0 = loop.time()

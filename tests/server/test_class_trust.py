@@ -17,7 +17,7 @@ pytest.importorskip("jupyter_server")
 from jupyter_server.services.contents.largefilemanager import LargeFileManager  # noqa: E402
 from traitlets.config import Config  # noqa: E402
 
-from safari_kit.server.classroom import trust_notebook  # noqa: E402
+from safari_kit.classroom.serve import trust_notebook  # noqa: E402
 from tests.server.class_server import TINY_NOTEBOOK  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
 At 9bdb9c7 Voilà's claim handed out the oldest lab of the pool, rendered or
 not, whole or not: on a busy laptop the page lacked the app cell's output and
-stayed white. These tests drive :class:`~safari_kit.server.ready_labs.ReadyLabsMixin`
+stayed white. These tests drive :class:`~safari_kit.classroom.ready_labs.ReadyLabsMixin`
 with made-up renders (nbclient's timings as a real render records them).
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ pytest.importorskip("jupyter_server")
 
 from tornado import web  # noqa: E402
 
-from safari_kit.server.lab_pages import WAITING_MARKER, waiting_page, why_not_whole  # noqa: E402
-from safari_kit.server.ready_labs import ReadyLabsMixin, _nothing  # noqa: E402
+from safari_kit.classroom.lab_pages import WAITING_MARKER, waiting_page, why_not_whole  # noqa: E402
+from safari_kit.classroom.ready_labs import ReadyLabsMixin, _nothing  # noqa: E402
 
 FOOTER = "<script type=\"text/javascript\">\n  window.voila_finish();\n</script>"
 

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from safari_kit.cli import main
-from safari_kit.server.classroom import ClassSettings, run
+from safari_kit.classroom.serve import run, serve
+from safari_kit.classroom.settings import ClassSettings
 from safari_kit.teaching.class_records import SimulationRun
 from safari_kit.teaching.class_session import RESULTS_ENV, results_location, session_name, store_from_env
 from safari_kit.teaching.class_store import ResultStore, StoreError
@@ -45,9 +46,18 @@ def test_class_settings_refuse_a_results_folder_that_is_not_text():
         ClassSettings(results=3)  # type: ignore[arg-type]
 
 
-def test_the_plain_server_refuses_to_record_without_the_teacher_page(tmp_path):
-    with pytest.raises(ValueError, match="classroom_web"):
-        run(str(tmp_path / "app.ipynb"), ClassSettings(results=str(tmp_path)))
+def test_the_plain_launch_refuses_to_record_without_the_teacher_page(tmp_path):
+    with pytest.raises(ValueError, match="teacher's page"):
+        serve(str(tmp_path / "app.ipynb"), ClassSettings(results=str(tmp_path)))
+
+
+def test_the_class_servers_run_records_by_itself(tmp_path):
+    """issue 28: one package; its run sets up the recording itself (it refused --results unless the teacher's
+    page's package called it)."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("x")
+    with pytest.raises(OSError, match="is a file, not a folder"):
+        run(str(tmp_path / "app.ipynb"), ClassSettings(results=str(afile)))
 
 
 def test_the_class_command_refuses_a_file_as_results_folder_and_a_bad_session(tmp_path, capsys):

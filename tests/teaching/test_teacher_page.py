@@ -8,7 +8,7 @@ from pathlib import Path
 
 from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
 from safari_kit.teaching.class_tables import ClassResults, pool
-from safari_kit.classroom_web.lab_words import lab_words
+from safari_kit.classroom.lab_words import lab_words
 from safari_kit.teaching.teacher_page import forbidden_page, render
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import subprocess
 from fractions import Fraction
 from pathlib import Path
 
-from safari_kit.classroom_web.lab_words import lab_words
+from safari_kit.classroom.lab_words import lab_words
 from safari_kit.teaching.class_records import Guess, KnockoutPlay
 from safari_kit.teaching.class_store import ResultStore, session_files
 from safari_kit.teaching.class_tables import ClassResults, pool
