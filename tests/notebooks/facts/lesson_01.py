@@ -47,5 +47,9 @@ FACTS: tuple[Fact, ...] = (
 
 GIVEN: tuple[Given, ...] = (
     Given("01", "(1, 10, 100, 1000 kg)", "powers of ten, the meaning of a log scale"),
-    Given("01", "(from −1 to 1)", "the range of a correlation, by definition"),
+    Given("01", "a number from −1 to 1", "the range of a correlation, by definition"),
+    Given("01", "Near 1: when one goes up, the other goes up too. Near 0: no straight-line link",
+          "what a correlation's values mean, by definition"),
+    Given("01", "answers that: (1000) = 3, because 1000 is ten times ten times ten", "log10(1000) = 3, arithmetic"),
+    Given("01", "(or ranks: 1st, 2nd, 3rd …)", "the names of ranks"),
 )
