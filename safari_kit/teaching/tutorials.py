@@ -28,26 +28,28 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-#: One line per ruling, in our own words (the full text: docs/rules.md, shown by safari_kit.teaching.rulebook).
+#: One line per ruling a step names, in a learner's words: the ruling's name and its gist. A click opens the
+#: ruling's section of the learners' rules page (safari_kit.teaching.learner_rules, in step with docs/rules.md).
 RULINGS: dict[str, tuple[str, str]] = {
-    "W2": ("Names and ink", "A ? hides one letter; two cards share a name when some name fits both."),
-    "W3": ("A turn", "Reveal the top card into the Clue Area, then Identify, reveal one more and Identify, "
-                     "or Challenge."),
-    "W4": ("Identification", "For each clue card, declare a clue type and reveal a face-down card: they must share "
-                             "an element of that type. All succeed: archive everything. One fails: everything "
-                             "revealed goes to the Unidentified Area face up, turned down before the next turn."),
-    "W5": ("Challenge", "Reveal face-down cards one at a time; a safe card shares nothing with the challenged one. "
-                        "After 4 safe reveals you may stop and archive them all; one unsafe card fails."),
-    "W6": ("Refill", "Whenever the Unidentified Area holds fewer than 4 cards, refill it to 4 from the deck."),
-    "W7": ("End", "The game ends when an archive reaches 10 Mugshots, or a card must come from an empty deck."),
-    "W8": ("Winner", "One point per archived Mugshot; the highest total wins."),
-    "W10": ("Advanced Mode", "Succeeding by a declared name earns that name's ability "
-                             "(TOM: peek at a face-down card)."),
-    "K2": ("Rounds", "Round r deals 8 - r cards to each player; the dealer and the lead move one seat clockwise."),
-    "K3": ("A turn", "The lead plays a card and names a data item; the others play any card; highest wins, "
-                     "and on equal values the card played first wins."),
-    "K4": ("Score", "One point per turn won, added up over the whole game."),
-    "K5": ("Elimination", "After a round, every player who won no turn in it is out of the rest of the game."),
+    "W2": ("Names and ink", "A ? is a letter hidden by ink. Two cards share a name when one name fits both."),
+    "W3": ("A turn", "Turn over the top card of the deck: it is your clue card. Then identify, or turn over one "
+                     "more and identify, or challenge."),
+    "W4": ("Identify", "For each clue card, say a clue type and turn over a face-down card. Both must have the "
+                       "same element of that type. All succeed: you win the cards. One fails: they lie face up "
+                       "for everyone, then turn face down."),
+    "W5": ("Challenge", "Turn over face-down cards one at a time. A safe card has nothing in common with the "
+                        "challenged card. After 4 safe cards you may stop and win them all. One unsafe card fails."),
+    "W6": ("Refill", "When the Unidentified Area has fewer than 4 cards, cards from the deck fill it up to 4."),
+    "W7": ("The end", "The game ends when someone has 10 cards, or when a card must come from an empty deck."),
+    "W8": ("Who wins", "You score 1 point for each card you won. The highest total wins."),
+    "W10": ("Advanced Mode", "A pair that succeeds by name earns that name's power. TOM lets you peek at a "
+                             "face-down card."),
+    "K2": ("Rounds", "Round 1 deals 7 cards each, round 2 deals 6, and so on. The dealer and the lead move one "
+                     "seat clockwise."),
+    "K3": ("A turn", "The lead plays a card and names a data item. The others play any card. The highest number "
+                     "wins. On a tie, the card played first wins."),
+    "K4": ("Points", "You get 1 point for each turn you win, added up over the whole game."),
+    "K5": ("Knockout", "After a round, anyone who won no turn in it is out for the rest of the game."),
 }
 
 # ----------------------------------------------------------------------------- data structures

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("anywidget")
 
-from safari_kit.teaching import rulebook  # noqa: E402
+from safari_kit.teaching import learner_rules, rulebook  # noqa: E402
 from safari_kit.teaching import tutorials as T  # noqa: E402
 from safari_kit.widgets.labs.tutorial import RulesTutorial  # noqa: E402
 
@@ -71,7 +71,9 @@ def test_whole_flow_next_back_restart(game):
         assert lab.table.selectable == []  # nothing to click on the table: the script plays
         assert f"Step {k + 1} of {lab.steps}" in lab.counter.value
         for code in script.steps[k].rulings:
-            assert code in lab.explanation.value and rulebook.ruling_html(code) in lab.explanation.value
+            # the ruling in a learner's words (issue 27), not docs/rules.md's developer text
+            assert code in lab.explanation.value and learner_rules.ruling_html(code) in lab.explanation.value
+            assert rulebook.ruling_html(code) not in lab.explanation.value
         assert "href" not in lab.explanation.value  # no link: the words are inline (issue 18)
         assert_no_leak(lab)
         lab.next_button.click()

@@ -5,9 +5,10 @@ is data in :mod:`safari_kit.teaching.tutorials`; the engine plays every
 action, so what the table shows is what the rules did. Next / Back / Restart
 move through the steps; at each step the lab shows the table from the
 learner's seat (seat 0 by default), the explanation with its rulings (W4,
-K3, ...), each opening on its full text from docs/rules.md (inline: a link in a
-widget resolves against the page's address, which no one path fits in JupyterLab,
-Voilà and the static site; :mod:`safari_kit.teaching.rulebook`), a line of facts
+K3, ...), each opening on its text in a learner's words, the section of that game's learners' rules page
+(:mod:`safari_kit.teaching.learner_rules`; docs/rules.md is the developers' text), with the page's name to
+read it whole (inline, not a link: a link in a widget resolves against the page's address, which no one path
+fits in JupyterLab, Voilà and the static site), a line of facts
 read from the engine, and
 the faces of the cards turned face up in that step (public, or the learner's
 own TOM look).
@@ -183,7 +184,7 @@ class RulesTutorial(Lab):
 
     # ------------------------------------------------------------------ drawing
     def _show(self, k: int) -> None:
-        from safari_kit.teaching import rulebook, tutorials
+        from safari_kit.teaching import learner_rules, tutorials
 
         self.step = k
         step = self.script.steps[k]
@@ -197,16 +198,17 @@ class RulesTutorial(Lab):
         badges = []
         for code in step.rulings:
             name, summary = tutorials.RULINGS.get(code, (code, ""))
-            # the ruling's full text opens in place (no link: see the module's docstring)
+            where = html.escape(learner_rules.page_pointer(code))
+            # the ruling in a learner's words opens in place (no link: see the module's docstring)
             badges.append(f"<li><details class='safari-ruling' data-ruling='{html.escape(code)}'>"
                           f"<summary style='cursor:pointer'><b>{html.escape(code)}</b> {html.escape(name)}: "
                           f"{html.escape(summary)}</summary><div class='safari-ruling-text' style='font-size:13px;"
-                          f"border-left:3px solid #9bb;padding-left:8px'>{rulebook.ruling_html(code)}</div>"
-                          f"</details></li>")
+                          f"border-left:3px solid #9bb;padding-left:8px'>{learner_rules.ruling_html(code)}"
+                          f"<p class='safari-ruling-page'><i>{where}</i></p></div></details></li>")
         self.explanation.value = (f"<div class='safari-tutorial-text' style='font-size:14px;line-height:1.5'>"
                                   f"<p>{html.escape(self.script.explain(k))}</p>"
-                                  f"<p style='margin-bottom:2px'><b>Rulings in this step</b> "
-                                  f"(click one for its full text, from docs/rules.md):</p>"
+                                  f"<p style='margin-bottom:2px'><b>Rules used in this step</b> "
+                                  f"(click one to read it):</p>"
                                   f"<ul style='margin-top:2px'>{''.join(badges)}</ul></div>")
         self.facts.value = f"<div style='color:#345'>{html.escape(self._facts(state))}</div>"
         self.revealed.value = self._revealed_html(before, state)
