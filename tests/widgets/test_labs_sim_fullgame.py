@@ -75,7 +75,7 @@ def test_simulation_wrong_inputs_are_reported_not_raised(sim):
 
 def test_simulation_tournament_tab(sim):
     sim.game_box.value = "witness"
-    assert [b.options for b in sim.seat_boxes.children][0][0] == "random"
+    assert [b.options for b in sim.seat_boxes.children][0][0] == ("Bot that plays at random", "random")
     sim.players_slider.value = 2
     sim.seat_boxes.children[0].value = "greedy"
     sim.seat_boxes.children[1].value = "memory:0.5"

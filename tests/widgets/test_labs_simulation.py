@@ -89,9 +89,11 @@ def test_pooling_adds_up_the_trials(lab):
     pooled = lab.results["pooled"]
     assert lab.results["runs"] == 3 and pooled.n == 12_000
     assert pooled.successes == sum(r["estimate"].successes for r in runs)
-    assert "All 3 runs pooled" in lab.summary.value and "12,000 trials" in lab.summary.value
+    # issue 27: unticked, no pooled row ("All 5 runs pooled" showed with Pool my runs unticked)
+    assert "pooled" not in lab.summary.value.split("Tick")[0] and "12,000 trials" not in lab.summary.value
     before = [r["estimate"] for r in runs]
     lab.pool_box.value = True  # pooling shows what is there: no new trials
+    assert "All 3 runs pooled" in lab.summary.value and "12,000 trials" in lab.summary.value
     assert [r["estimate"] for r in lab.history["identify-animal"]] == before
     assert lab.results["pool"] and lab.results["pooled"] == pooled
     assert "3 runs pooled: 12,000 trials" in lab.figures["convergence"]

@@ -85,8 +85,8 @@ from safari_kit.widgets.labs.limits import (
     Pacer, WorkStopped, bounded_int, in_kernel, low_priority, pin_range, wall_time_cap,
 )
 from safari_kit.widgets.labs.simulation_draws import (  # noqa: F401 - the lab's public helpers, as before
-    DEFAULT_SEED, Question, count_at_most, coverage_run, draw_rng, exact_coverage, questions, running_estimate,
-    tournament_seed, typical_range,
+    DEFAULT_SEED, Question, count_at_most, count_words, coverage_run, draw_rng, exact_coverage, questions,
+    running_estimate, tournament_seed, typical_range,
 )
 
 __all__ = ["SimulationLab", "Question", "questions", "running_estimate", "coverage_run", "exact_coverage",
@@ -173,7 +173,57 @@ below 0: read the interval as starting at 0. Wilson's interval always stays betw
 
 
 def _estimate_text(e: Estimate) -> str:
-    return f"{int(e.successes):,} successes in {e.n:,} trials: {e.mean:.4f} ± {e.se:.4f} (SE)"
+    return f"{int(e.successes):,} successes in {e.n:,} trials: {e.mean:.4f} ± {e.se:.4f} (SE, the standard error)"
+
+
+#: the terms of the summary and the pictures in plain words, where a learner first meets them (issue 27)
+WORDS_HTML = (
+    "<details class='safari-sim-words' style='margin:2px 0;color:#345;font-size:13px'><summary style='cursor:"
+    "pointer'>What do these words mean?</summary><ul style='margin:2px 0'>"
+    "<li><b>SE</b> (standard error): how far one run's estimate usually lands from the true chance.</li>"
+    "<li><b>95% interval</b>: estimate minus 1.96·SE to estimate plus 1.96·SE. In 95 runs of 100 it holds the "
+    "true chance.</li>"
+    "<li><b>Wilson's interval</b>: another way to draw the 95% interval. It always stays between 0 and 1.</li>"
+    "<li><b>Log scale</b>: each step along the axis multiplies the trials by 10 (10, 100, 1,000, ...).</li>"
+    "<li><b>Slope −1/2</b>: the SE falls along this line. Take 100 times more trials, and the SE gets 10 "
+    "times smaller.</li></ul></details>")
+
+
+def bot_words(game: str, spec: str) -> str:
+    """A bot's name for a learner (issue 27: ``memory:0.25``, ``lastk:6`` were on the screen): the registry's
+    :func:`~safari_kit.simulation.registry.learner_name`; the spec itself only for a bot it cannot name."""
+    from safari_kit.simulation import registry
+
+    try:
+        return registry.learner_name(game, spec)
+    except Exception:  # noqa: BLE001 - an entry typed in Python that the registry refuses: show what was typed
+        return spec
+
+
+def count_first_html(q: Question) -> str:
+    """The exact chance as the lessons write it (issue 27): the count first, then the reduced fraction and
+    its decimal, with the count's symbols in words (:func:`~safari_kit.widgets.labs.simulation_draws.count_words`)."""
+    head, words = count_words(q)
+    return (f"{html.escape(head)} <span style='color:#666'>{fraction_html(q.exact.value, 4)}</span>"
+            + (f"<div style='color:#555;font-size:13px'>{html.escape(words)}</div>" if words else ""))
+
+
+def learner_tournament_html(res) -> str:
+    """A tournament's table for a learner: each bot by its plain name, its games, wins and win rate with the
+    95% interval (Wilson's); then the seat advantage in one sentence. (``tournament_html`` keeps the teachers'
+    full table.)"""
+    c, s = res.config, res.summary
+    rows = "".join(
+        f"<tr><th scope='row'>{html.escape(bot_words(c['game'], str(label)))}</th><td>{int(r.games):,}</td>"
+        f"<td>{int(r.wins):,}</td><td>{r.win_rate:.3f}</td><td>{r.win_ci_low:.3f} to {r.win_ci_high:.3f}</td></tr>"
+        for label, r in s.iterrows())
+    seats = ", ".join(f"seat {seat}: {r.win_rate:.3f}" for seat, r in res.by_seat.iterrows())
+    return (_TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: "
+            f"{c['games']:,} games, {c['players']} players</b></p><table class='sk-tournament'><thead><tr>"
+            "<th scope='col'>Bot</th><th scope='col'>Games</th><th scope='col'>Wins</th><th scope='col'>Win rate"
+            "</th><th scope='col'>95% interval (Wilson's)</th></tr></thead><tbody>" + rows + "</tbody></table>"
+            f"<p style='color:#555'>Win rate is wins divided by games (a shared win counts as a part). Win rate "
+            f"by seat, first seat to last: {seats}.</p></div>")
 
 
 # ----------------------------------------------------------------------------- the lab
@@ -250,7 +300,8 @@ class SimulationLab(Lab):
                                      description="Intervals", continuous_update=False,
                                      style={"description_width": "70px"})
         pin_range(self.cov_count, *COVERAGE_COUNTS)  # a page's {"max": 1000000} is put back
-        self.cov_method = W.Dropdown(options=[("mean ± 1.96·SE", "normal"), ("Wilson", "wilson")], value="normal",
+        self.cov_method = W.Dropdown(options=[("simple: mean ± 1.96·SE", "normal"), ("Wilson's", "wilson")],
+                                     value="normal",
                                      description="Interval", layout=W.Layout(width="260px"),
                                      style={"description_width": "60px"})
         self.cov_method.observe(self._on_method, names="value")
@@ -313,6 +364,7 @@ class SimulationLab(Lab):
         self._run_tournament_on_reset = run_tournament
         self._build_seats()
         self._opening: tuple | None = None  # the run drawn as the lab opens, until a recorder takes it
+        self._drawn_by_lab: str | None = None  # while the lab draws a run itself: when ("as it opened")
         self.reset(self.seed)
         if self.question_box.value in self.history:  # (not when the opening run failed)
             self._opening = (self.question, self.history[self.question.key][-1])
@@ -352,7 +404,11 @@ class SimulationLab(Lab):
                     self._quiet = False
                 self.history, self._presses, self._rounds = {}, {}, {}
                 self._reset_step(1, "a run of Simulate...")
-                self.run()
+                self._drawn_by_lab = "as it opened"  # issue 27: say so (a learner's first press said "Run 2")
+                try:
+                    self.run()
+                finally:
+                    self._drawn_by_lab = None
                 self._reset_step(2, "a round of intervals...")
                 self.run_coverage()
                 self._reset_step(3, "the tournament...")
@@ -471,7 +527,11 @@ class SimulationLab(Lab):
         if self._quiet or not change["new"] or self._refused_while_playing():
             return
         with self._busy(), self._pacer.paced():
-            self.run()
+            self._drawn_by_lab = "when you chose this question"
+            try:
+                self.run()
+            finally:
+                self._drawn_by_lab = None
             self.run_coverage()
 
     # ------------------------------------------------------------------ convergence
@@ -496,7 +556,7 @@ class SimulationLab(Lab):
             path = running_estimate(q, n, self._rng("run", q.key, n, k))
             self.history.setdefault(q.key, []).append(
                 {"run": k, "n": n, "xs": path["n"], "estimates": path["estimates"],
-                 "estimate": path["estimates"][-1]})
+                 "estimate": path["estimates"][-1], "by_lab": self._drawn_by_lab})
             self._show_convergence()
             self._record_run(q, self.history[q.key][-1])
         return self.results
@@ -522,6 +582,23 @@ class SimulationLab(Lab):
             with self._pacer.paced():  # a redraw (a new chart) from the page, at its pace too
                 self._show_convergence()
 
+    def _run_note(self, runs: list[dict], last: dict, pool: bool) -> str:
+        """Which run this is, in words: run 1 drawn by the lab itself says so, and so does the run after it
+        (issue 27: a learner's first press said "Run 2" with no word of run 1)."""
+        k, n = last["run"], last["n"]
+        if last.get("by_lab"):
+            text = (f"Run {k} with N = {n:,}: the lab drew these {n:,} trials {last['by_lab']}. "
+                    f"Press Simulate for run {k + 1}, with {n:,} new trials.")
+        else:
+            first = next((r for r in runs if r["n"] == n and r["run"] == 1), None)
+            before = (f" Run 1 was drawn by the lab {first['by_lab']}." if k == 2 and first and first.get("by_lab")
+                      else "")
+            text = f"Run {k} with N = {n:,}: your press of Simulate drew {n:,} new trials.{before}"
+        text += (" Another screen draws its own runs." if self.secret
+                 else f" Run {k} is the same {self._same_on_screens()}.")
+        return text + (" The plot pools all your runs of this question, one after the other." if pool
+                       else " Tick <i>Pool my runs</i> to add your runs together.")
+
     def _show_convergence(self) -> None:
         """Summary and picture of the question's last run (or of all its runs pooled), from ``self.history``."""
         q = self.question
@@ -543,24 +620,20 @@ class SimulationLab(Lab):
             return "covers" if a <= exact <= b else "<b style='color:#a33'>misses</b>"
 
         row = "<tr><td style='padding:2px 8px;vertical-align:top'><b>{}</b></td><td>{}</td></tr>"
-        rows = [row.format("Exact", f"{fraction_html(q.exact.value, 4)} <span style='color:#666'>= "
-                                    f"{html.escape(q.formula)}</span>"),
+        rows = [row.format("Exact", count_first_html(q)),
                 row.format(f"Run {last['run']}", f"{_estimate_text(final)}; 95% interval {lo:.4f} to {hi:.4f}: it "
                                                  f"{verdict(lo, hi)} the exact value")]
-        if len(runs) > 1 or pool:
-            rows.append(row.format(f"All {len(runs)} runs pooled" if len(runs) > 1 else "Pooled",
+        if pool:  # issue 27: "All 5 runs pooled" showed with Pool my runs unticked
+            rows.append(row.format(f"All {len(runs)} runs pooled" if len(runs) > 1 else "Pooled (1 run)",
                                    f"{_estimate_text(pooled)}; 95% interval {plo:.4f} to {phi:.4f}: it "
                                    f"{verdict(plo, phi)} the exact value"))
-        note = (f"Run {last['run']} with N = {last['n']:,}: each press of Simulate draws "
-                f"new trials, and run {last['run']} is the same {self._same_on_screens()}. "
-                + ("The plot pools all your runs of this question, one after the other."
-                   if pool else "Tick <i>Pool my runs</i> to add your runs together."))
-        shown = [(lo, hi)] + ([(plo, phi)] if len(runs) > 1 or pool else [])
+        note = self._run_note(runs, last, pool)
+        shown = [(lo, hi)] + ([(plo, phi)] if pool else [])
         outside = outside_words(sum(1 for x, _ in shown if x < 0), sum(1 for _, y in shown if y > 1), 1)
         self.summary.value = (f"<div class='safari-sim-run' style='margin:2px 0;color:#234'>{note}</div>"
                               f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
                               + (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside}</p>"
-                                 if outside else ""))
+                                 if outside else "") + WORDS_HTML)
         covers = "covers" if lo <= exact <= hi else "misses"
         self.live.say(f"Run {last['run']} with N = {last['n']:,}: estimate {final.mean:.4f}, 95% interval {lo:.4f} "
                       f"to {hi:.4f}; it {covers} the exact value {exact:.4f}.")  # what a screen reader is told
@@ -636,7 +709,7 @@ class SimulationLab(Lab):
         lo, hi = typical_range(count, c["exact_coverage"])
         c["typical"] = (lo, hi)
         self.coverage = c
-        name = "mean ± 1.96·SE" if method == "normal" else "Wilson"
+        name = "simple (mean ± 1.96·SE)" if method == "normal" else "Wilson's"
         covered, total, rounds = c["tally"]
         tally = (f" Your {rounds} rounds with these settings together: <b>{covered:,} of {total:,}</b> "
                  f"({100 * covered / total:.1f}%)." if rounds > 1 else "")
@@ -670,8 +743,9 @@ class SimulationLab(Lab):
         boxes = []
         for s in range(bounded_int(self.players_slider.value, *PLAYERS, 3)):
             value = old[s] if s < len(old) and old[s] in choices else defaults[s]
-            boxes.append(W.Dropdown(options=choices, value=value, description=f"Bot {s + 1}",
-                                    layout=W.Layout(width="190px"), style={"description_width": "45px"}))
+            boxes.append(W.Dropdown(options=[(bot_words(game, c), c) for c in choices], value=value,
+                                    description=f"Bot {s + 1}",
+                                    layout=W.Layout(width="330px"), style={"description_width": "45px"}))
         self.seat_boxes.children = boxes
 
     @guarded
@@ -703,8 +777,8 @@ class SimulationLab(Lab):
             self.players_slider.value = len(bots)
             for box, spec in zip(self.seat_boxes.children, bots):
                 spec = spec.strip()
-                if spec not in box.options:
-                    box.options = tuple(box.options) + (spec,)
+                if spec not in [v for _, v in box.options]:
+                    box.options = tuple(box.options) + ((bot_words(self.game_box.value, spec), spec),)
                 box.value = spec
         if games is not None:
             if games not in TOURNAMENT_GAMES:
@@ -801,15 +875,21 @@ class SimulationLab(Lab):
         self.tournament_result, self.tournament_run = res, k
         self.tour_summary.value = (  # run k, never the tournament's seed (a huge number, or a secret)
             f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
-            f"{games:,} games. Run {k} is the same {self._same_on_screens()}; "
-            f"press again for {games:,} new games.</p>" + tournament_html(res))
+            f"{games:,} games. Run {k} is the same {self._same_on_screens()}. "
+            f"Press again for {games:,} new games.</p>" + learner_tournament_html(res))
         self._draw_tournament()
+        # issue 27: the live status said "Playing 30 games ... run 2" long after the games ended
+        best = res.summary["win_rate"].idxmax()
+        self.show_status(f"The tournament is over: run {k}, {games:,} games played. Most wins: "
+                         f"{bot_words(res.config['game'], str(best))}. The win rates are below.")
 
     def _draw_tournament(self) -> None:
         s = self.tournament_result.summary
         players = self.tournament_result.config["players"]
         rates = s["win_rate"].to_numpy()
-        svg = bars_svg([str(x) for x in s.index], rates, s["win_ci_low"].to_numpy(), s["win_ci_high"].to_numpy(),
+        game = self.tournament_result.config["game"]
+        svg = bars_svg([bot_words(game, str(x)) for x in s.index], rates, s["win_ci_low"].to_numpy(),
+                       s["win_ci_high"].to_numpy(),
                        reference=1 / players, reference_label=f"fair share 1/{players}",
                        title=f"{self.tournament_result.config['game'].title()}, run {self.tournament_run}: "
                              f"{self.tournament_result.config['games']} games",

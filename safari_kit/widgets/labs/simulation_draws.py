@@ -30,8 +30,8 @@ import numpy as np
 from safari_kit.core.chance import Chance
 from safari_kit.probability.distributions import Estimate, Exact
 
-__all__ = ["Question", "questions", "running_estimate", "coverage_run", "exact_coverage", "count_at_most",
-           "typical_range", "tournament_seed", "draw_rng", "interval_estimates", "atypical_draws",
+__all__ = ["Question", "questions", "count_words", "running_estimate", "coverage_run", "exact_coverage",
+           "count_at_most", "typical_range", "tournament_seed", "draw_rng", "interval_estimates", "atypical_draws",
            "DEFAULT_SEED", "TYPICAL_PRESSES", "Z95"]
 
 #: The lab's default seed (and lesson 05's): the smallest seed that passes :func:`atypical_draws` with
@@ -119,22 +119,22 @@ def questions(seed: int = 1) -> dict[str, Question]:
     exact = PW.p_match(kn, clue, place, ("animal",))
     out["identify-animal"] = Question(
         "identify-animal", "Identify by animal, knowing nothing",
-        f"The clue card is a {card.color} {card.animal} ({card.id}). Declare 'animal' at place {place}: "
-        "does the face-down card there share its animal?",
+        f"The clue card is a {card.color} {card.animal}. You name its animal at place {place}. "
+        "Does the face-down card there share its animal?",
         exact, lambda n, rng: PW.mc_p_match(kn, clue, place, ("animal",), n=n, rng=rng))
 
     exact = PW.p_streak(kn, 4)
     out["challenge-4"] = Question(
         "challenge-4", "Challenge: 4 safe reveals in a row",
-        f"Challenge with the clue card {card.id} ({card.color} {card.animal}, {card.texture}, {card.name}): "
-        "are the 4 face-down cards all safe (no shared animal, texture, color or name)?",
+        f"You challenge with the clue card, the {card.color} {card.animal} ({card.texture}, named {card.name}). "
+        "Are the 4 face-down cards all safe? Safe means sharing no animal, texture, color or name.",
         exact, lambda n, rng: PW.mc_p_streak(kn, 4, n=n, rng=rng))
 
     deck = list(game.cards)
     exact = PC.p_complete_set("color", [], deck, 10, game=game)
     out["case-colors"] = Question(
         "case-colors", "Case Card: 5 colors among 10 cards",
-        "Archive 10 random Mugshots: do they show all 5 colors (a set for the 'set of colors' Case Card)?",
+        "You archive 10 random cards. Do they show all 5 colors? That is a set for the 'set of colors' Case Card.",
         exact, lambda n, rng: PC.mc_complete_set("color", [], deck, 10, n=n, rng=rng, game=game))
 
     kgame = KnockoutGame(players=3)
@@ -145,10 +145,60 @@ def questions(seed: int = 1) -> dict[str, Question]:
     pal = kgame.by_id[kcard]
     out["knockout-lead"] = Question(
         "knockout-lead", "Knockout: win leading",
-        f"Safari Knockout, 3 players: you lead {pal.name} ({kcard}) and name {DATA_ITEM_LABELS[kitem]}. "
+        f"Safari Knockout, 3 players: you lead the {pal.name} and name {DATA_ITEM_LABELS[kitem]}. "
         "Do you win the turn when the others play their best card?",
         p, lambda n, rng: PK.estimate_p_win(kgame, kobs, kcard, kitem, n=n, rng=rng))
     return out
+
+
+def count_words(q: Question) -> tuple[str, str]:
+    """The exact chance count first, as the lessons write it (issue 27: the reduced fraction came first):
+    ``("14/74 =", "14 of the 74 cards you cannot see share ...")``. The head is the unreduced count (the
+    lab writes the reduced fraction and its decimal after it); the words say the count and every C(n, k) in
+    plain words. Every number is read from the question's own formula and exact value (a formula of another
+    shape gets the formula as its head and no words).
+
+    >>> count_words(questions(DEFAULT_SEED)["identify-animal"])[0]
+    '14/74 ='
+    """
+    import re
+    from fractions import Fraction
+
+    f = q.formula.replace(" ", "").replace("\u2212", "-")
+    p = Fraction(q.exact.value)
+    m = re.fullmatch(r"(\d+)/(\d+)", f)
+    if q.key == "identify-animal" and m:
+        a, b = int(m[1]), int(m[2])
+        if Fraction(a, b) == p:
+            return f"{a}/{b} =", f"{a} of the {b} cards you cannot see share the clue card's animal."
+    m = re.fullmatch(r"C\((\d+),(\d+)\)/C\((\d+),(\d+)\)", f)
+    if q.key == "challenge-4" and m and m[2] == m[4]:
+        safe, k, unseen = int(m[1]), int(m[2]), int(m[3])
+        a, b = math.comb(safe, k), math.comb(unseen, k)
+        if Fraction(a, b) == p:
+            return (f"{a:,}/{b:,} =",
+                    f"Count the ways: {a:,} ways to choose {k} of the {safe} safe cards, out of {b:,} ways to "
+                    f"choose {k} of the {unseen} cards you cannot see. C({safe}, {k}) = {a:,} means the number "
+                    f"of ways to choose {k} cards out of {safe}.")
+    m = re.search(r"/C\((\d+),(\d+)\)", f)
+    if q.key == "case-colors" and m:
+        cards, k = int(m[1]), int(m[2])
+        total = math.comb(cards, k)
+        fav = p * total
+        if fav.denominator == 1:
+            return (f"{int(fav):,}/{total:,} =",
+                    f"Count the ways: of all {total:,} ways to pick {k} of the {cards} cards, {int(fav):,} "
+                    "show all 5 colors.")
+    m = re.fullmatch(r"C\((\d+)-(\d+),(\d+)\)/C\((\d+),(\d+)\)", f)
+    if q.key == "knockout-lead" and m and m[1] == m[4] and m[3] == m[5]:
+        unseen, higher, k = int(m[1]), int(m[2]), int(m[3])
+        a, b = math.comb(unseen - higher, k), math.comb(unseen, k)
+        if Fraction(a, b) == p:
+            return (f"{a:,}/{b:,} =",
+                    f"The others hold {k} of the {unseen} cards you cannot see, and {higher} of those beat "
+                    f"yours. You win when none of the {higher} is among their {k}: {a:,} ways of {b:,}. "
+                    f"C({unseen}, {k}) means the number of ways to choose {k} cards out of {unseen}.")
+    return f"{q.formula} =", ""
 
 
 def _checkpoints(n: int, points: int = 60) -> list[int]:
