@@ -50,6 +50,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+from html import escape
 from pathlib import Path
 
 import kernel_startup
@@ -553,6 +554,13 @@ def link_favicon(out: Path) -> int:
     return changed
 
 
+def _title(notebook: Path) -> str:
+    """A page's name on the landing page: its first heading ("Rules of Safari Witness"), else its file name."""
+    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+    first = "".join(cells[0].get("source", "")) if cells else ""
+    return escape(first[2:].splitlines()[0].strip() if first.startswith("# ") else notebook.stem)
+
+
 def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
     """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart."""
     tmpl = (SRC / "index.html").read_text()
@@ -567,7 +575,11 @@ def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
                    "  <p><small>This site was built with <code>make site TEACHER=1</code>: keep it for yourself. "
                    "Give the class a site built without it.</small></p>\n"
                    f"  <ul class=\"teacher\">\n{items(TEACHER)}\n  </ul>")
-    page = tmpl.replace("{{ lessons }}", items(LEARNERS)).replace("{{ teacher }}", section)
+    # the learners' rules pages (issue 27): pages to read, not lessons, under their own heading
+    rules = "\n".join(f'      <li><a href="./lab/index.html?path={LEARNERS}/{nb.name}">{_title(nb)}</a></li>'
+                      for nb in sorted((contents / LEARNERS).glob("rules-*.ipynb"), reverse=True))
+    page = (tmpl.replace("{{ lessons }}", items(LEARNERS)).replace("{{ rules }}", rules)
+            .replace("{{ teacher }}", section))
     (out / "index.html").write_text(page)
 
 
