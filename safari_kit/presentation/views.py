@@ -71,7 +71,7 @@ WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
     "challenge": ("challenge: reveal face-down cards; after 4 safe ones you may stop", "is challenging"),
     "archive": ("archive: put the cards won on your archive one at a time; the last one goes on top",
                 "is archiving the cards won"),
-    "face_up": ("it failed, so everyone sees the face-up cards now. Remember them, then turn them face down",
+    "face_up": ("it failed, so everyone sees the face-up cards now. Remember them, then press Next turn",
                 "failed: the revealed cards lie face up. Remember them!"),
     "abilities": ("use a name ability, or end your turn", "may use a name ability"),
     "alan": ("use ALAN: take archived cards into the Clue Area, then identify", "is using ALAN"),
@@ -87,7 +87,7 @@ def _witness_buttons() -> dict:
         A.RevealAnother: ("reveal_another", "Reveal another clue"),
         A.Challenge: ("challenge", "Challenge"),
         A.StopChallenge: ("stop", "Stop and archive"),
-        A.TurnFaceDown: ("face_down", "I remember them: turn face down"),
+        A.TurnFaceDown: ("face_down", "Next turn"),  # one name in every lab (issue 27)
         A.AlanDone: ("alan_done", "ALAN: identify now"),
         A.UseAlan: ("use:ALAN", "ALAN: identify again"),
         A.EndTurn: ("end_turn", "End turn"),
@@ -602,8 +602,7 @@ def default_message(view: dict, selectable: list[dict]) -> str:
         return ("You did it! Put the cards on your archive one at a time: click the one that goes next; "
                 "the last one ends on top.")
     if phase == "face_up":
-        return ("Your turn failed. Everyone sees the face-up cards now: remember them, then press "
-                "'I remember them: turn face down'.")
+        return "Your turn failed. Everyone sees the face-up cards now. Remember them, then press Next turn."
     if phase == "abilities":
         return "Use a name ability, or end your turn."
     if phase == "alan":

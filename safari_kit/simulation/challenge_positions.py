@@ -34,10 +34,18 @@ from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 from safari_kit.witness.rules import MIN_SAFE, Phase
 
-__all__ = ["Position", "POSITIONS", "DEFAULT_POSITION", "position", "reach", "to_decision", "facts",
+__all__ = ["Position", "POSITIONS", "DEFAULT_POSITION", "position", "reach", "to_decision", "facts", "fits_kind",
+           "seed_of_kind", "KindNotFound",
            "lab_choice_values", "lab_choice", "finish_turn", "play_identify", "play_lab_policy", "decision_share"]
 
 MAX_ACTIONS = 20_000
+#: deals tried by :func:`seed_of_kind` before it gives up. The *Mid-game: stop or go on?* kind fits about 3 deals
+#: in 100 (``tools/find_challenge_positions.py --kind-rate``), so 3000 tries all miss with a chance near 1e-40.
+MAX_KIND_TRIES = 3000
+
+
+class KindNotFound(ValueError):
+    """No deal of a position's kind was found from a seed within :data:`MAX_KIND_TRIES` tries."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,10 @@ class Position:
     advanced: bool = False
     case_module: bool = False
     claims: dict = field(default_factory=dict)  # what ``why`` says, checked by tests (see :func:`facts`)
+    #: what EVERY deal of this position promises (issue 27), checked by :func:`fits_kind`: the lab deals from
+    #: any seed (a fair, secret one included) only positions of this kind (:func:`seed_of_kind`); empty: any deal
+    kind: dict = field(default_factory=dict)
+    kind_why: str = ""  # the learner's sentence for any deal of the kind (``why`` holds only for ``seed``)
 
     def game(self) -> WitnessGame:
         return WitnessGame(players=self.players, advanced=self.advanced, case_module=self.case_module,
@@ -95,9 +107,65 @@ def reach(pos: Position | str | None = None, seed: int | None = None, bot: str |
     ``seats`` (a :class:`~safari_kit.simulation.seats.BotSeats`) plays the other
     seats from here on. The state may be anywhere in a bot's turn, or on a
     failure lying face up; :func:`to_decision` goes on to the learner's choice.
+
+    A position with a ``kind`` deals only positions of that kind: the deal comes from
+    ``seed_of_kind(pos, seed)`` (``seed`` itself when its deal fits), so a lesson's promise about the
+    position holds on every deal the lab serves, a secret one too (issue 27). ``deck_order`` (a test's
+    stacked deck) turns the search off.
     """
     pos = position(pos)
     seed = pos.seed if seed is None else int(seed)
+    if pos.kind and deck_order is None:
+        seed = seed_of_kind(pos, seed, bot)
+    return _reach(pos, seed, bot, deck_order)
+
+
+def fits_kind(pos: Position, f: dict) -> bool:
+    """Do the facts ``f`` (:func:`facts`, at the learner's first choice) make a deal of ``pos``'s kind?
+
+    Keys of ``pos.kind``: a fact's name (that value exactly); ``"better"``: the choice with the larger expected
+    archive; ``"risky_place": True``: a face-down place the learner does not remember, safe with a chance strictly
+    between 0 and 1 (so the stop-or-go decision is a real one, not a sure thing either way).
+    """
+    for k, v in pos.kind.items():
+        if k == "better":
+            if (f["challenge"] > f["identify"]) != (v == "challenge"):
+                return False
+        elif k == "risky_place":
+            risky = f["unknown_places"] > 0 and 0 < f["safe_unknown"] < f["unknown_cards"]
+            if risky != bool(v):
+                return False
+        elif f.get(k) != v:
+            return False
+    return True
+
+
+def _candidate(seed: int, key: str, i: int) -> int:
+    """The ``i``-th seed tried for ``seed``: the seed itself first, then seeds derived from it (never seed + i)."""
+    return seed if i == 0 else Chance(seed).generator("position-kind", key, i).bits(63)
+
+
+def seed_of_kind(pos: Position | str, seed: int, bot: str | None = None) -> int:
+    """The first seed of ``seed``'s sequence whose deal is of ``pos``'s kind (``seed`` itself when it fits).
+
+    The sequence is a pure function of ``seed``: a class seed gives every screen the same deal, a secret seed
+    a secret one. Each try replays the recipe to the learner's first choice (a few milliseconds).
+    Raises :class:`KindNotFound` after :data:`MAX_KIND_TRIES` misses.
+    """
+    pos = position(pos)
+    if not pos.kind:
+        return int(seed)
+    for i in range(MAX_KIND_TRIES):
+        s = _candidate(int(seed), pos.key, i)
+        _game, state, seats = _reach(pos, s, bot, None)
+        to_decision(state, seats, pos.learner)
+        if not state.is_terminal() and fits_kind(pos, facts(state, pos.learner)):
+            return s
+    raise KindNotFound(f"position {pos.key!r}: no deal of its kind {pos.kind} in {MAX_KIND_TRIES} deals "
+                       f"from this seed")
+
+
+def _reach(pos: Position, seed: int, bot: str | None, deck_order):
     # ``bot`` overrides the other seats' spec (the lab's ``bot=``); ``deck_order`` puts cards on top of the deck
     game = pos.game()
     state = game.new_initial_state(seed=seed, deck_order=deck_order)
@@ -250,28 +318,34 @@ def decision_share(seeds=range(200), pos: Position | str | None = None, first_on
 # Found by tools/find_challenge_positions.py (seeds + bot play); tests replay each and check ``claims``.
 POSITIONS = (
     Position("stop-or-go", "Mid-game: stop or go on?",
-             "7 face-down places and you remember 5 of them, all safe for your clue: the first 5 reveals are "
-             "sure, so you will reach the moment to decide whether 6 cards are worth risking on a reveal that "
-             "is safe with P = 26/69 ≈ 0.38.",
+             "There are 7 face-down places, and you remember 5 of them. All 5 are safe for your clue, so your "
+             "first 5 reveals are sure. Then you decide: stop with 6 cards, or risk them all on a place that is "
+             "safe with chance 26/69 ≈ 0.38.",
              seed=135, turns=2,
              claims={"face_down": 7, "remembered": 5, "remembered_safe": 5, "safe_unknown": 26, "unknown_cards": 69,
-                     "better": "challenge"}),
+                     "better": "challenge"},
+             kind={"remembered_safe": 5, "risky_place": True, "better": "challenge"},
+             kind_why="You remember 5 face-down places that are safe for your clue. Reveal them first, and you "
+                      "will surely reach the moment to stop or go on. The places you do not remember are a real "
+                      "risk."),
     Position("fresh", "Fresh table (first turn)",
-             "4 face-down places and nothing remembered: all 4 must be safe before you may stop, "
-             "P = 31465/1150626 ≈ 0.027 for the TAM Elephant, so Identify (14/37 ≈ 0.38 cards) beats "
-             "Challenge (≈ 0.14).",
+             "There are 4 face-down places, and you remember none of them. All 4 must be safe before you may "
+             "stop. For the TAM Elephant that chance is 31465/1150626 ≈ 0.027. So Identify (14/37 ≈ 0.38 cards "
+             "on average) beats Challenge (about 0.14).",
              seed=197, turns=0, first_player=0,
              claims={"face_down": 4, "remembered": 0, "better": "identify", "clue_name": "TAM"}),
     Position("close-call", "Mid-game: a close call",
-             "8 face-down places and you remember 5 of them: 3 are safe for your clue and 2 match it, so Identify "
-             "is a sure 2 cards while a Challenge (3 sure reveals, then one at 28/69) is worth 140/69 ≈ 2.03.",
+             "There are 8 face-down places, and you remember 5 of them. 3 are safe for your clue, and 2 match "
+             "it. So Identify archives 2 cards for sure. A Challenge gives 3 sure reveals, then one safe with "
+             "chance 28/69: on average it archives 140/69 ≈ 2.03 cards.",
              seed=343, turns=2,
              claims={"face_down": 8, "remembered": 5, "remembered_safe": 3, "remembered_match": 2,
                      "safe_unknown": 28, "unknown_cards": 69, "identify": 2, "challenge": Fraction(140, 69),
                      "better": "challenge"}),
     Position("identify-sure", "Mid-game: a sure identification",
-             "7 face-down places and you remember 5 of them; 3 share something with your clue, so Identify is a "
-             "sure 2 cards, and a Challenge, with only 2 remembered safe places, is worth less than 1.",
+             "There are 7 face-down places, and you remember 5 of them. 3 share something with your clue, so "
+             "Identify archives 2 cards for sure. Only 2 of the places you remember are safe, so a Challenge is "
+             "worth less than 1 card.",
              seed=21, turns=2,
              claims={"face_down": 7, "remembered": 5, "remembered_safe": 2, "remembered_match": 3,
                      "better": "identify"}),

@@ -139,6 +139,52 @@ register(BotKind("highcard", "Knockout rank rule: lead the card x item with the 
                  arg="FOLLOW", parse=_parse_follow, canon=str, default="random"))
 
 
+# ----------------------------------------------------------------------------- names for learners (issue 27)
+#: a plain name per kind of bot, for a learner's screen (the spec stays the code name: teachers and code use it)
+_LEARNER_NAMES: dict[str, Callable[[object], str]] = {
+    "random": lambda _arg: "Bot that plays at random",
+    "greedy": lambda _arg: "Bot that makes the move with the best chance",
+    "memory": lambda p: f"Bot that remembers {_share_words(float(p))} the cards it sees",
+    "lastk": lambda k: ("Bot that remembers none of the cards it sees" if int(k) == 0 else
+                        "Bot that remembers only the last card it saw" if int(k) == 1 else
+                        f"Bot that remembers only the last {int(k)} cards it saw"),
+    "highcard": lambda follow: ("Bot that leads its card least likely to be beaten"
+                                + (", then follows with its highest card" if follow == "best" else "")),
+}
+_SHARES = {0.0: "none of", 0.25: "a quarter of", 0.5: "half of", 0.75: "three quarters of", 1.0: "all of"}
+
+
+def _share_words(p: float) -> str:
+    """0.25 -> "a quarter of"; a share with no plain word -> "about 3 in 10 of" (tenths) or "about 37 in 100 of"."""
+    if p in _SHARES:
+        return _SHARES[p]
+    tenths = round(p * 10)
+    if abs(p * 10 - tenths) < 1e-9:
+        return f"about {tenths} in 10 of"
+    return f"about {round(p * 100)} in 100 of"
+
+
+def learner_name(game_name: str, spec: str) -> str:
+    """The name a learner sees for a bot spec (the spec itself is a code name, kept for teachers and code).
+
+    Several specs (``"greedy,random"``) are named one by one, joined with "and".
+
+    >>> learner_name("witness", "memory:0.25")
+    'Bot that remembers a quarter of the cards it sees'
+    >>> learner_name("witness", "lastk:6")
+    'Bot that remembers only the last 6 cards it saw'
+    >>> learner_name("witness", "greedy, random")
+    'Bot that makes the move with the best chance, and Bot that plays at random'
+    """
+    specs = parse_bots(spec)
+    names = []
+    for one in specs:
+        kind, value = _split(game_name, one)
+        words = _LEARNER_NAMES.get(kind.name)
+        names.append(words(value) if words is not None else kind.name)
+    return ", and ".join(names)
+
+
 def _split(game_name: str, spec) -> tuple[BotKind, object]:
     if game_name not in GAMES:
         raise BotSpecError(f"unknown game {game_name!r}; expected one of {', '.join(GAMES)}")
@@ -200,4 +246,4 @@ def known_bots(game_name: str | None = None) -> str:
 
 
 __all__ = ["BotSpecError", "BotKind", "REGISTRY", "register", "make_bot", "canonical_spec",
-           "parse_bots", "known_bots"]
+           "parse_bots", "known_bots", "learner_name"]

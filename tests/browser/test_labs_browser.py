@@ -306,7 +306,7 @@ def play_challenge(page) -> dict:
     texts = [text_of(page, decide)]
     texts.append(click_and_wait_change(page, widget_button(page, lab, "Challenge"), decide))
     page.locator(places).first.wait_for(timeout=10_000)
-    assert "P(next reveal safe)" in text_of(page, f"{lab} .safari-prob")
+    assert "Chance the next reveal is safe" in text_of(page, f"{lab} .safari-prob")
     steps, decisions, shot = [], [], None
     for _ in range(20):
         if page.locator(places).count() == 0:

@@ -63,7 +63,7 @@ def expected_decision(lab) -> dict:
             "rule": "continue" if p_next > Fraction(n, n + 1) else "stop"}
     shown = lab.decide.value
     assert "safari-decision-now" in shown and f"Safe so far: <b>{s}</b>" in shown
-    assert f"P(next reveal safe) = <b>{fraction_html(p_next)}</b>" in shown
+    assert f"Chance the next reveal is safe: <b>{fraction_html(p_next)}</b>" in shown
     assert f"<b>{fraction_html(want['stop_value'])} cards</b> for sure" in shown
     if want["continue_value"] is not None:
         assert f"<b>{fraction_html(want['continue_value'])} cards</b> on average" in shown

@@ -65,6 +65,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from safari_kit.presentation.numbers import count_first
 from safari_kit.presentation.spoken import challenge_sentence, count_words
 from safari_kit.presentation.narration import (card_label, describe_event, no_match_words, types_label, unsafe_words,
                                                why_failed)
@@ -84,6 +85,8 @@ __all__ = ["ChallengeLab", "Step", "STOP_COLUMN"]
 MIN_SAFE = PW.MIN_SAFE
 #: the header of the summary's n column: n counts the cards a stop archives, not the safe reveals
 STOP_COLUMN = "n = cards archived if you stop now"
+#: every cell of the end-of-challenge table: padded apart, so its headers never run together (issue 27)
+STEP_CELL = "padding:2px 12px 2px 0;text-align:left;vertical-align:bottom"
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,7 @@ class ChallengeLab(Lab):
         base = CP.position(position)
         changes: dict[str, Any] = {k: v for k, v in (("players", players), ("learner", learner)) if v is not None}
         if changes:
-            base = dataclasses.replace(base, key="custom", **changes)
+            base = dataclasses.replace(base, key="custom", kind={}, kind_why="", **changes)  # any deal
         if not 0 <= base.learner < base.players:
             raise ValueError(f"learner must be a seat from 0 to {base.players - 1}, got {base.learner!r}")
         super().__init__(base.seed if seed is None and not fair else seed, fair=fair)
@@ -151,8 +154,8 @@ class ChallengeLab(Lab):
         self.why.add_class("safari-why")
         self.decide = W.HTML()
         self.decide.add_class("safari-decide")
-        self.identify_button = W.Button(description="Identify", tooltip="Identify with your clue card, using "
-                                        "the best declaration (the Identification lab lets you pick one)")
+        self.identify_button = W.Button(description="Identify", tooltip="Identify with your clue card. The lab "
+                                        "picks the best clue type and place for you.")
         self.identify_button.add_class("safari-identify")
         self.identify_button.on_click(lambda _b: self._identify())
         self.challenge_button = W.Button(description="Challenge", button_style="info",
@@ -160,8 +163,8 @@ class ChallengeLab(Lab):
         self.challenge_button.add_class("safari-challenge")
         self.challenge_button.on_click(lambda _b: self._challenge())
         self.reveal_button = W.Button(description="Reveal one more", button_style="warning",
-                                      tooltip="Reveal the face-down place most likely to be safe "
-                                              "(or click a place on the table)")
+                                      tooltip="Reveal the face-down place most likely to be safe. "
+                                              "A click on a place of the table reveals that place.")
         self.reveal_button.add_class("safari-reveal-one")
         self.reveal_button.on_click(lambda _b: self._reveal_best())
         self.stop_button = W.Button(description="Stop", button_style="success",
@@ -180,11 +183,15 @@ class ChallengeLab(Lab):
         self.log_html.add_class("safari-log")
         for b, w in ((self.identify_button, "84px"), (self.challenge_button, "96px"), (self.reveal_button, "132px"),
                      (self.stop_button, "132px"), (self.next_button, "96px")):
+            # never narrower than its words: in a narrow notebook the row wraps instead ("Reveal one m…", issue 27)
             b.layout.width = w
+            b.layout.min_width = w
+            b.layout.flex = "0 0 auto"
         self.position_box.layout.width = "100%"
         self.position_box.style.description_width = "72px"
         self.buttons = W.HBox([self.identify_button, self.challenge_button, self.reveal_button, self.stop_button,
-                               self.next_button])
+                               self.next_button], layout=W.Layout(flex_flow="row wrap"))
+        self.buttons.add_class("safari-challenge-buttons")
         self.arrange(main=[self.table], side=[self.position_box, self.buttons, self.decide, self.prob, self.why],
                      below=[self.summary, self.log_html])
         self.reset(None if fair else self.seed)
@@ -215,7 +222,7 @@ class ChallengeLab(Lab):
         self.first_facts: dict | None = None
         self.first_claims_hold = False
         self.turn_facts: dict | None = None
-        self._start_turn()
+        self._start_turn(opening=True)
         self._refresh()
 
     @property
@@ -239,10 +246,17 @@ class ChallengeLab(Lab):
     def knowledge(self) -> Knowledge:
         return Knowledge.from_observation(self.state.observation(self.learner), self.memory, game=self.game)
 
-    def _start_turn(self) -> None:
-        """The bots play to the learner's turn, pausing after a failed turn (its cards lie face up)."""
+    def _start_turn(self, opening: bool = False) -> None:
+        """The bots play to the learner's turn, pausing after a failed turn (its cards lie face up).
+
+        ``opening`` (a new deal): no pause, the lab opens on the learner's own turn (issue 27: a lab that opened
+        on "Player 2 failed" made learners think they had done something wrong). What the learner saw of the
+        bots' turns before is in "What you remember" (the position's recipe played them).
+        """
         state = self.state
         start = len(state.log)
+        if opening:
+            CP.to_decision(state, self.seats, self.learner)
         if state.phase == "face_up" and state.current_player == self.learner:
             state.apply(A.TurnFaceDown())  # the learner has seen what their failed turn revealed
         self.seats.play_until_learner(state)
@@ -258,7 +272,7 @@ class ChallengeLab(Lab):
         if state.phase == "face_up":  # a bot failed: remember its cards before play goes on
             why = why_failed(state.observation(self.learner).log, self.game, self.learner)
             self.result = (f"Player {state.current_player} failed." + (f" {why}" if why else "")
-                           + " The cards they revealed lie face up for everyone (highlighted): remember them, "
+                           + " The cards they revealed lie face up for everyone (highlighted). Remember them, "
                            "then press Next turn.")
             self.show_status(self.result, spoken=f"{news} {self.result}")
             return
@@ -267,7 +281,10 @@ class ChallengeLab(Lab):
         if self.first_facts is None:
             self.first_facts = self.turn_facts
             self.first_claims_hold = self._claims_hold(self.first_facts)
-        text = "Your turn: Identify or Challenge? The expected number of cards each archives is shown beside the table."
+        text = ("Your turn: Identify or Challenge? Below the buttons: the cards each choice archives, on average.")
+        if opening and any(e.get("player") not in (None, self.learner) for e in state.observation(self.learner).log):
+            text = ("The other players went first. What you saw of their cards is under “What you remember”. "
+                    + text)
         self.show_status(text, spoken=f"{news} {text}")
 
     def _bots_words(self, start: int) -> str:
@@ -333,8 +350,9 @@ class ChallengeLab(Lab):
         self.live.focus(PLACE_STOP)
         self.state.apply(A.Challenge())
         self._collect_log()
-        self.show_status("You challenge with your clue card: click a face-down place to reveal it. A card sharing "
-                         "anything with the clue (animal, texture, color, a possible name) ends it.")
+        self.show_status("You challenge with your clue card. Click a face-down place to reveal it, or press Reveal "
+                         "one more for the safest place. A card that shares anything with your clue ends the "
+                         "challenge.")
         self._refresh()
 
     @guarded
@@ -349,13 +367,13 @@ class ChallengeLab(Lab):
         self._collect_log()
         seen = (card_label(self.game, done["card"]) if done["success"]
                 else no_match_words(self.game, clue, done["card"], done["types"]))
-        how = (f"You identified: the lab declared {types_label(done['types'])} at place {done['place']} "
-               f"(P(match) = {float(done['p']):.3f}); it held {seen}.")
+        how = (f"You identified. The lab declared {types_label(done['types'])} at place {done['place']}, "
+               f"with a chance of a match of {count_first(done['p'])}. The place held {seen}.")
         if done["success"]:
             text = how + " A match: 2 cards archived."
         else:
-            text = (how + " No match: nothing is archived, and the cards lie face up for everyone "
-                    "(highlighted): remember them before you go on.")
+            text = (how + " No match: nothing is archived. The cards lie face up for everyone (highlighted). "
+                    "Remember them before you go on.")
         self.result = text
         self.history.append({"kind": "identify", "values": values, "better": better, "steps": [],
                              "archived": 2 if done["success"] else 0,
@@ -423,7 +441,7 @@ class ChallengeLab(Lab):
         else:
             self._finish("fail", f"Not safe: place {place} held {unsafe_words(self.game, challenged, event['card'])}. "
                                  "The challenge fails and nothing is archived. "
-                                 "Every card you revealed now lies face up for everyone (highlighted): remember "
+                                 "Every card you revealed now lies face up for everyone (highlighted). Remember "
                                  "them before you go on.",
                          spoken=challenge_sentence(self.game, event, self.state, self.learner))
         self._refresh()
@@ -513,11 +531,11 @@ class ChallengeLab(Lab):
         self.next_button.button_style = "warning" if state.phase == "face_up" else ""  # the one thing to press now
         selectable = ([{"kind": "place", "id": p, "label": f"Reveal place {p}"} for p in state.face_down_places()]
                       if live else [])
-        if live:
-            message = (f"Click a face-down place to reveal it ({state.safe} safe so far"
-                       + (f"; Stop archives {1 + state.safe} cards)." if state.is_legal(A.StopChallenge()) else ")."))
+        if live:  # one way to reveal, said as one: the button is a click on the safest place (issue 27)
+            message = (f"{state.safe} safe so far. Click a face-down place to reveal it, or press Reveal one more "
+                       "for the safest place.")
         elif choosing:
-            message = "Your turn: Identify or Challenge? (the buttons beside the table)"
+            message = "Your turn: press Identify or Challenge."
         elif state.is_terminal():
             message = None
         elif state.phase == "face_up":
@@ -583,11 +601,15 @@ class ChallengeLab(Lab):
                and self.first_claims_hold)
         f = self.turn_facts
         out = ["<div style='margin:2px 0 6px 0;color:#234'>"]
+        kind = (first and not own and bool(pos.kind_why) and self.first_facts is not None
+                and CP.fits_kind(pos, self.first_facts))
         if own:
             out.append(f"<b>Why this position:</b> {html.escape(pos.why)}")
+        elif kind:  # every deal of this position is of its kind (issue 27): its sentence holds on this deal too
+            out.append(f"<b>Why this position:</b> {html.escape(pos.kind_why)}")
         elif first and pos.why:
-            out.append("<b>A new deal of this kind of position</b> (the same bots and number of turns"
-                       + ("" if self.secret else f", seed {self.seed}") + "): the numbers below are this deal's.")
+            out.append("<b>A new deal of this kind.</b> The bots played the same number of turns"
+                       + ("" if self.secret else f" (seed {self.seed})") + ". The numbers below are for this deal.")
         if f is not None and not own:
             when = "At your first turn here" if first else f"At the start of this turn (turn {f['turn']})"
             out.append(("<br>" if first and pos.why else "")
@@ -622,13 +644,14 @@ class ChallengeLab(Lab):
         cpos = PW.challenge_position(kn, kn.clue[0])
         better = self._better()
         mark = {k: (" <b style='color:#1b7f3b'>&larr; more</b>" if better == k else "") for k in v}
-        ident = (f"declare {types_label(best[1]).lower()} at place {best[0]}: "
-                 f"P(match) = {count_html(PW.p_match(kn, clue.id, best[0], best[1]))}; "
-                 "a match archives 2 cards (your clue + that card)")
+        ident = (f"Best: {types_label(best[1]).lower()} at place {best[0]}. Chance of a match: "
+                 f"{count_html(PW.p_match(kn, clue.id, best[0], best[1]))}. "
+                 "A match archives 2 cards: your clue and that card.")
         safe_known = len(cpos["safe_places"])
-        chal = (f"P(the first 4 reveals are all safe) = {fraction_html(p4)}"
-                + (f"; you remember {safe_known} safe place{'s' if safe_known != 1 else ''}, revealed first"
-                   if safe_known else "") + "; then stop or go on by the rule")
+        chal = (f"Chance that the first 4 reveals are all safe: {fraction_html(p4)}."
+                + (f" You remember {safe_known} safe place{'s' if safe_known != 1 else ''}: reveal "
+                   f"{'them' if safe_known != 1 else 'it'} first." if safe_known else "")
+                + " Then stop or go on by the rule.")
         return (f"<p style='margin:0 0 4px 0'><b>Your turn.</b> Your clue card: "
                 f"<b>{html.escape(card_label(self.game, clue.id))}</b>. "
                 "Which choice archives more cards, on average?</p>"
@@ -657,15 +680,15 @@ class ChallengeLab(Lab):
                 else f"<b>{fraction_html(pos['stop'])} cards</b> for sure")
         cont = "—" if pos["continue"] is None else f"<b>{fraction_html(pos['continue'])} cards</b> on average"
         ev = (f"<div class='safari-ev'>Stop now: {stop}. Reveal one more (then play the best way): {cont}. "
-              f"P(next reveal safe) = <b>{fraction_html(pos['p_next'])}</b>.</div>")
+              f"Chance the next reveal is safe: <b>{fraction_html(pos['p_next'])}</b>.</div>")
         if s >= MIN_SAFE:
             go = pos["p_next"] > pos["threshold"]
-            rule = (f"<div class='safari-rule'>Rule: reveal on while P(next safe) &gt; n/(n+1), with n = {n} cards "
-                    f"archived if you stop now: {fraction_html(pos['p_next'])} vs {n}/{n + 1} "
+            rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1). "
+                    f"Here n = {n}, so compare {fraction_html(pos['p_next'])} with {n}/{n + 1} "
                     f"&rarr; <b>{'reveal on' if go else 'stop'}</b>.</div>")
         else:
-            rule = (f"<div class='safari-rule'>Rule: reveal on while P(next safe) &gt; n/(n+1) (n = cards archived "
-                    f"if you stop now); before 4 safe reveals you must go on ({MIN_SAFE - s} to go).</div>")
+            rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1). "
+                    f"Before 4 safe reveals you must go on ({MIN_SAFE - s} to go).</div>")
         return head + ev + rule
 
     def _memory_html(self, kn, card: int) -> str:
@@ -695,14 +718,16 @@ class ChallengeLab(Lab):
         out = ["<div class='safari-prob-panel'>",
                f"<p>Unknown cards: {p['n']}, of which {p['a']} are safe"
                + (f"; you remember {len(p['safe_places'])} safe place(s)" if p["safe_places"] else "") + ".</p>",
-               f"<p class='safari-p-safe'>P(next reveal safe) = <b>{count_html(pos['p_next_exact'])}</b></p>"]
-        out.append("<p class='safari-places-note'>Under each face-down place on the table: P(it is safe).</p>")
+               f"<p class='safari-p-safe'>Chance the next reveal is safe: <b>{count_html(pos['p_next_exact'])}</b>"
+               "</p>"]
+        out.append("<p class='safari-places-note'>Under each face-down place on the table: the chance it is "
+                   "safe.</p>")
         if pos["streak"]:
             rows = "".join(f"<tr><td style='padding:0 10px 0 0'>{k} more</td><td>{count_html(v)}</td></tr>"
                            for k, v in pos["streak_exact"].items())
             out.append("<table class='safari-streak' style='border-collapse:collapse'>"
                        "<tr><th style='text-align:left;padding-right:10px'>Reveal k more</th>"
-                       f"<th style='text-align:left'>P(all k safe)</th></tr>{rows}</table>")
+                       f"<th style='text-align:left'>Chance all k are safe</th></tr>{rows}</table>")
         out.append(self._memory_html(kn, p["card"]))
         out.append("</div>")
         return "".join(out)
@@ -715,18 +740,18 @@ class ChallengeLab(Lab):
             chose = last["kind"]
             ok = chose == last["better"]
             parts.append(f"<p class='safari-choice-summary' data-agree='{'yes' if ok else 'no'}'>You chose "
-                         f"<b>{chose.capitalize()}</b> (expected {fraction_html(v[chose])} cards); "
-                         f"Identify expected {fraction_html(v['identify'])}, Challenge {fraction_html(v['challenge'])}"
-                         f" &rarr; {'the larger one ✔' if ok else 'the smaller one ✘'}. You archived "
+                         f"<b>{chose.capitalize()}</b>. Expected cards: Identify {fraction_html(v['identify'])}, "
+                         f"Challenge {fraction_html(v['challenge'])}. You chose "
+                         f"{'the larger one ✔' if ok else 'the smaller one ✘'}. You archived "
                          f"{last['archived']} card(s).</p>")
         if last["kind"] == "challenge":
             parts.append(self._steps_html(last))
         total_got = sum(h["archived"] for h in self.history)
         total_best = sum(max(h["values"].values()) if h.get("values") else (h["optimal_value"] or Fraction(0))
                          for h in self.history)
-        parts.append(f"<p>All your turns here: {len(self.history)}, archived {total_got} card(s) in all; choosing "
-                     f"the larger expected value each turn (and then stopping by the rule) expected "
-                     f"{float(total_best):.2f}.</p>")
+        parts.append(f"<p>Your turns here: {len(self.history)}. You archived {total_got} card(s) in all. Always "
+                     f"choosing the larger expected value, then stopping by the rule, expected "
+                     f"{float(total_best):.2f} cards.</p>")
         return "<div>" + "".join(parts) + "</div>"
 
     def _steps_html(self, last: dict) -> str:
@@ -740,18 +765,21 @@ class ChallengeLab(Lab):
             optimal = "reveal on" if st.optimal == "continue" else "stop"
             if st.stop_value is None and st.optimal == "continue":
                 optimal += " (must)"
-            rows.append(f"<tr class='safari-step' data-agree='{agree}'><td>{k}</td><td>{st.safe_so_far}</td>"
-                        f"<td>{st.n_if_stop}</td><td>{fraction_html(st.p_next)}</td>"
-                        f"<td>{fraction_html(st.threshold)}</td><td>{cont}</td><td>{optimal}</td>"
-                        f"<td>{html.escape(did)} {mark}</td><td>{outcome}</td></tr>")
+            cells = (k, st.safe_so_far, st.n_if_stop, fraction_html(st.p_next), fraction_html(st.threshold), cont,
+                     optimal, f"{html.escape(did)} {mark}", outcome)
+            rows.append(f"<tr class='safari-step' data-agree='{agree}'>"
+                        + "".join(f"<td style='{STEP_CELL}'>{c}</td>" for c in cells) + "</tr>")
         agree = sum(st.agrees for st in last["steps"])
-        return ("<p><b>The optimal stopping rule:</b> with n cards archived if you stop now (the challenged card "
-                "and every safe card), reveal on while P(next safe) &gt; n/(n+1); before 4 safe reveals you must "
-                "go on.</p>"
-                "<table class='safari-steps' style='border-collapse:collapse'><tr><th>Step</th><th>Safe so far</th>"
-                f"<th>{STOP_COLUMN}</th><th>P(next safe)</th><th>n/(n+1)</th>"
-                "<th>Reveal one more: expected cards</th><th>Best</th><th>You</th><th>Result</th></tr>"
+        # each cell padded and the headers wrapped above a line: at 9bdb9c7 the headers ran together (issue 27)
+        heads = ("Step", "Safe so far", STOP_COLUMN, "Chance the next is safe", "n/(n+1)",
+                 "Reveal one more: expected cards", "Best", "You", "Result")
+        head = "".join(f"<th style='{STEP_CELL};border-bottom:1px solid #999;max-width:9em'>{html.escape(h)}</th>"
+                       for h in heads)
+        return ("<p><b>The best stopping rule.</b> Let n be the cards you archive if you stop now: the challenged "
+                "card and every safe card. Reveal on only while the chance the next card is safe is more than "
+                "n/(n+1). Before 4 safe reveals you must go on.</p>"
+                f"<table class='safari-steps' style='border-collapse:collapse'><tr>{head}</tr>"
                 + "".join(rows) + "</table>"
-                f"<p>You agreed with the optimal rule at {agree} of {len(last['steps'])} decisions and archived "
-                f"{last['archived']} card(s); optimal play expected "
-                f"{fraction_html(last['optimal_value'] or Fraction(0))} from the start of this challenge.</p>")
+                f"<p>You followed the rule at {agree} of {len(last['steps'])} steps and archived "
+                f"{last['archived']} card(s). Playing by the rule expected "
+                f"{fraction_html(last['optimal_value'] or Fraction(0))} cards from the start of this challenge.</p>")

@@ -61,6 +61,7 @@ from safari_kit.widgets.labs.fullgame_spoken import SpokenTurns
 from safari_kit.widgets.labs.limits import bounded_int, limit_text, pin_range
 from safari_kit.presentation.narration import card_label, describe_event, types_label
 from safari_kit.presentation.views import action_of, learner_sentence
+from safari_kit.simulation.registry import BotSpecError, learner_name
 
 __all__ = ["FullGameLab"]
 log = logging.getLogger("safari_kit.widgets")
@@ -73,14 +74,23 @@ PLAYERS = (2, 7)  # seats at the table: the slider's range, kept on the server
 
 
 
-#: the bots a teacher can pick for the other seats (spec, words)
+#: the bots a teacher can pick for the other seats (spec, words): the words are the learner's names of the
+#: registry (issue 27: no code names such as ``memory:0.5`` on a learner's screen)
 BOT_CHOICES = (
-    ("greedy", "greedy: plays the best identification"),
-    ("memory:0.5", "memory:0.5: remembers half of what it sees"),
-    ("lastk:3", "lastk:3: remembers the last 3 face-up cards"),
-    ("random", "random: picks any legal move"),
-    ("greedy,random", "greedy and random, seat by seat"),
+    ("greedy", learner_name("witness", "greedy")),
+    ("memory:0.5", learner_name("witness", "memory:0.5")),
+    ("lastk:3", learner_name("witness", "lastk:3")),
+    ("random", learner_name("witness", "random")),
+    ("greedy,random", "Seat by seat, a best-chance bot then a random bot"),
 )
+
+
+def _bot_words(spec: str) -> str:
+    """A bot seat's name for the page (the registry's learner name; a spec it does not know stays as it is)."""
+    try:
+        return learner_name("witness", spec)
+    except BotSpecError:
+        return spec
 
 
 _PASS_LINES = 12  # lines of the Device passes list on the page
@@ -165,9 +175,9 @@ class FullGameLab(SpokenTurns, Lab):
         bot_text = bots if isinstance(bots, str) else ",".join(bots)
         choices = [(words, spec) for spec, words in BOT_CHOICES]
         if bot_text not in [spec for _, spec in choices]:
-            choices.append((bot_text, bot_text))
+            choices.append((_bot_words(bot_text), bot_text))
         self.bots_box = W.Dropdown(options=choices, value=bot_text, description="Bots",
-                                   style={"description_width": "40px"}, layout=W.Layout(width="330px"))
+                                   style={"description_width": "40px"}, layout=W.Layout(width="380px"))
         self.bots_box.add_class("safari-bots")
         self.layout.add_class("safari-fullgame-lab")
         self.new_button = W.Button(description="New game", tooltip="Start a new game with these options",
@@ -233,7 +243,7 @@ class FullGameLab(SpokenTurns, Lab):
         self._seen: dict[int, int] = {}  # human seat -> log length when it last finished acting
         self._pause: str | None = None  # "bot_failed" or "tom": the table waits for "go on"
         self._waiting_for: int | None = None  # the learner seat the pass screen waits for, while it shows
-        self.go_on_button = W.Button(description="I remember them: go on", button_style="warning")
+        self.go_on_button = W.Button(description="Next turn", button_style="warning")
         self.go_on_button.on_click(lambda _b: self._go_on_clicked())
         self._first_player = first_player
         self.reset(self.seed)
@@ -323,21 +333,23 @@ class FullGameLab(SpokenTurns, Lab):
         self.record_box.value = ""
         with self._one_sentence(since=len(state.log)):  # said: the bots' turns before the learner's first
             self._lead = (f"New game: {game.players} players.", "start")
-            self._advance()
+            self._advance(opening=True)
         self._update_pass_log()
 
     # ------------------------------------------------------------------ the flow
-    def _advance(self) -> None:
+    def _advance(self, opening: bool = False) -> None:
         """Let bots play until a learner must act or the game ends; then show the right screen.
 
         Bots pause after a failed turn (phase ``face_up``, W4/W5): the cards lie
-        face up on the learner's table until a learner presses "go on".
+        face up on the learner's table until a learner presses "Next turn". Not at the ``opening`` of a game:
+        a game opens on a learner's own turn (issue 27: opening on "Player 2 failed" made learners think they
+        had done something wrong); what the bots did first is listed under "Since your last turn".
         """
         steps = 0
         self._pause = None
         while not self.state.is_terminal() and self.state.current_player not in self.humans:
             seat = self.state.current_player
-            if self.state.phase == "face_up" and self.humans:
+            if self.state.phase == "face_up" and self.humans and not opening:
                 self._pause = "bot_failed"
                 break
             bot = self.bots[seat]
@@ -358,13 +370,19 @@ class FullGameLab(SpokenTurns, Lab):
             return
         seat = self.state.current_player
         if self.viewer == seat:
-            self._render()
+            self._render(self._opening_words(seat) if opening else None)
         elif len(self.humans) > 1:
             self._show_pass(seat)
         else:
             self.viewer = seat
-            self._render()
+            self._render(self._opening_words(seat) if opening else None)
         self._update_record_controls()
+
+    def _opening_words(self, seat: int) -> str | None:
+        """The table's line on a game's first screen, when other players went first: whose turn, and why."""
+        if not any(e.get("player") not in (None, seat) for e in self.state.observation(seat).log):
+            return None
+        return "Your turn. The other players went first: what they did is listed below the table."
 
     def _show_bot_failure(self) -> None:
         """A bot's failed turn: its cards lie face up; the learner looks, then presses go on."""
@@ -375,7 +393,7 @@ class FullGameLab(SpokenTurns, Lab):
         looker = self.viewer if self.viewer is not None else (self.humans[0] if self.humans else seat)
         why = why_failed(self.state.observation(looker).log, self.game, looker)
         text = (f"Player {seat} failed." + (f" {why}" if why else "") + " The cards they revealed lie face up for "
-                "everyone: remember them, then press 'I remember them: go on'.")
+                "everyone. Remember them, then press Next turn.")
         if self.viewer is None and len(self.humans) == 1:
             self.viewer = self.humans[0]
         if self.viewer is None:  # several learners and nobody at the screen yet: show only the public cards
@@ -510,7 +528,7 @@ class FullGameLab(SpokenTurns, Lab):
         my_turn = state.current_player == self.viewer
         highlight = []
         if self._pause is not None:
-            targets = [{"kind": "button", "id": "go_on", "label": "I remember them: go on"
+            targets = [{"kind": "button", "id": "go_on", "label": "Next turn"
                         if self._pause == "bot_failed" else "Got it: go on"}]
         elif not my_turn:
             targets = []
@@ -568,8 +586,8 @@ class FullGameLab(SpokenTurns, Lab):
             from safari_kit.presentation.narration import why_failed
 
             why = why_failed(state.observation(self.viewer).log, self.game, self.viewer)
-            return ("Your turn failed." + (f" {why}" if why else "") + " Everyone sees the face-up cards now: "
-                    "remember them, then press 'I remember them: turn face down'.")
+            return ("Your turn failed." + (f" {why}" if why else "") + " Everyone sees the face-up cards now. "
+                    "Remember them, then press Next turn.")
         if state.phase == "identify":
             if self._pick.get("clue") is None:
                 return "Pick a clue card first, then a clue type and a face-down place."
@@ -639,7 +657,8 @@ class FullGameLab(SpokenTurns, Lab):
         scores, cases, sizes, winners = state.scores(), state.case_scores(), state.archive_sizes(), state.winners()
         rows = []
         for p in range(state.players):
-            who = f"Player {p}" + (" (learner)" if p in self.humans else f" ({self.bot_specs.get(p, 'bot')})")
+            bot = _bot_words(self.bot_specs.get(p, "bot")).lower()
+            who = f"Player {p}" + (" (learner)" if p in self.humans else f" ({bot})")
             case = ""
             if state.case_cards is not None:
                 key = state.case_cards[p]

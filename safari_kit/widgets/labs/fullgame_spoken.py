@@ -103,7 +103,7 @@ class SpokenTurns:
         elif state.turn != turn or kind == "start" or (news and state.phase == "choose"):
             tail = your_turn_words(self.game, state.observation(self.viewer))
         elif lead:
-            tail = ("Press 'I remember them: turn face down'." if state.phase == "face_up" else
+            tail = ("Press Next turn." if state.phase == "face_up" else
                     "" if kind == "archive_step" else self._phase_line())
         else:
             tail = held[-1] if held else ""

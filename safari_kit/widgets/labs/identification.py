@@ -209,9 +209,13 @@ class IdentificationLab(Lab):
         self.last_result: str | None = None
         self._seen = 0
         self.chance_shown = False
-        self._run_bots()
+        self._run_bots(opening=True)
         self._refresh()
-        self.show_status(self._turn_text(), kind="info")
+        text = self._turn_text()
+        if self.my_turn and any(e.get("player") not in (None, self.learner)
+                                for e in self.state.observation(self.learner).log):
+            text = "The other players went first: what they did is under “What happened”. " + text
+        self.show_status(text, kind="info")
 
     # ------------------------------------------------------------------ knowledge
     @property
@@ -254,8 +258,10 @@ class IdentificationLab(Lab):
         return kn.clue[0] if kn.clue else None
 
     # ------------------------------------------------------------------ actions
-    def _run_bots(self) -> None:
-        self.seats.play_until_learner(self.state)
+    def _run_bots(self, opening: bool = False) -> None:
+        """The bots play to the learner's turn, pausing on a failed turn (its cards lie face up) except at the
+        ``opening`` of a game: a lab opens on the learner's own turn (issue 27)."""
+        self.seats.play_until_learner(self.state, show_failures=not opening)
         self._collect_log()
 
     def _collect_log(self) -> None:
