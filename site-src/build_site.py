@@ -561,12 +561,20 @@ def _title(notebook: Path) -> str:
     return escape(first[2:].splitlines()[0].strip() if first.startswith("# ") else notebook.stem)
 
 
+#: beside a lesson on the landing page (issue 27): where a new player starts, and the two lessons whose subject
+#: is pandas and numpy (the offline build has neither: tests/test_offline_lessons.py, ONLINE)
+LESSON_NOTES = {"07": " <small><b>new to the games? start here</b></small>",
+                "01": " <small>needs the online site (pandas and numpy)</small>",
+                "05": " <small>needs the online site (pandas and numpy)</small>"}
+
+
 def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
     """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart."""
     tmpl = (SRC / "index.html").read_text()
 
     def items(folder: str) -> str:
-        return "\n".join(f'      <li><a href="./lab/index.html?path={folder}/{nb.name}">{nb.stem}</a></li>'
+        return "\n".join(f'      <li><a href="./lab/index.html?path={folder}/{nb.name}">{nb.stem}</a>'
+                         f'{LESSON_NOTES.get(nb.stem[:2], "")}</li>'
                          for nb in sorted((contents / folder).glob("[0-9]*.ipynb")))
 
     section = ""

@@ -53,16 +53,16 @@
     var el = note();
     if (!el) return;
     if (failed) {
-      el.textContent = "Python cannot start: this computer cannot reach the online Python runtime (" +
-        new URL(RUNTIME).host + "); connect it to the internet, or ask your teacher for the offline copy of the site.";
+      el.textContent = "Python cannot start: this computer cannot reach the website that sends Python (" +
+        new URL(RUNTIME).host + "). Connect to the internet, or ask your teacher for the offline copy of this site.";
       el.style.background = "#fde8e8";
       // JupyterLite's own "Loading JupyterLite..." spinner would go on turning under the sentence
       var spinner = document.getElementById("jupyterlite-loading-indicator");
       if (spinner) spinner.classList.add("hidden");
       return;
     }
-    el.textContent = "Starting Python in your browser: about " + estimate + " s on this computer (" +
-      Math.round(performance.now() / 1000) + " s so far).";
+    el.textContent = "Starting Python in your browser: about " + estimate + " seconds on this computer (" +
+      Math.round(performance.now() / 1000) + " seconds so far).";
   }
 
   if (RUNTIME) {

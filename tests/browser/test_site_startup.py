@@ -28,8 +28,8 @@ from tests.test_site_versioned import vr
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-STARTING = re.compile(r"^Starting Python in your browser: about (\d+) s on this computer")
-UNREACHABLE = "Python cannot start: this computer cannot reach the online Python runtime (cdn.jsdelivr.net)"
+STARTING = re.compile(r"^Starting Python in your browser: about (\d+) seconds on this computer")
+UNREACHABLE = "Python cannot start: this computer cannot reach the website that sends Python (cdn.jsdelivr.net)"
 ONLINE_DIR = REPO / ".site-build" / "test-site-online"
 KEY = "safari_kit.app_startup_seconds"
 NUMERIC = {"numpy", "pandas", "matplotlib", "pillow", "fonttools", "kiwisolver", "contourpy", "scipy"}
