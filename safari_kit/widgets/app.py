@@ -64,31 +64,35 @@ class LabEntry:
         return factory(seed=1 if seed is None else seed, **kwargs)
 
 
+#: each game's Rules tutorial comes first: it is the lab the list shows when a game is chosen (issue 27: new
+#: players start there, everywhere a learner starts)
 LABS = (
+    LabEntry("Safari Witness", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
+             "New to the game? Start here: a game played step by step, every rule explained, with a quiz.",
+             (("game", "witness"),)),
     LabEntry("Safari Witness", "Identification", "safari_kit.widgets.labs.identification", "IdentificationLab",
              "Pick a clue type and a place, guess the chance, then reveal: see how close you were."),
     LabEntry("Safari Witness", "Challenge", "safari_kit.widgets.labs.challenge", "ChallengeLab",
              "Reveal cards one at a time: when should you stop?"),
     LabEntry("Safari Witness", "Full game", "safari_kit.widgets.labs.fullgame", "FullGameLab",
              "A whole game against bots, or hot-seat with friends."),
-    LabEntry("Safari Witness", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
-             "A scripted game, every rule explained as it happens.", (("game", "witness"),)),
     LabEntry("Safari Witness", "Rules of Safari Witness", "safari_kit.widgets.rules_page", "RulesPage",
              "All the rules on one page, with pictures of the cards.", (("game", "witness"),)),
     LabEntry("Safari Witness", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
-             "Watch a simulation converge on the exact answer; run tournaments of Witness bots.",
+             "Watch random trials close in on the exact chance. Let Witness bots play many games.",
              (("tournament_game", "witness"),)),
+    LabEntry("Safari Knockout", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
+             "New to the game? Start here: a game played step by step, every rule explained, with a quiz.",
+             (("game", "knockout"),)),
     LabEntry("Safari Knockout", "Knockout", "safari_kit.widgets.labs.knockout", "KnockoutLab",
              "Play one seat against bots, with the chance of winning each turn."),
-    LabEntry("Safari Knockout", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
-             "A scripted game, every rule explained as it happens.", (("game", "knockout"),)),
     LabEntry("Safari Knockout", "Rules of Safari Knockout", "safari_kit.widgets.rules_page", "RulesPage",
              "All the rules on one page, with pictures of the cards.", (("game", "knockout"),)),
     LabEntry("Safari Knockout", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
-             "Watch a simulation converge on the exact answer; run tournaments of Knockout bots.",
+             "Watch random trials close in on the exact chance. Let Knockout bots play many games.",
              (("tournament_game", "knockout"),)),
     LabEntry("Both games", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
-             "Watch a simulation converge on the exact answer; run tournaments of bots."),
+             "Watch random trials close in on the exact chance. Let bots play many games."),
 )
 
 
@@ -172,9 +176,11 @@ class LabChooser:
         # what to do first, where the lab will open (issue 17: two rows of controls over an empty screen)
         self.start_hint = W.HTML(
             "<div style='font-size:17px;color:#234;margin:28px 12px;padding:14px 18px;border:2px dashed #9bb;"
-            "border-radius:8px;max-width:760px'>Pick a game at the top, choose a lab in the <b>Lab</b> list, "
-            "then press <b>Open lab</b>: the lab opens here (new to the games? start with the "
-            "<b>Rules tutorial</b>).<p style='font-size:14px;margin:10px 0 0'>"
+            "border-radius:8px;max-width:760px'><b>New to the games? Start with the Rules tutorial.</b> It is "
+            "already chosen in the <b>Lab</b> list: press <b>Open lab</b>, and it opens here. It plays one game "
+            "step by step and explains every rule.<p style='font-size:15px;margin:10px 0 0'>Know the rules "
+            "already? Pick a game at the top, choose a lab in the <b>Lab</b> list, then press <b>Open lab</b>."
+            "</p><p style='font-size:14px;margin:10px 0 0'>"
             f"<b>Class experiment (optional).</b> Give a nickname and press <b>Join</b> to pool your results "
             f"with the class. {html.escape(what_is_kept(self.join.recording))}</p></div>")
         self.start_hint.add_class("safari-start-hint")

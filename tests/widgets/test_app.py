@@ -18,7 +18,7 @@ def test_chooser_opens_every_lab(entry):
 def test_chooser_lists_the_labs_of_the_chosen_game():
     chooser = LabChooser()
     chooser.game.value = "Safari Knockout"
-    assert [label for label, _ in chooser.lab.options] == ["Knockout", "Rules tutorial", "Rules of Safari Knockout",
+    assert [label for label, _ in chooser.lab.options] == ["Rules tutorial", "Knockout", "Rules of Safari Knockout",
                                                             "Simulation"]
 
 
@@ -94,3 +94,21 @@ def test_the_apps_simulation_lab_keeps_the_apps_promise():
     chooser.shared.value = True                           # the teacher's shared class seed: said in the note
     three = chooser.open("Both games", "Simulation")
     assert three.seed == chooser.seed.value and f"Class seed {three.seed}" in three.deal_note.value
+
+
+def test_new_players_are_sent_to_the_rules_tutorial_first():
+    """Issue 27: a learner following the numbers met ALEX, TOM and Challenge unexplained. Each game's list
+    opens on its Rules tutorial (what Open lab opens without another choice), and the first words on the
+    empty stage say to start there."""
+    from safari_kit.widgets.app import LabChooser
+    from safari_kit.widgets.labs.tutorial import RulesTutorial
+
+    chooser = LabChooser(fair=True)
+    for game in ("Safari Witness", "Safari Knockout"):
+        chooser.game.value = game
+        assert chooser.entries()[chooser.lab.value].title == "Rules tutorial"
+        assert "Start here" in chooser.blurb.value
+    hint = chooser.start_hint.value
+    assert hint.index("Start with the Rules tutorial") < hint.index("Pick a game")
+    lab = chooser.open()
+    assert isinstance(lab, RulesTutorial) and lab.script.game == "knockout" and chooser.errors == []

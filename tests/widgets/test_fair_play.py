@@ -138,7 +138,7 @@ def test_chooser_is_fair_by_default(monkeypatch):
     assert "compute every card" in chooser.shared.tooltip
     chooser.shared.value = True
     assert chooser.seed.layout.display == ""
-    three = chooser.open()
+    three = chooser.open("Safari Witness", "Identification")  # (the list opens on the Rules tutorial: no deal)
     assert three.seed == 3 and not three.secret and three.fair
     assert "compute every card" in three.deal_note.value  # the lab says what a class seed gives away
     chooser.shared.value = False
