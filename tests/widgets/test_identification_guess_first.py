@@ -17,7 +17,7 @@ from safari_kit.teaching.recorder import Recorder  # noqa: E402
 from safari_kit.widgets.app import LABS  # noqa: E402
 from safari_kit.widgets.labs.identification import IdentificationLab  # noqa: E402
 
-EXACT = re.compile(r"P = |Best declaration|Expected cards")
+EXACT = re.compile(r"P = |Best declaration|Best choice|Expected cards")
 
 
 def click_place(lab, place):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from fractions import Fraction
 
 import pytest
 
@@ -154,3 +155,40 @@ def test_full_game_shows_no_bot_code_names():
     labels = [label for label, _ in lab.bots_box.options]
     assert "Bot that remembers half of the cards it sees" in labels
     assert not any(re.search(r"\b(memory|lastk|greedy):?", x) for x in labels), labels
+
+
+# ----------------------------------------------------------------------------- 4. smaller points
+def _reveal_first_place(lab: IdentificationLab, seq: int) -> None:
+    lab.identify_button.click()
+    lab.type_buttons.value = ("animal",)
+    lab.table.click = {"kind": "place", "id": lab.state.available_places()[0], "seq": seq}
+    lab.guess_box.value = "0.2"
+    lab.reveal_button.click()
+
+
+def test_identification_tally_writes_the_count_first_in_both_columns():
+    """The tally's "Knowing nothing" column wrote 7/37 where the lessons write 14/74 (= 7/37)."""
+    lab = IdentificationLab(seed=3)
+    _reveal_first_place(lab, 1)
+    rows = re.findall(r"<tr><td>\d+</td>.*?</tr>", lab.tally.value)
+    assert rows, lab.tally.value
+    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", rows[0])]
+    r = lab.predictions[0]
+    assert r.nothing == Fraction(7, 37) and r.nothing_count == (14, 74)
+    assert cells[6].startswith("14/74 (= 7/37)"), cells
+
+
+def test_no_lab_line_says_where_the_buttons_are_and_no_card_ids():
+    """The buttons sit beside the table, or under it in a narrow notebook: the lines name no place."""
+    ident = IdentificationLab(seed=3)
+    chal = ChallengeLab()
+    for lab in (ident, chal):
+        for words in (lab.table.message, _text(lab.status)):
+            assert "beside" not in words and "below the table" not in words, words
+    chal.challenge_button.click()
+    assert "Reveal one more" in chal.table.message  # the click and the button, said as one way
+    # the places remembered are named by their cards, never by ids such as W37
+    ident = next(lab for lab in (IdentificationLab(seed=s) for s in range(40)) if lab.my_turn and lab.knowledge().known)
+    ident.identify_button.click()
+    ident.type_buttons.value = ("animal",)
+    assert not re.search(r"\bW\d\d\b", re.sub(r"<[^>]+>", " ", ident.all_chances.value + ident.prob.value))

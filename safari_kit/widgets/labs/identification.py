@@ -110,6 +110,7 @@ class Prediction:
     success: bool
     card: str
     exact_count: tuple | None = None  # the count behind ``exact`` (favourable, equally likely), when it is one
+    nothing_count: tuple | None = None  # the count behind ``nothing`` (the tally writes it first, issue 27)
 
 
 # ----------------------------------------------------------------------------- the lab
@@ -358,14 +359,16 @@ class IdentificationLab(Lab):
             return
         exact_shown = PW.p_match(kn, clue, self.picked_place, types)
         exact = exact_shown.value
-        nothing = PW.p_match(kn0, clue, self.picked_place, types).value
+        nothing_shown = PW.p_match(kn0, clue, self.picked_place, types)
+        nothing = nothing_shown.value
         turn = state.turn
         n_log = len(state.log)
         state.apply(action)
         event = next(e for e, _, _ in state.log[n_log:] if e["kind"] == "identify")
         self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place,
                                            None if guess is None else float(guess), exact, nothing,
-                                           bool(event["success"]), event["card"], exact_shown.count))
+                                           bool(event["success"]), event["card"], exact_shown.count,
+                                           nothing_shown.count))
         again = False
         if guess is not None:
             reveal = (self.seed, turn, clue, self.picked_place, tuple(types))
@@ -394,7 +397,7 @@ class IdentificationLab(Lab):
         if self.my_turn and self.state.phase == "identify":
             text += " Now identify your other clue card."
         elif self.state.phase == "face_up":
-            text += (" Every card you revealed now lies face up for everyone (highlighted): remember them, "
+            text += (" Every card you revealed now lies face up for everyone (highlighted). Remember them, "
                      "then press Next turn to turn them face down.")
         elif not self.state.is_terminal():
             text += " Press Next turn."
@@ -459,7 +462,7 @@ class IdentificationLab(Lab):
         if state.phase == "face_up" and not self.my_turn:
             why = why_failed(state.observation(self.learner).log, self.game, self.learner)
             return (f"Player {state.current_player} failed." + (f" {why}" if why else "")
-                    + " The cards they revealed lie face up for everyone (highlighted): remember them, "
+                    + " The cards they revealed lie face up for everyone (highlighted). Remember them, "
                     "then press Next turn.")
         return "Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
 
@@ -506,7 +509,7 @@ class IdentificationLab(Lab):
             message = ("Pick a clue type, then click a face-down place." if self.picked_place is None else
                        f"Place {self.picked_place} picked: type your guess, then press Reveal.")
         elif mine and phase == "choose":
-            message = "Your turn: Identify, or Reveal another clue card? (the buttons beside the table)"
+            message = "Your turn: press Identify, or Reveal another clue card."
         elif phase == "face_up":
             message = (("Your identification failed" if mine else f"Player {state.current_player} failed")
                        + ": remember the face-up cards, then press Next turn.")
@@ -584,16 +587,17 @@ class IdentificationLab(Lab):
             for p in places:
                 v = self._p_match(kn, clue, p, picked_types)
                 notes[("place", p)] = (count_lines(v), chance_words(picked_types, _count_of(v), v.value))
-            parts.append(f"<p>Under each place: P(it matches the clue by <b>{html.escape(types_label(picked_types))}"
-                         f"</b>), with what you remember ({len(kn.pool)} cards you cannot place).</p>")
+            parts.append(f"<p>Under each place: the chance it matches your clue by "
+                         f"<b>{html.escape(types_label(picked_types))}</b>. It uses what you remember; "
+                         f"{len(kn.pool)} cards are still unknown to you.</p>")
             if self.picked_place is not None:
                 v = self._p_match(kn, clue, self.picked_place, picked_types)
                 v0 = self._p_match(kn0, clue, self.picked_place, picked_types)
-                parts.append(f"<p>Place {self.picked_place}: P = <b>{count_html(v)}</b> "
+                parts.append(f"<p>Place {self.picked_place}: chance <b>{count_html(v)}</b> "
                              f"<small style='color:#555'>(knowing nothing: {count_html(v0)})</small></p>")
         if best:
-            parts.append(f"<p>Best declaration: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
-                         f"P = {count_html(self._p_match(kn, clue, best[0], best[1]))}.</p>")
+            parts.append(f"<p>Best choice: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
+                         f"chance {count_html(self._p_match(kn, clue, best[0], best[1]))}.</p>")
         parts.append(self._ev_html(kn, kn0, clue))
         parts.append("</div>")
         head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
@@ -616,15 +620,16 @@ class IdentificationLab(Lab):
             rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
         everything = ("<details class='safari-prob-details'><summary><b>Every clue type at every place</b> "
                       "(with what you remember, and knowing nothing)</summary>"
-                      f"<p>P(the card at a place matches the clue), with what you remember ({len(kn.pool)} cards "
-                      f"you cannot place), and <small>knowing nothing</small> ({len(kn0.pool)} cards):</p>"
+                      f"<p>The chance that the card at each place matches your clue. The first number uses what you "
+                      f"remember ({len(kn.pool)} cards unknown to you). The small one is <small>knowing "
+                      f"nothing</small> ({len(kn0.pool)} cards).</p>"
                       "<table class='safari-prob-table' style='border-collapse:collapse'>"
                       f"<tr><th></th>{head}</tr>{''.join(rows)}</table></details>")
         return "".join(parts), everything, notes
 
     def _place_words(self, kn, p) -> str:
         if p in kn.known:
-            return "remembered: " + self.game.cards[kn.known[p]].id
+            return "remembered: " + card_label(self.game, self.game.cards[kn.known[p]].id)  # no card ids (#27)
         if p in kn.mixed:
             return "one of a SAM pair"
         return "unknown"
@@ -635,7 +640,8 @@ class IdentificationLab(Lab):
         if state.phase == "choose":
             vals = PW.choice_values(kn, with_reveal_another=state.is_legal(A.RevealAnother()))
             vals0 = PW.choice_values(kn0, with_reveal_another=state.is_legal(A.RevealAnother()))
-            out.append("<p><b>Expected cards archived</b> (E = 2·p for one clue; 4·P(both) for two):</p><ul>")
+            out.append("<p><b>Expected cards archived</b>, on average. One clue card: 2 × its chance of a match. "
+                       "Two clue cards: 4 × the chance both match.</p><ul>")
             for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
                 if key in vals:
                     out.append(f"<li>{words}: {count_html(vals[key].value)} "
@@ -644,18 +650,20 @@ class IdentificationLab(Lab):
             out.append("</ul>")
             if "reveal_another" in vals:
                 better = vals["reveal_another"].value > vals["identify"].value
-                out.append(f"<p>Reveal another is worth it when P(both succeed) &gt; p/2. P(both) = p₁·p₂ with p₂ "
-                           "the chance of the second identification <i>given that the first succeeded</i>: not the "
-                           "two chances multiplied as if each were alone, because both places are drawn from the "
-                           "same cards. With what you remember: "
-                           f"<b>{'Reveal another' if better else 'Identify now'}</b> is better on average.</p>")
+                out.append("<p>Reveal another is worth it when P(both succeed) &gt; p/2. Here p is the chance of a "
+                           "match now, and P(both succeed) is the chance both match. P(both) = p₁·p₂, where p₂ is "
+                           "the chance of the second match <i>given that the first succeeded</i>. It is not the two "
+                           "chances multiplied as if each were alone: both places hide cards from the same deck. "
+                           f"With what you remember, <b>{'Reveal another' if better else 'Identify now'}</b> is "
+                           "better on average.</p>")
         elif len(kn.unresolved) >= 2:
             plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
             if plan:
                 (p1, t1), (p2, t2), both = plan
-                out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1} "
-                           f"and {html.escape(types_label(t2))} at place {p2}: P(both succeed) = "
-                           f"{count_html(both.value)}, so E = 4·P = {count_html(4 * both.value)} cards.</p>")
+                out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1}, "
+                           f"then {html.escape(types_label(t2))} at place {p2}. P(both succeed), the chance both "
+                           f"match, is {count_html(both.value)}. So you expect 4 × that = "
+                           f"{count_html(4 * both.value)} cards.</p>")
         out.append("</div>")
         return "".join(out)
 
@@ -670,7 +678,8 @@ class IdentificationLab(Lab):
             guess = "—" if r.guess is None else f"{r.guess:.2f}"
             rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
                         f"<td>{r.place}</td><td>{guess}</td><td>{count_html(_with_count(r.exact, r.exact_count))}</td>"
-                        f"<td>{count_html(r.nothing)}</td><td>{'✔ match' if r.success else '✘ no'}</td></tr>")
+                        f"<td>{count_html(_with_count(r.nothing, r.nothing_count))}</td>"
+                        f"<td>{'✔ match' if r.success else '✘ no'}</td></tr>")
         self.tally.value = (
             "<table class='safari-tally-table' style='border-collapse:collapse'>"
             "<tr><th>#</th><th>Turn</th><th>Type</th><th>Place</th><th>Your guess</th><th>Exact P</th>"
@@ -700,9 +709,11 @@ class IdentificationLab(Lab):
         text = (f"{s['reveals']} reveal{'s' if s['reveals'] != 1 else ''}: {s['successes']} matched "
                 f"({s['fraction_success']:.2f}); the exact chances averaged {s['mean_exact']:.3f}.")
         if s["guesses"]:
-            text += (f" Your {s['guesses']} guess{'es' if s['guesses'] != 1 else ''} averaged {s['mean_guess']:.3f}"
-                     f" against {s['success_when_guessed']:.2f} matched. Brier score (lower is better): "
-                     f"yours {s['brier_guess']:.3f}, the exact chances {s['brier_exact_same']:.3f}.")
+            text += (f" Your {s['guesses']} guess{'es' if s['guesses'] != 1 else ''} averaged {s['mean_guess']:.3f};"
+                     f" {s['success_when_guessed']:.2f} of those reveals matched."
+                     f" Miss score: yours {s['brier_guess']:.3f}, the exact chances' {s['brier_exact_same']:.3f}."
+                     " Lower is better. (The miss score, or Brier score, is the average of (guess − outcome)², "
+                     "with outcome 1 for a match and 0 for none.)")
         return text
 
 

@@ -407,8 +407,12 @@ export default {
             box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`)),
               [["place", p.place]], `Place ${p.place}, face down`);
           }
-          places.appendChild(h("div", { class: "st-slot" }, h("div", { class: "st-place-id" }, `Place ${p.place}`), box,
-            noteFor("place", p.place)));
+          // the "Place N" tag looks like part of its card, so a click on it is a click on the card (issue 27: it
+          // did nothing and said nothing); not a second tab stop: the card is the control
+          const tag = h("div", { class: "st-place-id" + (box.classList.contains("st-selectable") ? " st-tag-link" : "") },
+            `Place ${p.place}`);
+          if (live) tag.addEventListener("click", (ev) => { ev.preventDefault(); box.click(); });
+          places.appendChild(h("div", { class: "st-slot" }, tag, box, noteFor("place", p.place)));
         }
         const area = h("div", { class: "st-zone st-unidentified" + (v.remember ? " st-remembering" : "") },
           h("div", { class: "st-zone-title" }, "Unidentified Area"));
