@@ -164,8 +164,11 @@ class FullGameLab(SpokenTurns, Lab):
                                        continuous_update=False, style={"description_width": "initial"},
                                        layout=W.Layout(width="260px", min_width="220px"))
         self.case_box = W.Checkbox(value=bool(case_module), description="Case Module", indent=False,
+                                   tooltip="Each player gets a secret Case Card that scores extra points.",
                                    layout=W.Layout(width="130px"))
         self.advanced_box = W.Checkbox(value=bool(advanced), description="Advanced Mode", indent=False,
+                                       tooltip="Name abilities on: after a win, a card's name (TOM, SAM, KIM, "
+                                               "...) gives you a special move.",
                                        layout=W.Layout(width="140px"))
         # Learners: one toggle per seat (pressed = a learner plays it; the others are bots). Bots: a picker of
         # the registered bots; a spec given in Python (e.g. "greedy,random") is added as an option.
@@ -602,7 +605,8 @@ class FullGameLab(SpokenTurns, Lab):
         state = self.state
         if state.current_player != self.viewer:
             return ""
-        return "Your turn: " + WITNESS_PHASE_WORDS.get(state.phase, (state.phase,))[0] + "."
+        words = WITNESS_PHASE_WORDS.get(state.phase, (state.phase,))[0]
+        return "Your turn. " + words[:1].upper() + words[1:] + "."
 
     def _picked_html(self) -> str:
         if self.state.phase == "identify" and self.state.current_player == self.viewer and self._ability is None:
@@ -848,9 +852,8 @@ class FullGameLab(SpokenTurns, Lab):
                                     else "A game can be saved once it is over (a record shows every hidden card)")
         self.load_button.tooltip = ("Load a finished game's record to look at it" if not self.in_progress
                                     else "Load is refused while a game is in progress")
-        note = ("Records: a game can be saved once it is over, because a record holds the seed and every move, "
-                "so a record of an unfinished game would show every face-down card. Load is for finished games, "
-                "between games.")
+        note = ("Records: you can save a game once it is over. A record holds every move, so a record of an "
+                "unfinished game would show every face-down card. Load is for finished games, between games.")
         self.record_note.value = f"<div style='color:#555;font-size:90%'>{html.escape(note)}</div>"
 
     @guarded
@@ -876,8 +879,8 @@ class FullGameLab(SpokenTurns, Lab):
         from safari_kit.core.record_files import learner_record_name, record_name, write_record_file
 
         if self.fair and not self.state.is_terminal():
-            self.show_status("Save is possible once the game is over: a record holds the seed and every move, "
-                             "so a record of an unfinished game would show every face-down card.", kind="bad")
+            self.show_status("You can save once the game is over. A record holds every move, so a record of an "
+                             "unfinished game would show every face-down card.", kind="bad")
             return None
         fname = record_name(name) if name is not None else None  # refuse a bad name before anything else
         if fname is not None and self.fair:  # a shared folder: the server picks the end of the name
