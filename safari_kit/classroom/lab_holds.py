@@ -36,10 +36,13 @@ import asyncio
 import math
 import time
 
-from tornado import web
-from traitlets import Float, HasTraits, Integer, Unicode
+from typing import Any
 
-from safari_kit.classroom.page_sockets import close_reason
+from tornado import web
+from traitlets import Float, Integer, Unicode
+
+from safari_kit.classroom.owners import user_id_of
+from safari_kit.classroom.page_sockets import PageSocketsMixin, close_reason
 
 __all__ = ["LabHoldsMixin", "CLOSE_RECLAIMED"]
 
@@ -47,29 +50,17 @@ __all__ = ["LabHoldsMixin", "CLOSE_RECLAIMED"]
 CLOSE_RECLAIMED = 4004
 
 
-def _user_id(handler) -> str | None:
-    return getattr(getattr(handler, "current_user", None), "username", None) or None
-
-
 def _address(handler) -> str | None:
     return getattr(getattr(handler, "request", None), "remote_ip", None) or None
 
 
-class LabHoldsMixin(HasTraits):
+class LabHoldsMixin(PageSocketsMixin):
     """Caps of labs held per browser and per address; reclaim of a quiet lab when full (module docstring).
 
-    The kernel manager provides ``_in_use``, ``_owners``, ``_grace_from``,
-    ``_connected_once``, ``_page_sockets`` (:class:`~safari_kit.classroom.page_sockets.PageSocketsMixin`),
-    ``unconnected_grace_seconds``, ``list_kernel_ids`` and ``shutdown_kernel``; it calls
-    :meth:`_check_holds` before a page takes a lab, :meth:`_reclaim_for_newcomer` when it is full,
-    and :meth:`page_heard` for every message of a page.
+    It builds on the pages' connections (:class:`~safari_kit.classroom.page_sockets.PageSocketsMixin`: a lab
+    whose page has gone has none). The kernel manager calls :meth:`_check_page` before a page takes a lab,
+    :meth:`_make_room_for` when it is full, and :meth:`page_heard` for every message of a page.
     """
-
-    _in_use: set[str]
-    _owners: dict[str, str]
-    _grace_from: dict[str, float]
-    _connected_once: set[str]
-    _page_sockets: dict[str, dict]
 
     labs_per_browser = Integer(3, config=True, help="Labs one browser may hold at once (0: no cap).")
     labs_per_address = Integer(6, config=True, help="Labs one network address may hold at once (0: no cap); "
@@ -93,17 +84,20 @@ class LabHoldsMixin(HasTraits):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._holder_address: dict[str, str] = {}  # kernel id -> the address of the page that took it
+        self._holder_browser: dict[str, str] = {}  # kernel id -> the browser (user id) of the page that took it
         self._heard: dict[str, float] = {}  # kernel id -> last message from its pages (monotonic)
         self._reclaiming: set[str] = set()  # labs being shut down for a newcomer (they no longer count)
         self._reclaim_tasks: set[asyncio.Future] = set()
 
     # ------------------------------------------------------------------ what is held
-    def _handed_out(self, kernel_id: str, handler) -> None:
-        super()._handed_out(kernel_id, handler)  # type: ignore[misc]
-        address = _address(handler)
+    def _handed_out(self, kernel_id: str, handler: Any) -> None:
+        super()._handed_out(kernel_id, handler)
+        address, browser = _address(handler), user_id_of(handler)
         if address:
             self._holder_address[kernel_id] = address
-        self._heard[kernel_id] = time.monotonic()
+        if browser:
+            self._holder_browser[kernel_id] = browser
+        self._heard[kernel_id] = time.monotonic()  # held from now on (held_labs)
 
     def page_heard(self, kernel_id: str) -> None:
         """A page of ``kernel_id`` sent a message: it is not silent."""
@@ -111,18 +105,21 @@ class LabHoldsMixin(HasTraits):
 
     def held_labs(self) -> list[str]:
         """Kernels a page has taken, alive and not being reclaimed."""
-        live = set(self.list_kernel_ids())  # type: ignore[attr-defined]
-        return [k for k in self._in_use if k in live and k not in self._reclaiming]
+        live = set(self.list_kernel_ids())
+        return [k for k in self._heard if k in live and k not in self._reclaiming]
+
+    def _leaving_count(self) -> int:
+        return super()._leaving_count() + self.reclaiming_count()
 
     def reclaiming_count(self) -> int:
         """Labs being shut down for a newcomer: the cap on live labs no longer counts them."""
-        live = set(self.list_kernel_ids())  # type: ignore[attr-defined]
+        live = set(self.list_kernel_ids())
         return len(self._reclaiming & live)
 
     def silent_seconds(self, kernel_id: str, now: float | None = None) -> float:
         """Seconds since a page of ``kernel_id`` last sent anything (or since a page took it)."""
         now = time.monotonic() if now is None else now
-        since = max(self._heard.get(kernel_id, 0.0), self._grace_from.get(kernel_id, 0.0))
+        since = self._heard.get(kernel_id, 0.0)
         return now - since if since else math.inf
 
     def _page_gone(self, kernel_id: str, now: float) -> bool:
@@ -131,15 +128,21 @@ class LabHoldsMixin(HasTraits):
             return False
         if kernel_id in self._connected_once:
             return True
-        return self.silent_seconds(kernel_id, now) > self.unconnected_grace_seconds  # type: ignore[attr-defined]
+        return self.silent_seconds(kernel_id, now) > self._page_load_grace()
 
     # ------------------------------------------------------------------ caps per browser and address
-    def _check_holds(self, handler) -> None:
-        """Before a page takes a lab: take back a gone page's lab at a cap, else refuse with a sentence."""
+    def _check_page(self, handler: Any) -> None:
+        """Before a page takes a lab: take back a gone page's lab at a cap, else refuse with a sentence; then the
+        other policies' checks (the rate counts only a page these caps let through)."""
+        if handler is not None:
+            self._check_holds(handler)
+        super()._check_page(handler)
+
+    def _check_holds(self, handler: Any) -> None:
         now = time.monotonic()
         held = self.held_labs()
         for cap, key, holder, message in (
-                (self.labs_per_browser, _user_id(handler), self._owners, self.browser_cap_message),
+                (self.labs_per_browser, user_id_of(handler), self._holder_browser, self.browser_cap_message),
                 (self.labs_per_address, _address(handler), self._holder_address, self.address_cap_message)):
             if cap <= 0 or key is None:
                 continue
@@ -152,19 +155,22 @@ class LabHoldsMixin(HasTraits):
                     self._reclaim(kid, "its page has gone and the same learner opened a new one")
                     held.remove(kid)
                 continue
-            which = "browser" if holder is self._owners else "computer"
-            self.log.warning("A %s holding %d labs asked for another: page refused", which, len(mine))  # type: ignore[attr-defined]
+            which = "browser" if holder is self._holder_browser else "computer"
+            self.log.warning("A %s holding %d labs asked for another: page refused", which, len(mine))
             raise web.HTTPError(429, reason="Too many labs held", log_message=message.format(limit=cap))
 
     # ------------------------------------------------------------------ a full server
-    def _reclaim_for_newcomer(self, handler) -> bool:
+    def _make_room_for(self, handler: Any) -> bool:
+        return self._reclaim_for_newcomer(handler) or super()._make_room_for(handler)
+
+    def _reclaim_for_newcomer(self, handler: Any) -> bool:
         """The server is full: give a newcomer the quietest lab past :attr:`reclaim_silent_seconds`, if any."""
         if handler is None or self.reclaim_silent_seconds <= 0:
             return False
         now = time.monotonic()
         held = self.held_labs()
-        user, address = _user_id(handler), _address(handler)
-        own_gone = [k for k in held if user and self._owners.get(k) == user and self._page_gone(k, now)]
+        user, address = user_id_of(handler), _address(handler)
+        own_gone = [k for k in held if user and self._holder_browser.get(k) == user and self._page_gone(k, now)]
         if own_gone:  # a reload whose old page left without a word: its own old lab makes the room
             self._reclaim(max(own_gone, key=lambda k: self.silent_seconds(k, now)), "its page has gone and the "
                           "same learner opened a new one")
@@ -174,21 +180,21 @@ class LabHoldsMixin(HasTraits):
             return False
         # a learner who holds a lab, or whose computer holds a quiet one, does not take a lab from another: a
         # holder asking every 2 s took back its own quiet labs one by one and a classmate never got in
-        if user and any(self._owners.get(k) == user for k in held):
+        if user and any(self._holder_browser.get(k) == user for k in held):
             return False
         if address and any(self._holder_address.get(k) == address for k in quiet):
             return False
         by_address: dict[str | None, int] = {}
         by_browser: dict[str | None, int] = {}
         for k in held:
-            a, b = self._holder_address.get(k), self._owners.get(k)
+            a, b = self._holder_address.get(k), self._holder_browser.get(k)
             by_address[a] = by_address.get(a, 0) + 1
             by_browser[b] = by_browser.get(b, 0) + 1
         share = len(held) / max(1, len(by_address))  # an address's fair share of the labs held
 
         def order(k: str):
             more_than_share = (by_address[self._holder_address.get(k)] > share
-                               or by_browser[self._owners.get(k)] > 1)
+                               or by_browser[self._holder_browser.get(k)] > 1)
             return (self._page_gone(k, now), more_than_share, self.silent_seconds(k, now), k)
 
         victim = max(quiet, key=order)
@@ -198,13 +204,13 @@ class LabHoldsMixin(HasTraits):
 
     def _reclaim(self, kernel_id: str, why: str) -> None:
         """Close the lab's pages with :data:`CLOSE_RECLAIMED` and its sentence, then shut it down."""
-        self.log.warning("Lab %s goes to a newcomer: %s", kernel_id, why)  # type: ignore[attr-defined]
+        self.log.warning("Lab %s goes to a newcomer: %s", kernel_id, why)
         self._reclaiming.add(kernel_id)
         for page in list(self._page_sockets.get(kernel_id, ())):
             try:
                 page.close(CLOSE_RECLAIMED, close_reason(self.reclaimed_message))
             except Exception:  # noqa: BLE001 - an already closed socket
-                self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)  # type: ignore[attr-defined]
+                self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)
         task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
         self._reclaim_tasks.add(task)
 
@@ -212,18 +218,13 @@ class LabHoldsMixin(HasTraits):
             self._reclaim_tasks.discard(task)
             self._reclaiming.discard(kernel_id)  # shut down, or (a failed shutdown) counted again
             if not task.cancelled() and task.exception() is not None:
-                self.log.warning("Lab %s could not be shut down: %s", kernel_id, task.exception())  # type: ignore[attr-defined]
+                self.log.warning("Lab %s could not be shut down: %s", kernel_id, task.exception())
 
         task.add_done_callback(done)
 
-    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
-        try:
-            return await super().shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[misc]
-        finally:
-            if kernel_id not in self:  # type: ignore[operator]
-                self._holder_address.pop(kernel_id, None)
-                self._heard.pop(kernel_id, None)
-                self._reclaiming.discard(kernel_id)
-                forget = getattr(self, "page_sockets_forget", None)
-                if forget is not None:
-                    forget(kernel_id)
+    def _kernel_gone(self, kernel_id: str) -> None:
+        super()._kernel_gone(kernel_id)
+        self._holder_address.pop(kernel_id, None)
+        self._holder_browser.pop(kernel_id, None)
+        self._heard.pop(kernel_id, None)
+        self._reclaiming.discard(kernel_id)

@@ -28,14 +28,25 @@ it; a forged pair still fails, since the forger has no owner cookie.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
+
+from typing import Any
 
 from jupyter_server.auth.identity import PasswordIdentityProvider
 
-__all__ = ["KernelOwnerIdentityProvider", "kernel_id_of"]
+from safari_kit.classroom import owner_tags
+from safari_kit.classroom.policy import KernelPolicy
+
+__all__ = ["KernelOwnerIdentityProvider", "OwnersMixin", "kernel_id_of", "user_id_of"]
 
 # Voilà's kernel routes: /api/kernels/<id>[/channels], /voila/api/shutdown/<id>, and with
 # preheating or progressive rendering /voila/query/<id>, /voila/execution/<id>
 _KERNEL_ROUTE = re.compile(r"/(?:api/kernels|voila/api/shutdown|voila/query|voila/execution)/(?P<kernel_id>[^/?]*)")
+
+
+def user_id_of(handler: Any) -> str | None:
+    """The random user id of the browser a request comes from (its signed login cookie), if any."""
+    return getattr(getattr(handler, "current_user", None), "username", None) or None
 
 
 def kernel_id_of(handler) -> str | None:
@@ -70,9 +81,8 @@ class KernelOwnerIdentityProvider(PasswordIdentityProvider):
     """jupyter_server's identity provider, where a request on a kernel is someone only from its owner."""
 
     async def get_user(self, handler):
-        user = super().get_user(handler)
-        if hasattr(user, "__await__"):
-            user = await user
+        got = super().get_user(handler)
+        user = await got if isinstance(got, Awaitable) else got
         kernel_id = kernel_id_of(handler)
         if kernel_id is None:
             if user is not None and _is_page(handler):
@@ -94,3 +104,42 @@ class KernelOwnerIdentityProvider(PasswordIdentityProvider):
                              handler.request.method, handler.request.path, kernel_id)
             return None
         return user
+
+
+class OwnersMixin(KernelPolicy):
+    """The kernel manager's half: each kernel's owner, the browser whose page it was handed to.
+
+    A kernel handed to no page yet (a ready lab, Voilà's pool) is claimed by the first browser that uses it:
+    its id was only ever written into that browser's page.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._owners: dict[str, str] = {}
+
+    def owner_of(self, kernel_id: str) -> str | None:
+        return self._owners.get(kernel_id)
+
+    def owned_by(self, kernel_id: str, user_id: str | None) -> bool:
+        """Whether ``user_id`` owns ``kernel_id``; a live kernel nobody owns yet is claimed by its first user."""
+        if not user_id or kernel_id not in self:
+            return False
+        if kernel_id not in self._owners:
+            self.log.info("Kernel %s had no owner (a preheated kernel): its first user claims it",
+                          kernel_id)
+            self._claim_for(kernel_id, user_id)
+        return self._owners[kernel_id] == user_id
+
+    def _claim_for(self, kernel_id: str, user_id: str) -> None:
+        self._owners[kernel_id] = user_id
+        owner_tags.tag(kernel_id, user_id)  # issue 26: the lab learns its browser's tag (recording only)
+
+    def _handed_out(self, kernel_id: str, handler: Any) -> None:
+        super()._handed_out(kernel_id, handler)
+        user_id = user_id_of(handler)
+        if user_id:
+            self._claim_for(kernel_id, user_id)
+
+    def _kernel_gone(self, kernel_id: str) -> None:
+        super()._kernel_gone(kernel_id)
+        self._owners.pop(kernel_id, None)

@@ -29,7 +29,9 @@ import collections
 import time
 
 from tornado import web
-from traitlets import HasTraits, Integer, Unicode
+from traitlets import Integer, Unicode
+
+from safari_kit.classroom.policy import KernelPolicy
 
 __all__ = ["PageSocketsMixin", "CLOSE_FLOOD", "CLOSE_TOO_MANY_WINDOWS", "BUDGET_WINDOW", "close_reason",
            "frame_is_sane"]
@@ -74,7 +76,7 @@ def close_reason(text: str) -> str:
     return text.encode()[:120].decode("utf-8", "ignore")
 
 
-class PageSocketsMixin(HasTraits):
+class PageSocketsMixin(KernelPolicy):
     """One byte budget and a cap of connections per lab (see the module's docstring).
 
     The kernel websocket connection (:class:`~safari_kit.classroom.kernels.ClassroomConnectionMixin`)
@@ -122,7 +124,7 @@ class PageSocketsMixin(HasTraits):
             return
         extra = len(sockets) - self.max_sockets_per_lab
         if extra > 0:
-            self.log.warning(  # type: ignore[attr-defined]
+            self.log.warning(
                 "Lab %s has %d connections open, over the cap of %d: the oldest are closed",
                 kernel_id, len(sockets), self.max_sockets_per_lab)
             for old in list(sockets)[:extra]:
@@ -136,6 +138,10 @@ class PageSocketsMixin(HasTraits):
             if not sockets:
                 del self._page_sockets[kernel_id]
 
+    def _kernel_gone(self, kernel_id: str) -> None:
+        super()._kernel_gone(kernel_id)
+        self.page_sockets_forget(kernel_id)
+
     def page_sockets_forget(self, kernel_id: str) -> None:
         """The lab is gone: drop what was kept about its pages."""
         self._page_budgets.pop(kernel_id, None)
@@ -146,7 +152,7 @@ class PageSocketsMixin(HasTraits):
         try:
             handler.close(code, close_reason(text))
         except Exception:  # noqa: BLE001 - an already closed socket
-            self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)  # type: ignore[attr-defined]
+            self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)
 
     # ------------------------------------------------------------------ the budget
     def allow_incoming(self, kernel_id: str, handler, size: int) -> bool:
@@ -167,7 +173,7 @@ class PageSocketsMixin(HasTraits):
         budget.append((now, size))
         if sum(n for _, n in budget) <= self.page_bytes_per_window:
             return True
-        self.log.warning(  # type: ignore[attr-defined]
+        self.log.warning(
             "The pages of lab %s sent more than %d bytes in %g s: its connections are closed",
             kernel_id, self.page_bytes_per_window, BUDGET_WINDOW)
         self._flooding_until[kernel_id] = now + BUDGET_WINDOW

@@ -55,16 +55,16 @@ import asyncio
 import contextlib
 import contextvars
 import functools
-import time
+from typing import TYPE_CHECKING, Any
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.base.call_context import CallContext
 from tornado import web
 from tornado.ioloop import PeriodicCallback
-from traitlets import Float, HasTraits, Integer, Unicode
+from traitlets import Float, Integer, Unicode
 
-from safari_kit.classroom import owner_tags
 from safari_kit.classroom.lab_pages import waiting_page, why_not_whole
+from safari_kit.classroom.policy import KernelPolicy
 
 __all__ = ["ReadyLabsMixin", "pool_target"]
 
@@ -102,7 +102,7 @@ def _claiming(_voila_claim):
     async def claim(self, notebook_name, *args, **kwargs):
         return await self._claim(notebook_name)
 
-    claim._safari_claim = True  # type: ignore[attr-defined]
+    setattr(claim, "_safari_claim", True)
     return claim
 
 
@@ -118,7 +118,7 @@ def _watching(initialize):
             content["task"].add_done_callback(functools.partial(self._render_ended, notebook_path, content))
         return content
 
-    watched._safari_watch = True  # type: ignore[attr-defined]
+    setattr(watched, "_safari_watch", True)
     return watched
 
 
@@ -132,7 +132,7 @@ def _sizing(get_pool_size):
             return 1  # no ready lab and every start slot taken: the page is told to wait (_claim)
         return n
 
-    size._safari_size = True  # type: ignore[attr-defined]
+    setattr(size, "_safari_size", True)
     return size
 
 
@@ -156,17 +156,16 @@ async def _nothing():
     yield  # pragma: no cover
 
 
-class ReadyLabsMixin(HasTraits):
+class ReadyLabsMixin(KernelPolicy):
     """The pool of ready labs (see the module's docstring); mixed into the class server's kernel manager.
 
-    The kernel manager sets ``_in_use`` (the kernels a page has: claimed from
-    the pool or started for it; the others are the pool's) and
-    ``_pool_keeper`` in its ``__init__``, and provides ``_check_rate``,
-    ``_owners``, ``_grace_from``, ``_release_slot``, ``_slots`` and ``max_kernels``.
+    It keeps ``_in_use`` (the kernels a page has: claimed from the pool or
+    started for it; the others are the pool's). It asks the other policies
+    through the hooks of :class:`~safari_kit.classroom.policy.KernelPolicy`: the
+    page's caps (``_check_page``), the start slots (``_no_start_slot``,
+    ``_release_slot``), the cap on live labs (``_kernel_cap``); a lab handed
+    out goes through ``_handed_out`` (owner, grace, hold).
     """
-
-    _in_use: set[str]
-    _pool_keeper: PeriodicCallback | None
 
     ready_labs = Integer(0, config=True, help="Labs the server keeps started, in use or ready, so that a learner's "
                                               "page opens at once (0: no pool). Size it to the class.")
@@ -179,6 +178,16 @@ class ReadyLabsMixin(HasTraits):
                           "starting').")
     waiting_retry_seconds = Float(2.0, config=True, help="A waiting page asks again after about this many seconds.")
 
+    if TYPE_CHECKING:  # Voilà's preheating kernel manager (voila.voila_kernel_manager), which subclasses this one
+        _pools: dict[str, list[asyncio.Task]]
+        notebook_data: dict[str, dict[str, Any]]
+        kernel_pools_config: dict[str, dict[str, Any]]
+
+        def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None,
+                           **kwargs: Any) -> None: ...
+
+        def _notebook_renderer_factory(self, notebook_path: str) -> Any: ...
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._whole: set[str] = set()  # ready labs whose page rendered whole, not handed out yet
@@ -188,6 +197,8 @@ class ReadyLabsMixin(HasTraits):
         self._knowing: asyncio.Future | None = None
         self.waiting_pages_served = 0
         self._stopping = False
+        self._in_use: set[str] = set()  # kernels a page has (the others are Voilà's pool's)
+        self._pool_keeper: PeriodicCallback | None = None
 
     async def shutdown_all(self, *args, **kwargs):
         """The server stops: a ready lab whose render ends now is neither checked nor replaced."""
@@ -210,18 +221,14 @@ class ReadyLabsMixin(HasTraits):
     def _preheating(self) -> bool:
         return self.ready_labs > 0 and hasattr(self, "fill_if_needed") and hasattr(self, "kernel_pools_config")
 
-    def _no_start_slot(self) -> bool:
-        slots = getattr(self, "_slots", None)
-        return slots is not None and slots[1].locked()
-
     # ------------------------------------------------------------------ the pool's size
     def _size_pool(self, in_use: int | None = None) -> int:
         """Set Voilà's pool size (``kernel_pools_config``) for ``in_use`` labs in use; return it."""
         if not self._preheating():
             return 0
         in_use = len(self._in_use) if in_use is None else in_use
-        target = pool_target(self.ready_labs, self.spare_labs, in_use, self.max_kernels)  # type: ignore[attr-defined]
-        config = dict(self.kernel_pools_config.get("default", {}))  # type: ignore[attr-defined]
+        target = pool_target(self.ready_labs, self.spare_labs, in_use, self._kernel_cap())
+        config = dict(self.kernel_pools_config.get("default", {}))
         if config.get("pool_size") != target:
             config["pool_size"] = target
             self.kernel_pools_config = {"default": config}
@@ -237,16 +244,16 @@ class ReadyLabsMixin(HasTraits):
         if self._stopping:
             return
         self._size_pool()
-        self._drop_failed(self._pools.setdefault(notebook_name, []))  # type: ignore[attr-defined]
-        _outside_any_page(self.fill_if_needed, delay=delay, notebook_name=notebook_name)  # type: ignore[attr-defined]
+        self._drop_failed(self._pools.setdefault(notebook_name, []))
+        _outside_any_page(self.fill_if_needed, delay=delay, notebook_name=notebook_name)
 
     def _keep_pool(self) -> None:
         """Top the pool up when labs were given back (culled, shut) or a start failed: the periodic look."""
         if not self._preheating():
             return
-        self._in_use.intersection_update(self.list_kernel_ids())  # type: ignore[attr-defined]
-        self._whole.intersection_update(self.list_kernel_ids())  # type: ignore[attr-defined]
-        for name in list(self._pools):  # type: ignore[attr-defined]
+        self._in_use.intersection_update(self.list_kernel_ids())
+        self._whole.intersection_update(self.list_kernel_ids())
+        for name in list(self._pools):
             self._refill(name, delay=0)
 
     def _start_pool_keeper(self) -> None:
@@ -262,7 +269,7 @@ class ReadyLabsMixin(HasTraits):
         the first seconds started a kernel of its own, in line behind the whole
         pool's starts, on a white page.
         """
-        if notebook_path in self.notebook_data:  # type: ignore[attr-defined]
+        if notebook_path in self.notebook_data:
             return
         if self._knowing is None:
             self._knowing = asyncio.ensure_future(self._read_notebook(notebook_path))
@@ -270,9 +277,9 @@ class ReadyLabsMixin(HasTraits):
             await asyncio.shield(self._knowing)
 
     async def _read_notebook(self, notebook_path: str) -> None:
-        renderer = self._notebook_renderer_factory(notebook_path)  # type: ignore[attr-defined]
+        renderer = self._notebook_renderer_factory(notebook_path)
         await renderer.initialize()
-        self.notebook_data.setdefault(renderer.notebook_path, {  # type: ignore[attr-defined]
+        self.notebook_data.setdefault(renderer.notebook_path, {
             "notebook": renderer.notebook, "template": renderer.template_name, "theme": renderer.theme,
             "kernel_name": renderer.notebook.metadata.kernelspec.name, "kernel_ids": set()})
 
@@ -282,11 +289,11 @@ class ReadyLabsMixin(HasTraits):
     async def _check_render(self, notebook_name: str, content: dict, task: asyncio.Task) -> None:
         """A ready lab's page has rendered: keep it if whole, else stop it and start another (module docstring)."""
         kernel_id = content["kernel_id"]
-        self._release_slot(kernel_id)  # type: ignore[attr-defined]  # the next lab may start
+        self._release_slot(kernel_id)  # the next lab may start
         if self._stopping:
             return
         try:
-            alive = kernel_id in self and bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))  # type: ignore
+            alive = kernel_id in self and bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))
         except Exception:  # noqa: BLE001 - a kernel gone meanwhile
             alive = False
         why = why_not_whole(task, content["renderer"], alive)
@@ -301,13 +308,13 @@ class ReadyLabsMixin(HasTraits):
                          why, f" in {delay} s" if delay else "")
         if kernel_id in self:
             with contextlib.suppress(Exception):
-                await self.shutdown_kernel(kernel_id, now=True)  # type: ignore[attr-defined]  # leaves Voilà's pool
+                await self.shutdown_kernel(kernel_id, now=True)  # leaves Voilà's pool
         self._refill(notebook_name, delay=delay)
 
     def _count_ready(self) -> None:
         """Say in the teacher's terminal how the labs are getting ready, and once when the class can come in."""
         self._made_ready += 1
-        target = pool_target(self.ready_labs, self.spare_labs, 0, self.max_kernels)  # type: ignore[attr-defined]
+        target = pool_target(self.ready_labs, self.spare_labs, 0, self._kernel_cap())
         if self._announced:
             return
         if self._made_ready >= target:
@@ -330,15 +337,15 @@ class ReadyLabsMixin(HasTraits):
         """
         if notebook_name is None:
             raise NameError("Notebook name must be provided!")
-        handler = self._request_handler()  # type: ignore[attr-defined]
-        pool = self._pools.setdefault(notebook_name, [])  # type: ignore[attr-defined]
+        handler = self._request_handler()
+        pool = self._pools.setdefault(notebook_name, [])
         self._drop_failed(pool)
         ready = next((task for task in pool if self._lab_ready(task)), None)
         if ready is None:
             if not pool:
                 self._refill(notebook_name, delay=0)
             return self._waiting_page()
-        self._check_rate(handler)  # type: ignore[attr-defined]
+        self._check_page(handler)
         pool.remove(ready)
         content = ready.result()
         kernel_id, renderer = content["kernel_id"], content["renderer"]
@@ -373,11 +380,11 @@ class ReadyLabsMixin(HasTraits):
         raise web.Finish(waiting_page(self.waiting_message, self.waiting_retry_seconds))
 
     def _handed_out(self, kernel_id: str, handler) -> None:
-        """A page has this kernel now: it is in use, belongs to the page's browser, and its cull grace starts."""
+        """A page has this kernel now: it is in use (the other policies: its owner, its grace, its hold)."""
+        super()._handed_out(kernel_id, handler)
         self._in_use.add(kernel_id)
-        user_id = getattr(getattr(handler, "current_user", None), "username", None)
-        if user_id:
-            self._owners[kernel_id] = user_id  # type: ignore[attr-defined]
-            owner_tags.tag(kernel_id, user_id)  # issue 26: the lab learns its browser's tag (recording only)
-        self._grace_from[kernel_id] = time.monotonic()  # type: ignore[attr-defined]
         self._start_pool_keeper()
+
+    def _kernel_gone(self, kernel_id: str) -> None:
+        super()._kernel_gone(kernel_id)
+        self._in_use.discard(kernel_id)

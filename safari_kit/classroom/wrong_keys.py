@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["WrongKeys", "WINDOW", "SLOW_ANSWER_SECONDS"]
@@ -37,14 +38,14 @@ class WrongKeys:
 
     per_address: int = 10
     overall: int = 100
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
     max_waiting: int = 200
     waiting: int = 0  # refused key tries waiting for their slow answer
     _by_address: dict[str, collections.deque] = field(default_factory=dict)
     _all: collections.deque = field(default_factory=collections.deque)
 
     def _now(self) -> float:
-        return self.clock()  # type: ignore[operator]
+        return self.clock()
 
     def _drop_old(self, times: collections.deque, now: float) -> None:
         while times and now - times[0] > WINDOW:

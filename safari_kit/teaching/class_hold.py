@@ -61,7 +61,7 @@ def _try_lock(f: IO, exclusive: bool) -> bool:
 
     try:  # pragma: no cover
         f.seek(0)
-        msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
     except OSError:  # pragma: no cover
         return False
     return True  # pragma: no cover
@@ -75,7 +75,7 @@ def _unlock(f: IO) -> None:
 
     with contextlib.suppress(OSError):  # pragma: no cover
         f.seek(0)
-        msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)
 
 
 def holder_pid(folder: str | Path, session: str) -> int | None:

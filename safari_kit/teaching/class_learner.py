@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from safari_kit.teaching.class_session import StoreError
 from safari_kit.teaching.nicknames import nickname_key
@@ -75,10 +75,13 @@ class Quota:
 CLASS_QUOTA = Quota()
 
 
-def _transaction(store: ResultStore, work: Callable[[sqlite3.Connection], object]):
+_T = TypeVar("_T")
+
+
+def _transaction(store: ResultStore, work: Callable[[sqlite3.Connection], _T]) -> _T:
     """Run ``work`` in one ``BEGIN IMMEDIATE`` transaction on the store's connection (the table made first)."""
 
-    def run(con: sqlite3.Connection):
+    def run(con: sqlite3.Connection) -> _T:
         con.execute("BEGIN IMMEDIATE")
         try:
             con.execute(_TABLE)
@@ -114,7 +117,7 @@ def claim_nickname(store: ResultStore, learner: str, nickname: str, *, quota: Qu
                     "VALUES (?, ?, ?, ?, ?, ?, 0)", (learner, nickname, key, last, float(quota.burst), clock()))
         return nickname
 
-    return _transaction(store, work)  # type: ignore[return-value]
+    return _transaction(store, work)
 
 
 def next_seq(store: ResultStore, learner: str) -> int:
@@ -126,7 +129,7 @@ def next_seq(store: ResultStore, learner: str) -> int:
             raise StoreError(f"learner {learner!r} has not joined this session: no record number for them")
         return con.execute("SELECT last_seq FROM learners WHERE learner = ?", (learner,)).fetchone()[0]
 
-    return _transaction(store, work)  # type: ignore[return-value]
+    return _transaction(store, work)
 
 
 def _take(con: sqlite3.Connection, learner: str, quota: Quota, at: float) -> bool:
@@ -166,4 +169,4 @@ def admit(store: ResultStore, learner: str, quota: Quota = CLASS_QUOTA,
         seq = con.execute("SELECT last_seq FROM learners WHERE learner = ?", (learner,)).fetchone()[0]
         return seq, _take(con, learner, quota, clock())
 
-    return _transaction(store, work)  # type: ignore[return-value]
+    return _transaction(store, work)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from safari_kit.teaching.class_records import (ChallengeDecision, Guess, KnockoutPlay, QuizAnswer, Record,
                                                SimulationRun)
@@ -324,11 +325,11 @@ class ClassResults:
             by[play.learner].append(play)
         names = self.nicknames()
         nan = float("nan")
-        rows = []
+        rows: list[dict[str, Any]] = []
         for learner, plays in by.items():
-            known = [p for p in plays if p.best is not None]
+            known = [(p.chance, p.best) for p in plays if p.best is not None]
             rows.append({"nickname": names[learner], "learner": learner, "plays": len(plays), "with_best": len(known),
-                         "best_share": sum(p.chance >= p.best for p in known) / len(known) if known else nan,
+                         "best_share": sum(chance >= best for chance, best in known) / len(known) if known else nan,
                          "mean_chance": float(sum((p.chance for p in plays), Fraction(0)) / len(plays)),
                          "won": sum(p.outcome for p in plays),
                          "won_share": sum(p.outcome for p in plays) / len(plays)})

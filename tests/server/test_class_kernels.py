@@ -106,7 +106,7 @@ def test_a_kernel_whose_page_has_not_connected_is_culled_only_after_the_grace(km
     monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", parent_cull)
     km.unconnected_grace_seconds = 120
     now = [1000.0]
-    monkeypatch.setattr("safari_kit.classroom.kernels.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("safari_kit.classroom.cull_grace.time.monotonic", lambda: now[0])
     ids = iter(["loading", "open"])
 
     async def parent_start(self, *args, **kwargs):
@@ -244,7 +244,7 @@ def _page_request(user, ip):
 def clock(monkeypatch):
     now = [1000.0]
     monkeypatch.setattr("safari_kit.classroom.lab_holds.time.monotonic", lambda: now[0])
-    monkeypatch.setattr("safari_kit.classroom.ready_labs.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("safari_kit.classroom.cull_grace.time.monotonic", lambda: now[0])
     return now
 
 

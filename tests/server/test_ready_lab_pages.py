@@ -19,6 +19,8 @@ pytest.importorskip("jupyter_server")
 from tornado import web  # noqa: E402
 
 from safari_kit.classroom.lab_pages import WAITING_MARKER, waiting_page, why_not_whole  # noqa: E402
+from safari_kit.classroom.kernel_cap import KernelCapMixin  # noqa: E402
+from safari_kit.classroom.owners import OwnersMixin  # noqa: E402
 from safari_kit.classroom.ready_labs import ReadyLabsMixin, _nothing  # noqa: E402
 
 FOOTER = "<script type=\"text/javascript\">\n  window.voila_finish();\n</script>"
@@ -69,15 +71,14 @@ def test_the_waiting_page_says_what_is_happening_and_asks_again_by_itself():
     assert page.startswith("<!DOCTYPE html>")  # a whole page of its own
 
 
-class _Pool(ReadyLabsMixin):
-    """The mixin with Voilà's pool as a list of tasks, and the kernel manager's parts it relies on."""
+class _Pool(OwnersMixin, KernelCapMixin, ReadyLabsMixin):
+    """The mixin (with the owners' policy and the cap) over Voilà's pool as a list of tasks, and the kernel
+    manager's parts it relies on."""
 
     log = logging.getLogger("test-ready-labs")
-    max_kernels = 80
 
     def __init__(self):
-        super().__init__(ready_labs=3, spare_labs=1, pool_check_interval=0)
-        self._in_use, self._owners, self._grace_from, self._pool_keeper = set(), {}, {}, None
+        super().__init__(ready_labs=3, spare_labs=1, pool_check_interval=0, max_kernels=80)
         self._pools, self.kernel_pools_config, self.fills, self.rate_checked = {"app.ipynb": []}, {}, [], 0
         self.notebook_data = {"app.ipynb": {"template": "safari"}}
 
@@ -87,7 +88,7 @@ class _Pool(ReadyLabsMixin):
     def _request_handler(self):
         return types.SimpleNamespace(current_user=types.SimpleNamespace(username="browser-1"))
 
-    def _check_rate(self, handler):
+    def _check_page(self, handler):
         self.rate_checked += 1
 
     def owner_ids(self):
@@ -157,7 +158,7 @@ def test_a_refused_page_takes_no_lab():
         def refuse(handler):
             raise web.HTTPError(429)
 
-        km._check_rate = refuse
+        km._check_page = refuse
         with pytest.raises(web.HTTPError):
             await km._claim("app.ipynb")
         assert len(km._pools["app.ipynb"]) == 1 and not km._in_use
