@@ -7,28 +7,36 @@ follows the lesson by itself. Every number on it comes from ClassResults' tables
 (:meth:`~ClassResults.simulation`, :meth:`~ClassResults.learners`,
 :meth:`~ClassResults.calibration`, :meth:`~ClassResults.brier`, :meth:`~ClassResults.knockout`,
 :meth:`~ClassResults.challenge`, :meth:`~ClassResults.where`, :meth:`~ClassResults.quiz`), so the page and
-lesson 05's pandas section can never disagree. Nicknames and every other text from
-the records are escaped (:func:`html.escape`): a learner's nickname is never markup.
+lesson 05's pandas section can never disagree. The page is a Jinja2 template
+(``templates/teacher_page.html.j2``) with autoescape: nicknames and every other text from
+the records are escaped by the template itself, so a learner's nickname is never markup,
+whichever part of the page shows it (only the kit's own SVG charts are passed as markup).
+Jinja2 comes with Voilà and jupyter_server, which the class server runs on (the ``lab``
+extra declares it); a learner's kernel never imports this module.
 
 Labs and the Simulation lab's questions are named in the labs' own words (:class:`LabWords`, which the
-class server reads from the labs: :mod:`safari_kit.classroom_web.lab_words`); the footer's wipe command
+class server reads from the labs: :mod:`safari_kit.classroom.lab_words`); the footer's wipe command
 (:func:`wipe_command`) runs as printed, from any terminal, once the server has stopped.
 
 The page knows nothing about tokens or servers: the class server's handler
-(:mod:`safari_kit.classroom_web.teacher`) checks the teacher's token and calls it.
+(:mod:`safari_kit.classroom.teacher`) checks the teacher's token and calls it.
 """
 from __future__ import annotations
 
 import datetime as _dt
-import html
+import functools
 import math
 import os
 import shlex
 import shutil
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
 
 from safari_kit.simulation.charts import BLUE, GREY, LIGHT_BLUE, ORANGE, Chart, linear_ticks
 from safari_kit.teaching.class_tables import ClassResults
@@ -62,10 +70,6 @@ table.quiz td:nth-child(4){min-width:300px}
 """
 
 
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
-
-
 def _num(x: float, digits: int = 3) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
@@ -95,20 +99,6 @@ class LabWords:
 
     def question(self, key: str) -> str:
         return self.questions.get(key, key)
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1, row_class=None,
-           text_columns: Sequence[int] = ()) -> str:
-    """An HTML table; the first ``left`` columns and those in ``text_columns`` are text (left-aligned); cells
-    are already HTML."""
-    text = set(range(left)) | set(text_columns)
-    head = "".join(f"<th class='t'>{h}</th>" if i in text else f"<th>{h}</th>" for i, h in enumerate(headers))
-    body = []
-    for k, row in enumerate(rows):
-        cls = f" class='{row_class(k)}'" if row_class and row_class(k) else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td class='t'>{c}</td>" if i in text else f"<td>{c}</td>"
-                                           for i, c in enumerate(row)) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 # ---------------------------------------------------------------------- charts
@@ -152,11 +142,12 @@ def calibration_svg(points: Sequence[tuple[float, float, int]]) -> str:
 
 
 # ---------------------------------------------------------------------- sections
-def _simulation(results: ClassResults, words: LabWords) -> str:
+# Each returns what its part of the template (templates/teacher_page.html.j2) shows, as plain values: the template
+# escapes every text; only the kit's own SVG charts are passed as markup.
+def _simulation(results: ClassResults, words: LabWords) -> dict[str, Any]:
     table = results.simulation()
     if table.empty:
-        return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
-                "<p class='note'>No Simulate runs yet.</p></section>")
+        return {"rows": []}
     mine = results.learners()
     deals = table.question.value_counts()
     rows = []
@@ -164,31 +155,14 @@ def _simulation(results: ClassResults, words: LabWords) -> str:
         own = mine[(mine.question == row.question) & (mine.exact == row.exact)]
         svg = strip_svg(list(own.estimate), row.exact, row.ci_low, row.ci_high, row.estimate,
                         label=f"{words.question(row.question)}: each learner's estimate and the class's")
-        covers = "<span class='yes'>yes</span>" if row.covers else "<span class='no'>no</span>"
         ex = row.exact_fraction
-        exact = f"{_num(row.exact)}<br><span class='note'>{_e(ex)}</span>" if ex.denominator < 10_000 \
-            else _num(row.exact)
-        warn = (f"<br><span class='note'>{row.same_draws} repeated draws (class seed): interval too narrow</span>"
-                if row.same_draws else "")
-        deal = (f"<br><span class='note nw'>one of {deals[row.question]} positions</span>"
-                if deals[row.question] > 1 else "")
-        rows.append([f"<b>{_e(words.question(row.question))}</b>{deal}<br><span class='note nw'>"
-                     f"{_n(row.learners, 'learner')}, {_n(row.runs, 'run')}</span>{warn}",
-                     f"{row.successes:,} of {row.trials:,}", f"<b>{_num(row.estimate)}</b>",
-                     f"<span class='nw'>{_num(row.ci_low)} to {_num(row.ci_high)}</span>", exact, covers, svg])
-    legend = (f"<span class='key' style='background:#333;border-radius:7px;width:10px'></span>a learner's estimate"
-              f"<span class='key' style='background:{LIGHT_BLUE}'></span>the class's 95% interval"
-              f"<span class='key' style='background:{BLUE}'></span>the class's estimate"
-              f"<span class='key' style='border-top:3px dashed {ORANGE};height:0'></span>exact chance")
-    return ("<section class='wide'><h2>Simulation lab: the class as one experiment</h2>"
-            "<p>Everyone's runs added up: the class's estimate usually lands closer to the exact chance than most "
-            "learners' own. Runs are added up only when they are the same question <i>and</i> the same exact "
-            "chance: learners dealt different cards may face different positions of one question. Every run's "
-            "trials are drawn by the lab, not typed, so one learner pressing Simulate many times adds real draws, "
-            "not votes (and the class server caps each learner's records).</p>"
-            + _table(["Question", "Class: successes of trials", "Class estimate", "95% interval", "Exact chance",
-                      "Interval covers exact?", "Each learner's own estimate"], rows)
-            + f"<p class='note'>{legend}</p></section>")
+        rows.append({"question": words.question(row.question), "positions": int(deals[row.question]),
+                     "who": f"{_n(row.learners, 'learner')}, {_n(row.runs, 'run')}", "same_draws": row.same_draws,
+                     "counts": f"{row.successes:,} of {row.trials:,}", "estimate": _num(row.estimate),
+                     "low": _num(row.ci_low), "high": _num(row.ci_high), "exact": _num(row.exact),
+                     "fraction": str(ex) if ex.denominator < 10_000 else "", "covers": bool(row.covers),
+                     "svg": Markup(svg)})
+    return {"rows": rows}
 
 
 def _counted_note(results: ClassResults) -> str:
@@ -201,146 +175,106 @@ def _counted_note(results: ClassResults) -> str:
     if c["unknown"]:
         said.append(f"{_n(c['unknown'], 'guess')} from an older kit, which did not record whether the chance was "
                     f"on screen, {'is' if c['unknown'] == 1 else 'are'} counted")
-    return ("<p class='note'>" + "; ".join(said) + ". Each learner weighs as one learner in the class's rows, "
-            "however many guesses they made.</p>")
+    return "; ".join(said) + ". Each learner weighs as one learner in the class's rows, however many guesses they made."
 
 
-def _calibration(results: ClassResults) -> str:
+def _calibration(results: ClassResults) -> dict[str, Any]:
     cal = results.calibration()
-    head = "<section><h2>Guesses: the class's calibration</h2>"
+    counted = _counted_note(results)
     if cal.empty:
-        note = _counted_note(results) if results.guess_counts()["recorded"] else ""
-        return head + "<p class='note'>No guesses yet.</p>" + note + "</section>"
-    rows = [[_e(r.bin), str(r.guesses), str(r.learners), _num(r.mean_guess, 2), _pct(r.share_happened),
+        return {"rows": [], "recorded": bool(results.guess_counts()["recorded"]), "counted": counted}
+    rows = [[r.bin, str(r.guesses), str(r.learners), _num(r.mean_guess, 2), _pct(r.share_happened),
              _num(r.mean_exact, 2)] for r in cal.itertuples(index=False)]
     svg = calibration_svg([(r.mean_guess, r.share_happened, r.learners) for r in cal.itertuples(index=False)])
-    return (head + "<p>Well calibrated guesses sit on the dashed diagonal: of the times the class guessed about "
-            "30%, about 30% happened.</p>"
-            f"<div style='display:flex;gap:12px;align-items:flex-start;flex-wrap:wrap'>{svg}"
-            + _table(["Guessed", "Guesses", "Learners", "Mean guess", "Happened", "Mean exact"], rows) + "</div>"
-            + _counted_note(results)
-            + "<p class='note'>Mean guess, Happened and Mean exact weigh each guess by 1/(its learner's guesses); "
-              "a dot's size is the number of learners it holds.</p></section>")
+    return {"rows": rows, "svg": Markup(svg), "counted": counted}
 
 
-def _brier(results: ClassResults) -> str:
+def _brier(results: ClassResults) -> dict[str, Any]:
     table = results.brier()
     if table.empty:
-        return ""
-    rows = [[_e(r.nickname), str(r.guesses), _num(r.brier), _num(r.brier_exact)] for r in table.itertuples(index=False)]
-    last = len(rows) - 1
-    return ("<section><h2>Brier scores (lower is better)</h2>"
-            "<p class='note'>The mean of (guess − what happened)², 0 happened and 1 did. Beside it, the score "
-            "of always guessing the exact chance on the same events: the best anyone can expect. The class's row "
-            "is the mean of the learners' scores.</p>"
-            + _table(["Nickname", "Guesses", "Brier of the guesses", "Brier of “always the exact chance”"], rows,
-                     row_class=lambda k: "class" if k == last and table.iloc[-1].learner == "" else "")
-            + "</section>")
+        return {"rows": []}
+    rows = [[r.nickname, str(r.guesses), _num(r.brier), _num(r.brier_exact)] for r in table.itertuples(index=False)]
+    class_row = table.iloc[-1].learner == ""
+    return {"rows": rows,
+            "row_classes": ["class" if k == len(rows) - 1 and class_row else "" for k in range(len(rows))]}
 
 
-def _knockout(results: ClassResults) -> str:
+def _knockout(results: ClassResults) -> dict[str, Any]:
     """The Knockout lab's plays (issue 26: recorded, but shown nowhere): per learner, how often they played
     the card with the best chance, and the chance the lab showed against how often the card won."""
     table = results.knockout()
-    head = "<section><h2>Knockout: which card wins the turn?</h2>"
     if table.empty:
-        return head + "<p class='note'>No Knockout plays yet.</p></section>"
+        return {"rows": []}
     rows = []
     for r in table.itertuples(index=False):
-        best = "–" if math.isnan(r.best_share) else (f"{_pct(r.best_share)}" + (
-            f" <span class='note'>of {r.with_best}</span>" if r.with_best != r.plays else ""))
-        rows.append([_e(r.nickname), str(r.plays), best, _pct(r.mean_chance),
-                     f"<span class='nw'>{r.won} ({_pct(r.won_share)})</span>"])
-    last = len(rows) - 1
+        unknown = math.isnan(r.best_share)
+        rows.append({"nickname": r.nickname, "plays": str(r.plays), "best": "–" if unknown else _pct(r.best_share),
+                     "of": r.with_best if not unknown and r.with_best != r.plays else None,
+                     "chance": _pct(r.mean_chance), "won": f"{r.won} ({_pct(r.won_share)})"})
     cls = table.iloc[-1]
-    return (head + f"<p>Over the class, the lab showed a mean chance of <b>{_pct(cls.mean_chance)}</b> for the cards "
-            f"played, and <b>{_pct(cls.won_share)}</b> of the plays won. Few plays make the share that won jump "
-            "around: compare them over many plays.</p>"
-            + _table(["Nickname", "Plays", "Played the best chance", "Chance shown (mean)", "Won"], rows,
-                     row_class=lambda k: "class" if k == last else "")
-            + "<p class='note'>Played the best chance: the share of plays where the card played had the highest "
-              "chance of winning the turn in the hand (–: not known for these plays). The class's row: the plays "
-              "added up; every share and mean is the mean over learners.</p></section>")
+    return {"rows": rows, "row_classes": ["class" if k == len(rows) - 1 else "" for k in range(len(rows))],
+            "mean_chance": _pct(cls.mean_chance), "won_share": _pct(cls.won_share)}
 
 
-def _challenge(results: ClassResults) -> str:
+def _challenge(results: ClassResults) -> dict[str, Any]:
     table = results.challenge()
-    head = "<section><h2>Challenge: stop or go on?</h2>"
     if table.empty:
-        return head + "<p class='note'>No Challenge decisions yet.</p></section>"
-    said = []
+        return {"rows": []}
+    said: list[dict[str, Any]] = []
     rows = []
     for r in table.itertuples(index=False):
         gave = r.continued_result_vs_stop
         went_on = "–" if math.isnan(gave) else f"{gave:+.2f} cards"
-        rows.append([f"<span class='nw'>rule says <b>{_e(r.rule)}</b></span>", str(r.decisions), str(r.stopped),
-                     str(r.continued), _pct(r.followed_share), _num(r.expected_cards_lost, 2), went_on])
+        rows.append({"rule": r.rule, "cells": [str(r.decisions), str(r.stopped), str(r.continued),
+                                               _pct(r.followed_share), _num(r.expected_cards_lost, 2), went_on]})
         if r.rule == "stop":
-            said.append(f"When the n/(n+1) rule said stop, the class stopped <b>{r.stopped} of {r.decisions}</b> "
-                        f"times ({_pct(r.stopped / r.decisions)}).")
+            said.append({"kind": "stopped", "stopped": r.stopped, "decisions": r.decisions,
+                         "share": _pct(r.stopped / r.decisions)})
             if r.continued:
-                said.append(f"Going on there cost {_num(r.expected_cards_lost, 2)} expected cards each time"
-                            + ("" if math.isnan(gave) else f"; in the end those who went on archived "
-                               f"{abs(gave):.2f} cards {'fewer' if gave < 0 else 'more'} than stopping would "
-                               f"have, on average") + ".")
-    return (head + "<p>" + " ".join(said) + "</p>"
-            + _table(["", "Decisions", "Stopped", "Went on", "Followed the rule", "Expected cards lost",
-                      "Going on gave (vs stop)"], rows)
-            + "<p class='note'>Expected cards lost: the mean, over the decisions against the rule, of the "
-              "difference between the two choices' expected cards.</p></section>")
+                said.append({"kind": "cost", "lost": _num(r.expected_cards_lost, 2),
+                             "gave": "" if math.isnan(gave) else f"{abs(gave):.2f}",
+                             "fewer_or_more": "fewer" if gave < 0 else "more"})
+    return {"rows": rows, "said": said}
 
 
 def _ago(at: str, now: _dt.datetime) -> str:
     try:
         then = _dt.datetime.fromisoformat(at)
     except ValueError:
-        return _e(at)
+        return at
     if then.tzinfo is None:
         then = then.replace(tzinfo=_dt.timezone.utc)
     seconds = (now - then).total_seconds()
     clock = then.astimezone().strftime("%H:%M")
     if seconds < 0 or seconds > 24 * 3600:
-        return _e(then.astimezone().strftime("%Y-%m-%d %H:%M"))
+        return then.astimezone().strftime("%Y-%m-%d %H:%M")
     return f"{clock} ({int(seconds // 60)} min ago)" if seconds >= 60 else f"{clock} (just now)"
 
 
-def _where(results: ClassResults, now: _dt.datetime, words: LabWords) -> str:
+def _where(results: ClassResults, now: _dt.datetime, words: LabWords) -> dict[str, Any]:
     table = results.where()
     if table.empty:
-        return ""
+        return {"rows": []}
     table = table.assign(lab=[words.lab(lab) for lab in table.lab]).sort_values(["lab", "nickname"])
     counts = table.lab.value_counts()
-    summary = ", ".join(f"<b>{_e(lab)}</b> {n}" for lab, n in sorted(counts.items()))
-    rows = [[_e(r.nickname), _e(r.lab), _ago(r.at, now), str(r.records)] for r in table.itertuples(index=False)]
-    return ("<section><h2>Who is in which lab</h2>"
-            f"<p>{summary} <span class='note'>(the lab of each learner's latest record)</span></p>"
-            + _table(["Nickname", "Lab", "Last record", "Records"], rows, left=2) + "</section>")
+    rows = [[r.nickname, r.lab, _ago(r.at, now), str(r.records)] for r in table.itertuples(index=False)]
+    return {"rows": rows, "summary": sorted(counts.items())}
 
 
-def _quiz(results: ClassResults) -> str:
+def _quiz(results: ClassResults) -> dict[str, Any]:
     """The Rules tutorial's quiz, only when someone answered: per question, who answered, who was right, and
     the wrong answer chosen most (the rule to explain again)."""
     table = results.quiz()
     if table.empty:
-        return ""
+        return {"rows": []}
     rows = []
     for r in table.itertuples(index=False):
-        if r.game:
-            ask = (f"<b class='nw'>{_e(r.game.title())} {r.number}</b> <span class='note'>({_e(r.rulings)})</span> "
-                   f"{_e(r.text)}<br><span class='note'>Right: {_e(r.right_answer)}</span>")
-        else:
-            ask = f"<b>{_e(r.question)}</b><br><span class='note'>not a question of this kit's tutorial</span>"
-        share = _pct(r.right_share)
-        right = f"{r.right} <span class='{'no' if r.right_share < 0.5 else 'yes'}'>({share})</span>"
-        wrong = _e(r.top_wrong) if r.top_wrong_count else "–"
-        rows.append([ask, str(r.answered), f"<span class='nw'>{right}</span>", wrong,
-                     str(r.top_wrong_count) if r.top_wrong_count else "–"])
-    table_html = _table(["Question", "Answered", "Right", "<span class='nw'>Wrong answer chosen most</span>",
-                         "<span class='nw'>Chose it</span>"], rows, text_columns=(3,))
-    return ("<section class='wide'><h2>Rules tutorial quiz</h2>"
-            "<p>Each learner's first answer to each question. A question many got wrong is a rule to explain "
-            "again; the wrong answer chosen most says what they thought.</p>"
-            + table_html.replace("<table>", "<table class='quiz'>", 1) + "</section>")
+        rows.append({"game": r.game.title() if r.game else "", "number": r.number, "rulings": r.rulings,
+                     "text": r.text, "right_answer": r.right_answer, "question": r.question,
+                     "right": r.right, "low": r.right_share < 0.5, "share": _pct(r.right_share),
+                     "answered": str(r.answered), "top_wrong": r.top_wrong if r.top_wrong_count else "–",
+                     "top_wrong_count": str(r.top_wrong_count) if r.top_wrong_count else "–"})
+    return {"rows": rows}
 
 
 def wipe_command(db_path: str, session: str = "", *, cwd: str | None = None, program: str | None = None) -> str:
@@ -380,12 +314,17 @@ def wipe_command(db_path: str, session: str = "", *, cwd: str | None = None, pro
     return f"cd {shlex.quote(str(here))} && {command}" if inside or inside_too else command
 
 
-def _page(title: str, body: str, refresh_seconds: int | None) -> str:
-    meta = f"<meta http-equiv='refresh' content='{int(refresh_seconds)}'>" if refresh_seconds else ""
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<meta name='referrer' content='no-referrer'>{meta}<title>{_e(title)}</title>"
-            f"<style>{_CSS}</style></head><body>{body}</body></html>")
+@functools.lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    """The page's template, autoescaped: a text from the records can never be markup."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                             autoescape=True, extensions=["jinja2.ext.do"], undefined=jinja2.StrictUndefined)
+    return env.get_template("teacher_page.html.j2")
+
+
+def _page(**values: Any) -> str:
+    return _template().render(css=Markup(_CSS), colors={"blue": BLUE, "light_blue": LIGHT_BLUE, "orange": ORANGE},
+                              **values)
 
 
 def render(results: ClassResults, *, db_path: str, csv_href: str, session: str = "",
@@ -397,34 +336,18 @@ def render(results: ClassResults, *, db_path: str, csv_href: str, session: str =
     (default :func:`wipe_command` for ``db_path``)."""
     now = now or _dt.datetime.now(_dt.timezone.utc)
     words = words or LabWords()
-    wipe = wipe or wipe_command(db_path, session)
     n = len(results.records)
-    learners = len(results.nicknames())
-    stamp = now.astimezone().strftime("%H:%M:%S")
-    title = f"Class results{' – ' + session if session else ''}"
-    header = (f"<header><h1>{_e(title)}</h1><span><b>{n}</b> records from <b>{learners}</b> learners</span>"
-              f"<span>updated {stamp}{f', every {refresh_seconds} s' if refresh_seconds else ''}</span>"
-              f"<a href='{_e(csv_href)}' download>Download all records (CSV)</a></header>")
-    footer = (f"<p class='note' style='padding:0 18px 12px'>Session file: <code>{_e(db_path)}</code>. Only what "
-              "the labs record is kept (nickname, lab, time, and the run, guess, decision or answer). When the "
-              "class is over, stop the class server first (Ctrl+C in its window: a wipe is refused while it "
-              f"runs), then wipe the session with <code>{_e(wipe)}</code></p>")
-    if not n:
-        body = (header + "<div class='empty'><h2>Nothing recorded yet</h2>"
-                "<p>When learners join with a nickname and use the labs, their Simulate runs, guesses, "
-                "Challenge decisions, Knockout plays and tutorial quiz answers appear here (this page refreshes by "
-                "itself).</p>"
-                "</div>" + footer)
-        return _page(title, body, refresh_seconds)
-    sections = [_simulation(results, words), _calibration(results), _brier(results), _challenge(results),
-                _knockout(results), _where(results, now, words), _quiz(results)]
-    return _page(title, header + "<main>" + "".join(s for s in sections if s) + "</main>" + footer,
-                 refresh_seconds)
+    sections = {}
+    if n:
+        sections = {"simulation": _simulation(results, words), "calibration": _calibration(results),
+                    "brier": _brier(results), "challenge": _challenge(results), "knockout": _knockout(results),
+                    "where": _where(results, now, words), "quiz": _quiz(results)}
+    return _page(title=f"Class results{' – ' + session if session else ''}", forbidden=False,
+                 refresh_seconds=int(refresh_seconds) if refresh_seconds else None, records=n,
+                 learners=len(results.nicknames()), stamp=now.astimezone().strftime("%H:%M:%S"), csv_href=csv_href,
+                 db_path=db_path, wipe=wipe or wipe_command(db_path, session), sections=sections)
 
 
 def forbidden_page() -> str:
     """The answer to anyone without the teacher's key: in words, with no hint of the key."""
-    body = ("<div class='empty'><h1>This page is for the teacher</h1>"
-            "<p>It opens with the teacher's address that the class server printed when it started. "
-            "Learners: your lab is at the class address your teacher gave you.</p></div>")
-    return _page("For the teacher", body, None)
+    return _page(title="For the teacher", forbidden=True, refresh_seconds=None)

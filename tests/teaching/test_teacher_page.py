@@ -119,7 +119,7 @@ def test_nicknames_and_texts_from_the_records_are_escaped():
                   exact=Fraction(1, 3), outcome=0)]
     page = page_of(pool(recs))
     assert "<script" not in page and "<b>x</b>" not in page and "<lab>" not in page
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "Bo &amp; &#x27;Co&#x27;" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "Bo &amp; &#39;Co&#39;" in page
     assert "q&lt;b&gt;x&lt;/b&gt;" in page
 
 
