@@ -97,8 +97,9 @@ def test_simulation_lab_fresh_runs_pooling_and_speed(page, js_errors, lab_server
     table = nb.locator(f"{SIM} table").first
     before = table.inner_text()
     nb.locator(f"{SIM} .widget-checkbox input").first.check()
-    assert "All 9 runs pooled" in before  # the table pools as soon as there are two runs
+    assert "pooled" not in before  # issue 27: no pooled row while Pool my runs is unticked
     wait_for_text(page, f"{SIM} .safari-sim-run", r"The plot pools all your runs")
+    assert "All 9 runs pooled" in table.inner_text()
     assert "9 runs pooled: 9,000 trials" in nb.locator(f"{SIM} .safari-sim-plot").first.inner_html()
 
     cov_button = nb.locator(f"{SIM} button", has_text="Run the intervals").first

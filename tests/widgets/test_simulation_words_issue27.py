@@ -56,8 +56,13 @@ def test_pooled_row_only_when_ticked_and_count_first(lab):
 
 def test_plain_words_for_the_terms(lab):
     words = text(lab.summary.value)
-    for term in ("SE (standard error):", "Wilson's interval:", "Log scale:", "Slope −1/2:"):
-        assert term in words, term
+    assert "SE, the standard error" in words
+    pictures = text(lab.plot_out.value.split("</svg>")[-1])
+    assert "log scale: each step to the right multiplies the trials by 10" in pictures
+    assert "slope −1/2. So 100 times more trials make it 10 times smaller" in pictures
+    heading = next(text(w.value) for w in lab.tabs.children[0].children
+                   if isinstance(getattr(w, "value", None), str) and "95% intervals really" in w.value)
+    assert "Wilson's interval is another way to draw a 95% interval. It always stays between 0 and 1." in heading
     first = words.index("SE")
     assert "standard error" in words[first:first + 30], words[first - 40:first + 40]  # said where first met
 

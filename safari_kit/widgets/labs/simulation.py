@@ -176,17 +176,17 @@ def _estimate_text(e: Estimate) -> str:
     return f"{int(e.successes):,} successes in {e.n:,} trials: {e.mean:.4f} ± {e.se:.4f} (SE, the standard error)"
 
 
-#: the terms of the summary and the pictures in plain words, where a learner first meets them (issue 27)
-WORDS_HTML = (
-    "<details class='safari-sim-words' style='margin:2px 0;color:#345;font-size:13px'><summary style='cursor:"
-    "pointer'>What do these words mean?</summary><ul style='margin:2px 0'>"
-    "<li><b>SE</b> (standard error): how far one run's estimate usually lands from the true chance.</li>"
-    "<li><b>95% interval</b>: estimate minus 1.96·SE to estimate plus 1.96·SE. In 95 runs of 100 it holds the "
-    "true chance.</li>"
-    "<li><b>Wilson's interval</b>: another way to draw the 95% interval. It always stays between 0 and 1.</li>"
-    "<li><b>Log scale</b>: each step along the axis multiplies the trials by 10 (10, 100, 1,000, ...).</li>"
-    "<li><b>Slope −1/2</b>: the SE falls along this line. Take 100 times more trials, and the SE gets 10 "
-    "times smaller.</li></ul></details>")
+#: the pictures' terms in plain words, right under them, where a learner first meets them (issue 27)
+PICTURE_WORDS = (
+    "<p class='safari-sim-words' style='margin:0 0 4px;color:#345;font-size:13px'>Left: the bottom axis is on a "
+    "<b>log scale</b>: each step to the right multiplies the trials by 10. Right: the standard error falls along a "
+    "line of <b>slope −1/2</b>. So 100 times more trials make it 10 times smaller.</p>")
+#: the two intervals in plain words, where the coverage part first names them
+INTERVAL_WORDS = (
+    "<b>Do 95% intervals really cover the truth 95% of the time?</b><br><span class='safari-sim-words' "
+    "style='color:#345;font-size:13px'>The <b>simple interval</b> runs from the estimate minus 1.96·SE to the "
+    "estimate plus 1.96·SE. <b>Wilson's interval</b> is another way to draw a 95% interval. It always stays "
+    "between 0 and 1.</span>")
 
 
 def bot_words(game: str, spec: str) -> str:
@@ -214,16 +214,23 @@ def learner_tournament_html(res) -> str:
     full table.)"""
     c, s = res.config, res.summary
     rows = "".join(
-        f"<tr><th scope='row'>{html.escape(bot_words(c['game'], str(label)))}</th><td>{int(r.games):,}</td>"
+        f"<tr><td style='text-align:center'>{bar_letter(i)}</td><th scope='row'>"
+        f"{html.escape(bot_words(c['game'], str(label)))}</th><td>{int(r.games):,}</td>"
         f"<td>{int(r.wins):,}</td><td>{r.win_rate:.3f}</td><td>{r.win_ci_low:.3f} to {r.win_ci_high:.3f}</td></tr>"
-        for label, r in s.iterrows())
-    seats = ", ".join(f"seat {seat}: {r.win_rate:.3f}" for seat, r in res.by_seat.iterrows())
+        for i, (label, r) in enumerate(s.iterrows()))
+    rates = [f"{r.win_rate:.3f}" for _, r in res.by_seat.iterrows()]
+    seats = rates[0] if len(rates) == 1 else f"{', '.join(rates[:-1])} and {rates[-1]}"
     return (_TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: "
             f"{c['games']:,} games, {c['players']} players</b></p><table class='sk-tournament'><thead><tr>"
-            "<th scope='col'>Bot</th><th scope='col'>Games</th><th scope='col'>Wins</th><th scope='col'>Win rate"
-            "</th><th scope='col'>95% interval (Wilson's)</th></tr></thead><tbody>" + rows + "</tbody></table>"
-            f"<p style='color:#555'>Win rate is wins divided by games (a shared win counts as a part). Win rate "
-            f"by seat, first seat to last: {seats}.</p></div>")
+            "<th scope='col'>Bar</th><th scope='col'>Bot</th><th scope='col'>Games</th><th scope='col'>Wins</th>"
+            "<th scope='col'>Win rate</th><th scope='col'>95% interval (Wilson's)</th></tr></thead><tbody>"
+            + rows + "</tbody></table><p style='color:#555'>Win rate is wins divided by games (a shared win "
+            f"counts as a part). Win rate by seat, from the first seat to the last: {seats}.</p></div>")
+
+
+def bar_letter(i: int) -> str:
+    """The letter of bar ``i`` in the tournament picture (A, B, ...): the table beside it names each bot."""
+    return chr(ord("A") + i) if i < 26 else str(i + 1)
 
 
 # ----------------------------------------------------------------------------- the lab
@@ -314,7 +321,7 @@ class SimulationLab(Lab):
         convergence = W.VBox([
             W.HBox([self.question_box, self.trials_slider, self.run_button, self.pool_box]), self.about,
             self.summary, self.plot_out,
-            W.HTML("<b>Do 95% intervals really cover the truth 95% of the time?</b>"),
+            W.HTML(INTERVAL_WORDS),
             W.HBox([self.cov_size, self.cov_count, self.cov_method, self.cov_button]),
             self.cov_summary, self.cov_out])
 
@@ -327,7 +334,7 @@ class SimulationLab(Lab):
         self.games_slider = W.SelectionSlider(options=TOURNAMENT_GAMES,
                                               value=100 if tournament_game == "knockout" else 30,
                                               description="Games", continuous_update=False)
-        self.seat_boxes = W.HBox()
+        self.seat_boxes = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.tour_button = W.Button(description="Run tournament", button_style="primary",
                                     tooltip="Play fresh games (run 1, 2, 3, ...: the same games in every classroom)")
         self.tour_button.on_click(lambda _b: self.run_tournament(background=in_kernel()))
@@ -417,7 +424,9 @@ class SimulationLab(Lab):
             finally:
                 if not background:
                     self._end_reset()
-        self.show_status(f"Run k of every button is the same draw {self._same_on_screens()}.")
+        self.show_status("Each press of a button draws new trials or games: run 1, run 2, and so on. "
+                         + ("Another screen draws its own runs." if self.secret
+                            else f"Run 2 here is run 2 {self._same_on_screens()}."))
         if background:  # after the buttons are restored: the job disables them until it ends
             self.run_tournament(background=True, on_end=self._end_reset)
 
@@ -633,7 +642,7 @@ class SimulationLab(Lab):
         self.summary.value = (f"<div class='safari-sim-run' style='margin:2px 0;color:#234'>{note}</div>"
                               f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
                               + (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside}</p>"
-                                 if outside else "") + WORDS_HTML)
+                                 if outside else ""))
         covers = "covers" if lo <= exact <= hi else "misses"
         self.live.say(f"Run {last['run']} with N = {last['n']:,}: estimate {final.mean:.4f}, 95% interval {lo:.4f} "
                       f"to {hi:.4f}; it {covers} the exact value {exact:.4f}.")  # what a screen reader is told
@@ -647,7 +656,7 @@ class SimulationLab(Lab):
             title = f"Run {last['run']}: the estimate settles on the exact value"
         svg = convergence_svg(xs, [e.mean for e in ests], [e.se for e in ests], exact, others=others, title=title)
         self.figures["convergence"] = svg
-        self.plot_out.value = svg
+        self.plot_out.value = svg + PICTURE_WORDS
 
     # ------------------------------------------------------------------ coverage
     @guarded
@@ -745,7 +754,7 @@ class SimulationLab(Lab):
             value = old[s] if s < len(old) and old[s] in choices else defaults[s]
             boxes.append(W.Dropdown(options=[(bot_words(game, c), c) for c in choices], value=value,
                                     description=f"Bot {s + 1}",
-                                    layout=W.Layout(width="330px"), style={"description_width": "45px"}))
+                                    layout=W.Layout(width="390px"), style={"description_width": "45px"}))
         self.seat_boxes.children = boxes
 
     @guarded
@@ -875,8 +884,9 @@ class SimulationLab(Lab):
         self.tournament_result, self.tournament_run = res, k
         self.tour_summary.value = (  # run k, never the tournament's seed (a huge number, or a secret)
             f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
-            f"{games:,} games. Run {k} is the same {self._same_on_screens()}. "
-            f"Press again for {games:,} new games.</p>" + learner_tournament_html(res))
+            f"{games:,} games. " + ("Another screen plays its own games. " if self.secret else
+                                    f"Run {k} is the same {self._same_on_screens()}. ")
+            + f"Press again for {games:,} new games.</p>" + learner_tournament_html(res))
         self._draw_tournament()
         # issue 27: the live status said "Playing 30 games ... run 2" long after the games ended
         best = res.summary["win_rate"].idxmax()
@@ -887,8 +897,8 @@ class SimulationLab(Lab):
         s = self.tournament_result.summary
         players = self.tournament_result.config["players"]
         rates = s["win_rate"].to_numpy()
-        game = self.tournament_result.config["game"]
-        svg = bars_svg([bot_words(game, str(x)) for x in s.index], rates, s["win_ci_low"].to_numpy(),
+        # the bars by letter (A, B, ...): the plain names are too long to sit under a bar; the table names them
+        svg = bars_svg([bar_letter(i) for i in range(len(s.index))], rates, s["win_ci_low"].to_numpy(),
                        s["win_ci_high"].to_numpy(),
                        reference=1 / players, reference_label=f"fair share 1/{players}",
                        title=f"{self.tournament_result.config['game'].title()}, run {self.tournament_run}: "
