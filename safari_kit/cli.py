@@ -450,26 +450,16 @@ def _setup_lessons(sub) -> None:
 @_guarded
 def _run_class(args) -> int:
     from safari_kit.classroom.serve import run
-    from safari_kit.classroom.settings import ClassSettings
+    from safari_kit.classroom.settings import from_arguments
 
-    settings = ClassSettings(ip=args.ip, port=args.port, base_url=args.base_url, max_kernels=args.max_labs,
-                             new_kernels_per_minute=args.labs_per_minute, max_starting=args.starting_at_once,
-                             ready_labs=args.ready_labs, spare_labs=args.spare_labs,
-                             cull_idle_seconds=args.idle_seconds,
-                             cull_interval_seconds=args.cull_interval, memory_limit_mb=args.memory_mb,
-                             memory_check_seconds=args.memory_check, max_message_bytes=args.max_message_kib * 1024,
-                             page_bytes_per_10s=args.page_kib_per_10s * 1024,
-                             sockets_per_lab=args.sockets_per_lab, labs_per_browser=args.labs_per_browser,
-                             labs_per_address=args.labs_per_address, reclaim_after_seconds=args.reclaim_after,
-                             results=args.results or "", session=args.session or "")
+    settings = from_arguments(args)
     return run(args.notebook, settings, print_fn=lambda text: _write(sys.stdout, text))
 
 
 @command("class")
 def _setup_class(sub) -> None:
-    from safari_kit.classroom.settings import ClassSettings
+    from safari_kit.classroom.settings import add_arguments
 
-    d = ClassSettings()
     p = _one_line_errors(sub.add_parser(
         "class", help="serve the classroom app to a class on the school network (make class)",
         description="Serve the classroom app (Voila, standalone) to a class: each learner's lab belongs to "
@@ -477,63 +467,7 @@ def _setup_class(sub) -> None:
                     "(docs/teachers.md, 'Class server'). Prints the address to give learners. Ctrl+C stops it."))
     p.add_argument("notebook", nargs="?", default="notebooks/app.ipynb",
                    help="the app notebook (default: notebooks/app.ipynb)")
-    p.add_argument("--ip", default=d.ip, help=f"the interface to listen on (default {d.ip}: every interface, "
-                                              f"so the class can reach it; 127.0.0.1: this computer only)")
-    p.add_argument("--port", type=_int_in(1, 65535, "a port"), default=d.port, help=f"port (default {d.port})")
-    p.add_argument("--base-url", default=d.base_url,
-                   help="the path the app is served under, e.g. /7b/ behind the school's reverse proxy "
-                        f"(default {d.base_url})")
-    p.add_argument("--max-labs", type=_int_in(0, None, "a number of labs"), default=d.max_kernels,
-                   help=f"live labs (kernels) at most, 0 = no cap (default {d.max_kernels})")
-    p.add_argument("--labs-per-minute", type=_int_in(0, None, "a number of labs"),
-                   default=d.new_kernels_per_minute,
-                   help=f"new labs one computer (IP address) may open in a minute, 0 = no cap "
-                        f"(default {d.new_kernels_per_minute})")
-    p.add_argument("--ready-labs", type=_int_in(0, None, "a number of labs"), default=d.ready_labs,
-                   help=f"labs kept started, in use or ready, so that a learner's page opens at once: size it to "
-                        f"the class (about 60 MB each), 0 = none (default {d.ready_labs})")
-    p.add_argument("--spare-labs", type=_int_in(0, None, "a number of labs"), default=d.spare_labs,
-                   help=f"ready labs kept however many are in use, for latecomers and reloads "
-                        f"(default {d.spare_labs})")
-    p.add_argument("--starting-at-once", type=_int_in(0, None, "a number of labs"), default=d.max_starting,
-                   help=f"labs starting at once (their pages rendering); further pages get a page saying the lab is "
-                        f"starting, 0 = no cap (default {d.max_starting})")
-    p.add_argument("--idle-seconds", type=_int_in(0, None, "a number of seconds"), default=d.cull_idle_seconds,
-                   help=f"close a lab no page has been connected to for this long, 0 = never "
-                        f"(default {d.cull_idle_seconds}: {d.cull_idle_seconds // 60} minutes)")
-    p.add_argument("--cull-interval", type=_int_in(1, None, "a number of seconds"), default=d.cull_interval_seconds,
-                   help=f"seconds between two looks for idle labs (default {d.cull_interval_seconds})")
-    p.add_argument("--memory-mb", type=_int_in(0, None, "a number of MB"), default=d.memory_limit_mb,
-                   help=f"memory one lab may use, in MB, 0 = no cap (default {d.memory_limit_mb})")
-    p.add_argument("--memory-check", type=_int_in(1, None, "a number of seconds"),
-                   default=int(d.memory_check_seconds),
-                   help=f"seconds between two memory readings (default {d.memory_check_seconds:g})")
-    p.add_argument("--max-message-kib", type=_int_in(64, None, "a number of KiB"),
-                   default=d.max_message_bytes // 1024,
-                   help=f"largest websocket message a page may send, in KiB (default {d.max_message_bytes // 1024})")
-    p.add_argument("--page-kib-per-10s", type=_int_in(0, None, "a number of KiB"),
-                   default=d.page_bytes_per_10s // 1024,
-                   help=f"what one lab's pages may send in any 10 seconds, all their connections together, in KiB, "
-                        f"0 = no cap; more closes its connections with a sentence "
-                        f"(default {d.page_bytes_per_10s // 1024})")
-    p.add_argument("--sockets-per-lab", type=_int_in(0, None, "a number of connections"), default=d.sockets_per_lab,
-                   help=f"connections (websockets) open at once on one lab; a new one closes the oldest, 0 = no cap "
-                        f"(default {d.sockets_per_lab})")
-    p.add_argument("--labs-per-browser", type=_int_in(0, None, "a number of labs"), default=d.labs_per_browser,
-                   help=f"labs one browser may hold at once, 0 = no cap (default {d.labs_per_browser})")
-    p.add_argument("--labs-per-address", type=_int_in(0, None, "a number of labs"), default=d.labs_per_address,
-                   help=f"labs one network address may hold at once (a hotspot puts a few learners behind one), "
-                        f"0 = no cap (default {d.labs_per_address})")
-    p.add_argument("--reclaim-after", type=_int_in(0, None, "a number of seconds"), default=d.reclaim_after_seconds,
-                   help=f"when the server is full, a newcomer's page takes the lab whose page has sent nothing for "
-                        f"the longest time beyond this many seconds, 0 = never (default {d.reclaim_after_seconds})")
-    p.add_argument("--results", metavar="FOLDER", default=None,
-                   help="record the class's results (nicknamed learners' runs, guesses and decisions) in "
-                        "FOLDER/SESSION.sqlite3 and serve the teacher's page, whose address (with the "
-                        "teacher's key) is printed at start (default: off, nothing recorded)")
-    p.add_argument("--session", metavar="NAME", default=None,
-                   help="the session's name with --results: letters, digits, '-' and '_' "
-                        "(default: the start's date and time, e.g. 2026-12-04-1905)")
+    add_arguments(p)  # one option per class setting, declared once (safari_kit.classroom.settings)
     p.set_defaults(func=_run_class)
 
 

@@ -12,7 +12,7 @@ page can say why its kernel was stopped even when the installed copy is older.
 from __future__ import annotations
 
 from safari_kit.classroom import request_log
-from safari_kit.classroom.settings import ClassSettings
+from safari_kit.classroom.settings import SETTINGS, ClassSettings
 
 __all__ = ["voila_config", "CONNECTION_CLASS", "KERNEL_MANAGER_CLASS", "IDENTITY_PROVIDER_CLASS",
            "IOPUB_TIMEOUT_SECONDS"]
@@ -29,9 +29,10 @@ def voila_config(settings: ClassSettings):
     from traitlets.config import Config
 
     c = Config()
-    c.Voila.ip = settings.ip
-    c.Voila.port = settings.port
-    c.Voila.base_url = settings.base_url
+    for setting in SETTINGS:  # each setting's own trait, as declared (safari_kit.classroom.settings)
+        if setting.config is not None:
+            section, trait = setting.config
+            c[section][trait] = getattr(settings, setting.name)
     c.Voila.port_retries = 0  # the address printed for the learners is the one served, or a clear error
     c.Voila.open_browser = False
     c.Voila.kernel_websocket_connection_class = CONNECTION_CLASS
@@ -54,11 +55,6 @@ def voila_config(settings: ClassSettings):
     # the kit's template for every page, its error page too (the learner's sentence, nothing from a CDN)
     c.VoilaConfiguration.template = "safari"
     km = c.ClassroomKernelManager
-    km.max_kernels = settings.max_kernels
-    km.new_kernels_per_minute = settings.new_kernels_per_minute
-    km.max_starting = settings.max_starting
-    km.ready_labs = settings.ready_labs
-    km.spare_labs = settings.spare_labs
     if settings.pool_size:  # Voilà's pool: started before anyone comes, refilled 2 s after a page takes a lab
         c.VoilaConfiguration.preheat_kernel = True
         c.VoilaConfiguration.default_pool_size = settings.pool_size
@@ -68,15 +64,7 @@ def voila_config(settings: ClassSettings):
     # (record_timing) tell a page that lost output: safari_kit.classroom.lab_pages.why_not_whole
     c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT_SECONDS
     c.VoilaExecutor.record_timing = True
-    km.memory_limit_mb = settings.memory_limit_mb
-    km.memory_check_interval = settings.memory_check_seconds
-    km.page_bytes_per_window = settings.page_bytes_per_10s
-    km.max_sockets_per_lab = settings.sockets_per_lab
-    km.labs_per_browser = settings.labs_per_browser
-    km.labs_per_address = settings.labs_per_address
-    km.reclaim_silent_seconds = settings.reclaim_after_seconds
-    km.cull_idle_timeout = settings.cull_idle_seconds
-    km.cull_interval = settings.cull_interval_seconds or 60
+    km.cull_interval = settings.cull_interval_seconds or 60  # (ClassSettings refuses 0 when culling)
     km.cull_connected = False  # a kernel with an open page is never culled
     km.cull_busy = False
     return c

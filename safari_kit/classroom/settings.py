@@ -1,72 +1,315 @@
-"""Every setting of the class server (``make class``, ``safari-kit class``), in one place.
+"""Every setting of the class server (``make class``, ``safari-kit class``), declared once.
 
-=========================  =======================================  ============================================
-setting (CLI option)       default                                  what it does
-=========================  =======================================  ============================================
-``ip`` (--ip)              ``0.0.0.0``: every interface             where learners reach the server
-``port`` (--port)          8866                                     Voilà's port
-``base_url`` (--base-url)  ``/``                                    the path it serves under (behind a proxy)
-``max_kernels``            80 live kernels                          a page beyond it: "the class server is full"
-``new_kernels_per_minute`` 4 per client (IP address)                a page beyond it: "wait a minute"
-``ready_labs``             30 labs kept ready (in use or not)       a page takes a lab that already ran the app:
-                                                                    it opens at once (0: each page starts one)
-``spare_labs``             2 ready labs however many are in use     for latecomers and reloads
-``max_starting``           2 labs starting at once                  ready labs too; further pages get "Your lab is
-                                                                    starting" (a start ends when its page is
-                                                                    rendered, sent or connects, or after 30 s)
-``cull_idle_seconds``      600 s idle, checked every 60 s           a kernel no page is connected to is shut
-                                                                    (one never connected: not before 120 s)
-``memory_limit_mb``        512 MB per kernel, checked every 5 s     a kernel over it is stopped; its page says so
-``max_message_bytes``      1 MiB per websocket frame                a larger frame closes that page's socket
-``page_bytes_per_10s``     4 MiB from one lab's pages in any 10 s   more closes the lab's sockets, with a sentence
-``sockets_per_lab``        3 websockets open at once on one lab     a new one closes the oldest, with a sentence
-``labs_per_browser``       3 labs held at once by one browser       a page beyond it: "close a tab you no longer
-                                                                    use" (a lab whose page has gone is taken back)
-``labs_per_address``       6 labs held at once by one address       the same, per computer (a hotspot: a few
-                                                                    learners behind one address)
-``reclaim_after_seconds``  150 s                                    when full, a newcomer takes the lab whose page
-                                                                    has sent nothing the longest beyond it (0: never)
-``results`` (--results)    off: nothing recorded                    record the class's results in this folder and
-                                                                    serve the teacher's page (issue 21)
-``session`` (--session)    the start's date and time                the session's name (its file SESSION.sqlite3)
-=========================  =======================================  ============================================
+Each setting is one :class:`Setting` in :data:`SETTINGS`: its default, its help, its command-line flag (and
+the flag's unit: ``--max-message-kib`` in KiB for a setting in bytes), where it goes in Voilà's config, and
+how the teachers' guide names its default. From them:
 
-:class:`ClassSettings` holds them; :func:`safari_kit.classroom.config.voila_config` turns them into
-Voilà's traitlets config, and :func:`safari_kit.classroom.serve.run` serves the class with them.
+* :class:`ClassSettings` takes its defaults (its fields' types are the dataclass's annotations);
+* ``safari-kit class`` builds its options (:func:`add_arguments`) and reads them back (:func:`from_arguments`);
+* :func:`safari_kit.classroom.config.voila_config` sets each setting's trait (:attr:`Setting.config`);
+* :func:`limits_table` writes the limits table of docs/teachers.md ("Class server"), which a test compares.
+
+A setting added here reaches all four; tests/server/test_class_settings_declared.py checks that every
+flag comes back as its config value.
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
 
-__all__ = ["ClassSettings", "MiB"]
+__all__ = ["ClassSettings", "Setting", "SETTINGS", "LimitRow", "LIMIT_ROWS", "add_arguments", "from_arguments",
+           "limits_table", "MiB"]
 
 MiB = 1024 * 1024
 
 
 @dataclasses.dataclass(frozen=True)
-class ClassSettings:
-    """Every setting of the class server; the defaults are the documented ones (docs/teachers.md)."""
+class Setting:
+    """One class setting: ``default`` in its own unit (bytes, seconds, MB); the flag's value is
+    ``default // scale`` (``scale`` 1024: KiB). ``help`` may use ``{cli}`` (the flag's default) and
+    ``{minutes}``; ``doc_default`` is how docs/teachers.md's limits table says the default (same fields).
+    ``config``: ``(section, trait)`` of Voilà's config that takes the value (None: :func:`voila_config` uses it
+    otherwise); ``low``/``high``: the flag's bounds (None: any text); ``what``: what the flag is, in an error."""
 
-    ip: str = "0.0.0.0"
-    port: int = 8866
-    base_url: str = "/"
-    max_kernels: int = 80
-    new_kernels_per_minute: int = 4
-    ready_labs: int = 30
-    spare_labs: int = 2
-    max_starting: int = 2
-    cull_idle_seconds: int = 600
-    cull_interval_seconds: int = 60
-    memory_limit_mb: int = 512
-    memory_check_seconds: float = 5.0
-    max_message_bytes: int = 1 * MiB
-    page_bytes_per_10s: int = 4 * MiB
-    sockets_per_lab: int = 3
-    labs_per_browser: int = 3
-    labs_per_address: int = 6
-    reclaim_after_seconds: int = 150
-    results: str = ""  # a folder: record the class's results there (safari_kit.classroom.recording)
-    session: str = ""  # the session's name; "" = the start's date and time
+    name: str
+    default: Any
+    flag: str
+    help: str
+    doc_default: str = "{cli}"
+    config: tuple[str, str] | None = None
+    low: int | None = 0
+    high: int | None = None
+    what: str = "a whole number"
+    scale: int = 1
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+    @property
+    def cli_default(self) -> Any:
+        if isinstance(self.default, float) and self.default.is_integer():
+            return int(self.default) // self.scale
+        return self.default // self.scale if self.scale != 1 else self.default
+
+    def _fields(self) -> dict[str, Any]:
+        cli = self.cli_default
+        return {"cli": cli, "minutes": cli // 60 if isinstance(cli, int) else cli}
+
+    def help_text(self) -> str:
+        return self.help.format(**self._fields())
+
+    def doc_text(self) -> str:
+        return f"`{self.flag}` ({self.doc_default.format(**self._fields())})"
+
+
+_KM = "ClassroomKernelManager"
+
+#: every class setting, in the order of ``safari-kit class --help``
+SETTINGS: tuple[Setting, ...] = (
+    Setting("ip", "0.0.0.0", "--ip", "the interface to listen on (default {cli}: every interface, so the class can "
+            "reach it; 127.0.0.1: this computer only)", doc_default="`{cli}`: every network interface",
+            config=("Voila", "ip"), low=None),
+    Setting("port", 8866, "--port", "port (default {cli})", config=("Voila", "port"), low=1, high=65535,
+            what="a port"),
+    Setting("base_url", "/", "--base-url", "the path the app is served under, e.g. /7b/ behind the school's "
+            "reverse proxy (default {cli})", config=("Voila", "base_url"), low=None),
+    Setting("max_kernels", 80, "--max-labs", "live labs (kernels) at most, 0 = no cap (default {cli})",
+            config=(_KM, "max_kernels"), what="a number of labs"),
+    Setting("new_kernels_per_minute", 4, "--labs-per-minute", "new labs one computer (IP address) may open in a "
+            "minute, 0 = no cap (default {cli})", doc_default="{cli} per IP address in any 60 s",
+            config=(_KM, "new_kernels_per_minute"), what="a number of labs"),
+    Setting("ready_labs", 30, "--ready-labs", "labs kept started, in use or ready, so that a learner's page opens at "
+            "once: size it to the class (about 60 MB each), 0 = none (default {cli})",
+            config=(_KM, "ready_labs"), what="a number of labs"),
+    Setting("spare_labs", 2, "--spare-labs", "ready labs kept however many are in use, for latecomers and reloads "
+            "(default {cli})", config=(_KM, "spare_labs"), what="a number of labs"),
+    Setting("max_starting", 2, "--starting-at-once", "labs starting at once (their pages rendering); further pages "
+            "get a page saying the lab is starting, 0 = no cap (default {cli})", config=(_KM, "max_starting"),
+            what="a number of labs"),
+    Setting("cull_idle_seconds", 600, "--idle-seconds", "close a lab no page has been connected to for this long, "
+            "0 = never (default {cli}: {minutes} minutes)", doc_default="{cli}, i.e. {minutes} minutes",
+            config=(_KM, "cull_idle_timeout"), what="a number of seconds"),
+    Setting("cull_interval_seconds", 60, "--cull-interval", "seconds between two looks for idle labs (default {cli})",
+            config=(_KM, "cull_interval"), low=1, what="a number of seconds"),
+    Setting("memory_limit_mb", 512, "--memory-mb", "memory one lab may use, in MB, 0 = no cap (default {cli})",
+            doc_default="{cli} MB", config=(_KM, "memory_limit_mb"), what="a number of MB"),
+    Setting("memory_check_seconds", 5.0, "--memory-check", "seconds between two memory readings (default {cli})",
+            config=(_KM, "memory_check_interval"), low=1, what="a number of seconds"),
+    Setting("max_message_bytes", 1 * MiB, "--max-message-kib", "largest websocket message a page may send, in KiB "
+            "(default {cli})", doc_default="{cli}: 1 MiB per websocket message", low=64, what="a number of KiB",
+            scale=1024),
+    Setting("page_bytes_per_10s", 4 * MiB, "--page-kib-per-10s", "what one lab's pages may send in any 10 seconds, "
+            "all their connections together, in KiB, 0 = no cap; more closes its connections with a sentence "
+            "(default {cli})", doc_default="{cli}: 4 MiB in any 10 s", config=(_KM, "page_bytes_per_window"),
+            what="a number of KiB", scale=1024),
+    Setting("sockets_per_lab", 3, "--sockets-per-lab", "connections (websockets) open at once on one lab; a new one "
+            "closes the oldest, 0 = no cap (default {cli})", config=(_KM, "max_sockets_per_lab"),
+            what="a number of connections"),
+    Setting("labs_per_browser", 3, "--labs-per-browser", "labs one browser may hold at once, 0 = no cap "
+            "(default {cli})", config=(_KM, "labs_per_browser"), what="a number of labs"),
+    Setting("labs_per_address", 6, "--labs-per-address", "labs one network address may hold at once (a hotspot puts "
+            "a few learners behind one), 0 = no cap (default {cli})", config=(_KM, "labs_per_address"),
+            what="a number of labs"),
+    Setting("reclaim_after_seconds", 150, "--reclaim-after", "when the server is full, a newcomer's page takes the "
+            "lab whose page has sent nothing for the longest time beyond this many seconds, 0 = never "
+            "(default {cli})", doc_default="{cli} s", config=(_KM, "reclaim_silent_seconds"),
+            what="a number of seconds"),
+    Setting("results", "", "--results", "record the class's results (nicknamed learners' runs, guesses and "
+            "decisions) in FOLDER/SESSION.sqlite3 and serve the teacher's page, whose address (with the teacher's "
+            "key) is printed at start (default: off, nothing recorded)", low=None, metavar="FOLDER"),
+    Setting("session", "", "--session", "the session's name with --results: letters, digits, '-' and '_' "
+            "(default: the start's date and time, e.g. 2026-12-04-1905)", low=None, metavar="NAME"),
+)
+
+_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def _default(name: str) -> Any:
+    return _BY_NAME[name].default
+
+
+@dataclasses.dataclass(frozen=True)
+class LimitRow:
+    """One row of docs/teachers.md's limits table: ``options`` names its settings as ``{name}`` (each written
+    ``--flag (default)``); ``does`` and ``sees`` are the guide's words."""
+
+    limit: str
+    options: str
+    does: str
+    sees: str
+
+
+#: the limits table of docs/teachers.md ("Class server"), row by row (:func:`limits_table`)
+LIMIT_ROWS: tuple[LimitRow, ...] = (
+    LimitRow('where it listens', '{ip}, {port}',
+             '`--ip 127.0.0.1` for this computer only, or the address of one network card',
+             'the address printed at the start'),
+    LimitRow('labs at once', '{max_kernels}',
+             'a new page beyond it starts no kernel',
+             ('a page: "The class server is full … Close a tab you no longer use, wait a minute, then reload '
+              'this page. If it stays full, tell your teacher."')),
+    LimitRow('new labs per computer', '{new_kernels_per_minute}',
+             'stops one device opening pages in a loop',
+             'a page: "This computer opened 4 labs in the last minute … Wait a minute, then reload this page."'),
+    LimitRow('ready labs', '{ready_labs}, {spare_labs}',
+             ('the server starts this many labs before anyone comes (each has already run the app, about 60 MB '
+              'each), **two at a time** (see the next row), and keeps that many in all, in use or ready, plus '
+              'at least 2 ready for latecomers and reloads; never more than `--max-labs`. A lab is given to a '
+              'learner only once its page has been checked whole (the app is in it and its Python is running); '
+              "a lab whose page came out incomplete (this happened on a busy laptop: the app's output arrived "
+              'too late) is stopped and another started, and the terminal says so in one line. Size it to the '
+              'class: `--ready-labs 60` for two classes, `0` on a laptop short of memory'),
+             ('when a lab is ready, the app opens at once; a learner who comes before any lab is ready sees a '
+              'page: **"Your lab is starting. The class is arriving together, so this can take up to a minute. '
+              'Keep this page open: your lab opens here by itself."** The page asks again every 2 seconds or so'
+              ' and turns into the app without a reload. Never a white page')),
+    LimitRow('labs starting at once', '{max_starting}',
+             ('starting a lab (a new Python, the app notebook run, the page rendered) is the heaviest thing the'
+              ' server does; the ready labs start this many at a time too (each keeps its place until its page '
+              "has been rendered), and a learner's page that comes while every place is taken is told to wait "
+              '(a place comes back when a started page has been rendered and sent, or its page connects, or 30 '
+              's pass), so the labs already open keep answering quickly'),
+             ('the page "Your lab is starting. The class is arriving together, so this can take up to a minute.'
+              ' Keep this page open: your lab opens here by itself." (it asks again every 2 s or so; a learner '
+              "who waits is not counted as opening labs), then the app; while the lab runs the app, Voilà's "
+              'spinner with "Your lab is starting. Keep this page open."')),
+    LimitRow('idle labs', '{cull_idle_seconds}, checked every {cull_interval_seconds} s',
+             ('a lab no page has been connected to for that long is shut (a tab closed without its shutdown, a '
+              'device that went to sleep); a lab with an open page is **never** shut for being idle, nor one '
+              'whose page has not connected yet until 2 minutes have passed (a page still loading on a busy '
+              'server)'),
+             ('nothing while the page is open; a device that slept longer finds, on waking, "This lab has '
+              'stopped ... Reload the page to start again" above the lab (a new lab: the game it was playing is'
+              ' gone)')),
+    LimitRow('memory per lab', '{memory_limit_mb}, read every {memory_check_seconds} s',
+             "a lab's kernel over it is stopped (an app lab uses about 60 MB)",
+             ('a yellow line over the page: "This lab used more than 512 MB of the server\'s memory, so the '
+              'server stopped it. Reload the page to start again."')),
+    LimitRow('message size', '{max_message_bytes}',
+             ("a larger message (far more than any click or record) closes that page's connection; the others "
+              'do not notice'),
+             ('a yellow line: "This page sent a message larger than the server accepts, so the server closed '
+              'its connection. Reload the page to start again."')),
+    LimitRow("what one lab's pages send", '{page_bytes_per_10s}',
+             ("What **one lab's pages** may send in any 10 s, **all their connections together** (it used to be"
+              ' per connection: one page opened 6 connections and sent six times as much). Past it, every '
+              'connection of that lab is closed, and for the rest of those 10 s a new connection to that lab is'
+              ' refused. The lab itself keeps running.'),
+             ('"This page sent more than 4.2 MB in 10 seconds, more than the class server allows, so the server'
+              ' closed its connection. Reload the page to start again."')),
+    LimitRow('windows of one lab', '{sockets_per_lab}',
+             ("Connections (websockets) open at once on one lab. The app's page uses 1; a page reconnecting "
+              'after a network hiccup may briefly hold a second. A new connection beyond the cap closes the '
+              '**oldest** (the newest is the one a learner is looking at).'),
+             ('On the older window: "This lab was opened in too many windows at once, so the server closed this'
+              ' one. Reload the page to start again."')),
+    LimitRow('labs per browser', '{labs_per_browser}',
+             ("Labs one browser may hold at once (the browser's own cookie; a second tab of the same browser is"
+              ' the same learner). A lab whose page has gone (a tab closed without saying goodbye) is taken '
+              'back first, so a learner who reloads is never refused because of their own old tabs.'),
+             ('A page: "This browser already has 3 labs open, the most the class server allows for one learner.'
+              ' Close a tab you no longer use, then reload this page."')),
+    LimitRow('labs per computer', '{labs_per_address}',
+             ("Labs one network address may hold at once. A school's phone hotspot can put a few learners "
+              'behind one address, so it is larger than the per-browser cap. Behind a reverse proxy every '
+              "learner has the proxy's address: set it to 0 there (as `--labs-per-minute`)."),
+             ('A page: "This computer already has 6 labs open, the most the class server allows for one '
+              'computer. Close a tab you no longer use, then reload this page. If several of you share one '
+              'connection (a phone hotspot), tell your teacher."')),
+    LimitRow('a full server', '{reclaim_after_seconds}',
+             ("**Only when the server is full** (`--max-labs` reached): a newcomer's page takes the lab whose "
+              'page has sent nothing (no click, no message) for the longest time, if that is more than this '
+              'many seconds. A lab of a browser or address holding more than its share goes first; a lab whose '
+              'page has already gone goes before any other. Only a newcomer who holds no lab, from an address '
+              'that holds no quiet lab, takes one (otherwise someone asking every few seconds would take back '
+              'their own quiet labs one by one and a classmate would never get in); a learner who reloads while'
+              ' the server is full takes back their own old lab if its page has gone. While the server has '
+              'room, nothing is taken: a learner reading quietly keeps the lab however long.'),
+             ('On the quiet page: "The class server was full and this page had been quiet for minutes, so its '
+              'lab went to a classmate. Reload the page to start again." (Reloading gets a lab again when one '
+              'is free.)')),
+)
+
+
+def limits_table() -> str:
+    """docs/teachers.md's limits table, in Markdown, from :data:`SETTINGS` and :data:`LIMIT_ROWS`."""
+    options = {s.name: s.doc_text() for s in SETTINGS}
+    lines = ["| limit | option (default) | what it does | what the learner sees |", "|---|---|---|---|"]
+    lines += [f"| {row.limit} | {row.options.format(**options)} | {row.does} | {row.sees} |" for row in LIMIT_ROWS]
+    return "\n".join(lines) + "\n"
+
+
+def _int_in(setting: Setting) -> Callable[[str], int]:
+    """An argparse type: a whole number within the setting's bounds, with a readable error."""
+    low, high, what = setting.low, setting.high, setting.what
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"expected {what} {span}, got {value}")
+        return value
+
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser, settings: Sequence[Setting] = SETTINGS) -> None:
+    """One option per setting, as ``safari-kit class`` has them."""
+    for s in settings:
+        kwargs: dict[str, Any] = {"help": s.help_text(), "dest": s.dest}
+        if s.metavar:
+            kwargs["metavar"] = s.metavar
+        if s.low is None and s.high is None:
+            kwargs["default"] = s.default if s.default != "" else None
+        else:
+            kwargs.update(type=_int_in(s), default=s.cli_default)
+        parser.add_argument(s.flag, **kwargs)
+
+
+def from_arguments(args: argparse.Namespace, settings: Sequence[Setting] = SETTINGS) -> ClassSettings:
+    """The :class:`ClassSettings` of parsed options (each flag's value times its scale)."""
+    values: dict[str, Any] = {}
+    for s in settings:
+        value = getattr(args, s.dest)
+        if value is None:
+            value = s.default
+        elif s.scale != 1:
+            value = value * s.scale
+        values[s.name] = value
+    return ClassSettings(**values)
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassSettings:
+    """Every setting of the class server: each field's default, help and flag are its :data:`SETTINGS` entry."""
+
+    ip: str = _default("ip")
+    port: int = _default("port")
+    base_url: str = _default("base_url")
+    max_kernels: int = _default("max_kernels")
+    new_kernels_per_minute: int = _default("new_kernels_per_minute")
+    ready_labs: int = _default("ready_labs")
+    spare_labs: int = _default("spare_labs")
+    max_starting: int = _default("max_starting")
+    cull_idle_seconds: int = _default("cull_idle_seconds")
+    cull_interval_seconds: int = _default("cull_interval_seconds")
+    memory_limit_mb: int = _default("memory_limit_mb")
+    memory_check_seconds: float = _default("memory_check_seconds")
+    max_message_bytes: int = _default("max_message_bytes")
+    page_bytes_per_10s: int = _default("page_bytes_per_10s")
+    sockets_per_lab: int = _default("sockets_per_lab")
+    labs_per_browser: int = _default("labs_per_browser")
+    labs_per_address: int = _default("labs_per_address")
+    reclaim_after_seconds: int = _default("reclaim_after_seconds")
+    results: str = _default("results")
+    session: str = _default("session")
 
     @property
     def pool_size(self) -> int:
