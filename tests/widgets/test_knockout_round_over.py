@@ -136,3 +136,15 @@ def test_the_star_says_why_it_took_one_of_equal_chances():
         else:
             assert "one of the weakest" in why
     assert seen >= 3
+
+
+def test_no_card_ids_or_code_words_in_the_learners_sentences():
+    """Issue 27: no card ids (K12) in sentences, the chance P said in words, the tally's headers in words."""
+    lab = KnockoutLab(seed=1)
+    assert "P is the chance that your card wins the turn" in lab.prob.value
+    assert "C(U, k) means the number of ways to choose k cards out of U." in lab.prob.value
+    play_round_one(lab)
+    words = " ".join(text(w) for w in (lab.prob.value, lab.log.value, lab.tally.value, lab.status.value))
+    assert not re.search(r"\bK\d\d\b", words), re.findall(r"\bK\d\d\b", words)[:5]
+    for code in ("round.turn", "P shown", "best P", "auto"):
+        assert code not in text(lab.tally.value), code

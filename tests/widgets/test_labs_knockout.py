@@ -343,7 +343,7 @@ def test_learner_out_waits_for_the_button():
 def test_hint_of_the_first_position_counts_before_reducing():
     lab = KnockoutLab(seed=1)
     text = hint_text(lab)
-    assert "Best: Springbok (K12), 88 km/h, naming Top speed." in text
+    assert "Best: Springbok, 88 km/h, naming Top speed." in text
     assert "U = 50 unseen cards (57 − your 7 cards), H = 1 of them higher than 88 km/h, " \
            "k = 21 cards held by the 3 players after you:" in text
     assert "P(win) = C(U − H, k) / C(U, k) = C(50 − 1, 21) / C(50, 21) = 29/50 ≈ 0.580" in text

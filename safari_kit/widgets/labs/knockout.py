@@ -256,7 +256,7 @@ class KnockoutLab(Lab):
         return "You" if seat == self.learner else f"Player {seat}"
 
     def _card(self, cid: str) -> str:
-        return f"{html.escape(self.game.by_id[cid].name)} <small>({cid})</small>"
+        return html.escape(self.game.by_id[cid].name)  # issue 27: no card ids (K12) in a learner's sentences
 
     # ------------------------------------------------------------------ playing
     def _bot_step(self) -> None:
@@ -639,15 +639,15 @@ class KnockoutLab(Lab):
                              f"{chance_html(p[(cid, it)], short=True)}{star}</td>")
             body.append(f"<tr data-card='{cid}'{cls}>{''.join(cells)}</tr>")
         if leading:
-            intro = ("<b>You lead.</b> P(your card wins the turn) for each data item you may name "
-                     "(you win unless a player after you holds a strictly higher card):")
+            intro = ("<b>You lead.</b> P is the chance that your card wins the turn, for each data item you may "
+                     "name. You win unless a player after you holds a strictly higher card.")
         else:
             played = ", ".join(f"{self._name(seat)}: {self._card(c)} "
                                f"({_fmt(self.game.by_id[c].value(s.item))} {ITEM_UNITS[s.item]})"
                                for seat, c in s.trick)
             intro = (f"<b>You follow.</b> Named item: <b>{ITEM_SHORT[s.item]}</b>. Played so far: {played}. "
-                     "You must beat every card already played (a tie goes to the earlier card), "
-                     "and hope nobody after you holds a higher one:")
+                     "To win, beat every card already played (a tie goes to the earlier card). "
+                     "Then hope nobody after you holds a higher one. P is your chance to win the turn:")
         count = win_count(self.game, view_of(s.observation(self.learner)), bc, bi if leading else s.item)
         note = why_html(self.game, count, leading, self._tie_words())
         table = (f"<table class='safari-prob-table' data-step='{self._step}' data-phase="

@@ -46,8 +46,9 @@ LAB_CSS = """
 
 
 def card_html(game, cid: str) -> str:
-    """A card's name with its id, small: ``Springbok <small>(K12)</small>``."""
-    return f"{html.escape(game.by_id[cid].name)} <small>({cid})</small>"
+    """A card's name as a learner reads it: ``Springbok`` (issue 27: no card ids such as K12 in sentences; the
+    id stays in the page's data attributes for tests)."""
+    return html.escape(game.by_id[cid].name)
 
 
 def fmt_value(v: float) -> str:
@@ -255,7 +256,8 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
                f"{nowrap(f'<b>H = {c.higher}</b> of them higher than {mine},')} "
                f"{nowrap(k_words + ':')}</div>"
                f"<div class='safari-ko-formula'>{' '.join(steps)} "
-               f"<span style='color:#666'>({explain})</span></div>")
+               f"<span style='color:#666'>({explain})</span></div>"
+               "<div style='color:#666'>C(U, k) means the number of ways to choose k cards out of U.</div>")
     if ties and c.value != 0:
         why += f"<div class='safari-ko-tie'>{ties}</div>"
     if c.value == 0:
@@ -279,12 +281,12 @@ def tally_html(game, predictions) -> str:
     rows = []
     for p in done[-7:]:
         item = ITEM_SHORT.get(p.item, p.item)
-        how = "auto" if p.auto else ("lead" if p.leading else "follow")
-        rows.append(f"<tr><td>{p.round}.{p.turn}</td><td>{html.escape(game.by_id[p.card].name)}</td>"
+        how = "played for you" if p.auto else ("you led" if p.leading else "you followed")
+        rows.append(f"<tr><td>{p.round}, {p.turn}</td><td>{html.escape(game.by_id[p.card].name)}</td>"
                     f"<td>{item}</td><td>{how}</td><td>{float(p.p):.3f}</td><td>{float(p.best_p):.3f}</td>"
                     f"<td>{'won' if p.won else 'lost'}</td></tr>")
     return (f"<div><b>Predicted vs actual</b>: {len(done)} turns played; the chances of your plays add up "
             f"to <b>{float(expected):.2f}</b> expected wins, you actually won <b>{won}</b>. "
             f"You chose the best option {best_plays} time{'s' if best_plays != 1 else ''} of {len(done)}."
-            f"<table><tr><th>round.turn</th><th>card</th><th>item</th><th>how</th><th>P shown</th>"
-            f"<th>best P</th><th>result</th></tr>{''.join(rows)}</table></div>")
+            f"<table><tr><th>Round, turn</th><th>Card</th><th>Data item</th><th>How</th><th>Chance shown</th>"
+            f"<th>Best chance</th><th>Result</th></tr>{''.join(rows)}</table></div>")
