@@ -149,8 +149,8 @@ def _witness(script: Script, states: list) -> list[Question]:
         "to reveal?",
         tuple(f"Place {p}: {c.color} {c.animal}, {c.texture}, {c.name}" for p, c in cards.items()),
         right,
-        f"A safe card shares nothing with the challenged card: the {safe_card.color} {safe_card.animal} at "
-        f"place {places[right]} shares nothing with it, while {' and '.join(shares)} (W5).", ("W5",),
+        f"A safe card shares nothing with the challenged card. The {safe_card.color} {safe_card.animal} at "
+        f"place {places[right]} shares nothing with it. But {', and '.join(shares)} (W5).", ("W5",),
         frozenset({challenged, *(known[p] for p in places)})))
 
     # q3: may the Challenge stop yet (W5)? read from legal_actions() of the position

@@ -360,3 +360,16 @@ def test_the_quiz_is_named_and_sits_under_next(game):
         lab.go(step)
         assert f"Quiz: question {number} of {n}" in lab.quiz_text.value
         assert lab.status.value.count("Quiz") == 1 and f"Quiz question {number} of {n}:" in lab.live.text
+
+
+def test_the_quiz_words_are_short_sentences():
+    """Issue 27: one idea a sentence, at most about 25 words. The questions, their choices, and the whys the quiz
+    builds itself (a ruling's own line is the rulings' text, checked with them)."""
+    from safari_kit.teaching.tutorials import knockout_script, witness_script
+
+    for script in (witness_script(), knockout_script()):
+        for q in questions(script):
+            built = [q.text, *q.choices] + ([q.why] if q.id in ("witness-q2", "witness-q3", "knockout-q2") else [])
+            for words in built:
+                for sentence in re.split(r"(?<=[.?!])\s+", words):
+                    assert len(sentence.split()) <= 25, (q.id, sentence)

@@ -170,8 +170,8 @@ class RulesTutorial(Lab):
         self.record("quiz_answer", question=q.id, answer=q.choices[choice], correct=right)
         self._show_quiz(q)
         # the why is under the question; the status line says the verdict, a screen reader hears it all
-        self.show_status(f"{'Right!' if right else 'Not quite: the right answer is marked ✓.'} The why is under "
-                         "the question; press Next to see it happen.", kind="good" if right else "bad",
+        self.show_status(f"{'Right!' if right else 'Not quite: the right answer is marked ✓.'} The reason is "
+                         "under the question. Press Next to see it happen.", kind="good" if right else "bad",
                          spoken=f"{self._verdict(q)} Press Next to see it happen.")
 
     @guarded
