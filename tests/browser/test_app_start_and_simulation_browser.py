@@ -66,7 +66,7 @@ def test_app_start_page_and_simulation_lab(laptop, js_errors, voila_app):
     numbers = [el for el in page.locator(f"{lab} .safari-top input[type='number']").all() if el.is_visible()]
     assert not numbers, "the app's Simulation lab offers a Seed box"
     note = page.locator(f"{lab} .safari-deal-note").inner_text()
-    assert "secret seed" in note and "no two screens" in note, note
+    assert "secret seed" in note and "No two screens" in note, note
     text = page.locator(lab).inner_text()
     assert not re.search(r"\d{10,}", text), re.search(r"\d{10,}", text)
     assert "seed" not in page.locator(f"{lab} .safari-sim-run").inner_text().lower()

@@ -344,8 +344,8 @@ def test_hint_of_the_first_position_counts_before_reducing():
     lab = KnockoutLab(seed=1)
     text = hint_text(lab)
     assert "Best: Springbok, 88 km/h, naming Top speed." in text
-    assert "U = 50 unseen cards (57 − your 7 cards), H = 1 of them higher than 88 km/h, " \
-           "k = 21 cards held by the 3 players after you:" in text
+    assert "U = 50 unseen cards (57 − your 7 cards). H = 1 of them is higher than 88 km/h. " \
+           "k = 21 cards are held by the 3 players after you." in text
     assert "P(win) = C(U − H, k) / C(U, k) = C(50 − 1, 21) / C(50, 21) = 29/50 ≈ 0.580" in text
     assert "data-u='50' data-h='1' data-k='21' data-beaten='0'" in lab.prob.value
     # the formula is never broken across lines: each step is one unbreakable span
@@ -396,7 +396,7 @@ def test_hint_when_a_lead_surely_loses():
     assert printed == {"U": 5, "H": 3, "k": 4}, text
     assert "(57 − your 2 cards − 50 played this round)" in text
     assert "= C(5 − 3, 4) / C(5, 4) = 0" in text
-    assert "only 2 unseen cards (U − H) are not higher, fewer than the 4 cards they hold" in text
+    assert "Only 2 unseen cards (U − H) are not higher. That is fewer than the 4 cards they hold" in text
     assert "Every option loses this turn" in text and "weakest card" in text
 
 

@@ -250,7 +250,7 @@ def test_simple_intervals_below_0_are_drawn_and_explained():
     ests = S_DRAWS.interval_estimates(lab.question, 20, 100, rng)
     below = sum(1 for e in ests if e.successes / 20 - 1.96 * math.sqrt(e.mean * (1 - e.mean) / 20) < -1e-12)
     assert below > 0 and c["below_0"] == below and c["above_1"] == 0
-    assert f"Of these 100 simple intervals, {below} reach below 0: mean ± 1.96·SE is symmetric" in lab.cov_summary.value
+    assert f"Of these 100 simple intervals, {below} reach below 0. It goes 1.96·SE both ways" in lab.cov_summary.value
     assert "A probability cannot be below 0" in lab.cov_summary.value
     assert "impossible: below 0 or above 1" in lab.figures["coverage"]
     lab.cov_method.value = "wilson"                      # the same trials, Wilson's intervals: inside 0..1
@@ -273,7 +273,7 @@ def test_in_the_app_the_lab_draws_from_its_own_secret_seed_and_shows_none():
     a = SimulationLab(seed=None, fair=True, run_tournament=False)
     b = SimulationLab(seed=None, fair=True, run_tournament=False)
     assert a.secret and a.seed != b.seed and a.seed_box.layout.display == "none" and a.seed_box.value == 0
-    assert "secret seed" in a.deal_note.value and "no two screens" in a.deal_note.value
+    assert "secret seed" in a.deal_note.value and "No two screens" in a.deal_note.value
     a.run_tournament(game="knockout", bots="greedy,random", games=10)
     a.run_tournament(game="knockout", bots="greedy,random", games=10)   # run 2: its tournament seed is derived
     a.run_button.click()

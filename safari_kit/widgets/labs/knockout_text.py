@@ -229,6 +229,9 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
     def nowrap(text: str) -> str:
         return f"<span class='safari-nowrap'>{text}</span>"
 
+    def pl(n: int) -> str:
+        return "is" if n == 1 else "are"
+
     naming = f", naming {short}" if leading else f" on {short}"
     head = f"<div>&#9733; Best: {card_html(game, c.card)}, {mine}{naming}.</div>"
     if c.beaten:
@@ -239,25 +242,26 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
         if c.played:
             seen += f" &minus; {c.played} played this round"
         after = ("the player after you" if c.later == 1 else f"the {c.later} players after you")
-        k_words = ("<b>k = 0</b>: nobody plays after you" if c.k == 0
-                   else f"<b>k = {c.k}</b> card{'s' if c.k != 1 else ''} held by {after}")
+        k_words = ("<b>k = 0</b>: nobody plays after you." if c.k == 0
+                   else f"<b>k = {c.k}</b> card{'s are' if c.k != 1 else ' is'} held by {after}.")
+        # issue 27: short sentences; every symbol said in words where it appears
         if c.k == 0:
-            explain = "nobody is left to beat you"
+            explain = "Nobody is left to beat you."
         elif c.unseen - c.higher < c.k:
-            explain = (f"only {c.unseen - c.higher} unseen cards (U &minus; H) are not higher, fewer than "
-                       f"the {c.k} cards they hold: one of them surely holds a higher card")
+            explain = (f"Only {c.unseen - c.higher} unseen cards (U &minus; H) are not higher. That is fewer than "
+                       f"the {c.k} cards they hold, so one of them surely holds a higher card.")
         else:
-            explain = (f"the hands {after} may hold with none of the H higher cards, "
-                       "out of all possible hands")
+            explain = (f"C(U &minus; H, k) counts the hands {after} may hold with none of the H higher cards. "
+                       "C(U, k) counts all their possible hands.")
         steps = [nowrap("P(win) = C(U &minus; H, k) / C(U, k)"),
                  nowrap(f"= C({c.unseen} &minus; {c.higher}, {c.k}) / C({c.unseen}, {c.k})"),
                  nowrap(reduced_html(c.value))]
-        why = (f"<div>{nowrap(f'<b>U = {c.unseen}</b> unseen cards ({seen}),')} "
-               f"{nowrap(f'<b>H = {c.higher}</b> of them higher than {mine},')} "
-               f"{nowrap(k_words + ':')}</div>"
-               f"<div class='safari-ko-formula'>{' '.join(steps)} "
-               f"<span style='color:#666'>({explain})</span></div>"
-               "<div style='color:#666'>C(U, k) means the number of ways to choose k cards out of U.</div>")
+        why = (f"<div>{nowrap(f'<b>U = {c.unseen}</b> unseen cards ({seen}).')} "
+               f"{nowrap(f'<b>H = {c.higher}</b> of them {pl(c.higher)} higher than {mine}.')} "
+               f"{nowrap(k_words)}</div>"
+               f"<div class='safari-ko-formula'>{' '.join(steps)}</div>"
+               f"<div style='color:#666'>{explain} C(U, k) means the number of ways to choose k cards out of U."
+               "</div>")
     if ties and c.value != 0:
         why += f"<div class='safari-ko-tie'>{ties}</div>"
     if c.value == 0:

@@ -150,9 +150,9 @@ def outside_words(below: int, above: int, total: int, method: str = "normal") ->
     (``above`` reach above 1). Empty when none does, or for Wilson's interval (it never leaves 0 to 1).
 
     >>> print(outside_words(1, 0, 1))
-    This simple interval reaches below 0: mean ± 1.96·SE is symmetric around the estimate, so when the \
-estimate is near 0 after few trials, 1.96·SE is bigger than the estimate itself. A probability cannot be \
-below 0: read the interval as starting at 0. Wilson's interval always stays between 0 and 1.
+    This simple interval reaches below 0. It goes 1.96·SE both ways from the estimate. After few trials, \
+with the estimate near 0, 1.96·SE is bigger than the estimate itself. A probability cannot be below 0: read \
+the interval as starting at 0. Wilson's interval always stays between 0 and 1.
     """
     if method != "normal" or not (below or above):
         return ""
@@ -162,14 +162,14 @@ below 0: read the interval as starting at 0. Wilson's interval always stays betw
     else:
         counts = " and ".join(f"{k} {w}" for w, k in (("reach below 0", below), ("reach above 1", above)) if k)
         head = f"Of these {total} simple intervals, {counts}"
-    near = ("the estimate is near 0 after few trials, 1.96·SE is bigger than the estimate itself" if below and
-            not above else "the estimate is near 1 after few trials, 1.96·SE is bigger than 1 minus the estimate"
-            if above and not below else "the estimate is near 0 or 1 after few trials, 1.96·SE is bigger than "
-            "its distance to 0 or 1")
+    near = ("with the estimate near 0, 1.96·SE is bigger than the estimate itself" if below and not above
+            else "with the estimate near 1, 1.96·SE is bigger than 1 minus the estimate" if above and not below
+            else "with the estimate near 0 or 1, 1.96·SE is bigger than its distance to 0 or 1")
     read = ("read the interval as starting at 0" if not above else "read the interval as ending at 1"
             if not below else "read the interval as cut at 0 and 1")
-    return (f"{head}: mean ± 1.96·SE is symmetric around the estimate, so when {near}. A probability cannot be "
-            f"{where.replace(' and ', ' or ')}: {read}. Wilson's interval always stays between 0 and 1.")
+    # issue 27: short sentences (it was one of 33 words), "symmetric" said as "both ways"
+    return (f"{head}. It goes 1.96·SE both ways from the estimate. After few trials, {near}. A probability "
+            f"cannot be {where.replace(' and ', ' or ')}: {read}. Wilson's interval always stays between 0 and 1.")
 
 
 def _estimate_text(e: Estimate) -> str:
@@ -264,8 +264,8 @@ class SimulationLab(Lab):
             seed_words = ("a seed drawn in your browser" if python_in_browser()
                           else "a secret seed drawn on the server")
             self.deal_note.value = ("<span style='color:#555'>Your own draws: the questions, trials and games "
-                                    f"here come from {seed_words}, so no two "
-                                    "screens show the same runs; Reset draws again.</span>")
+                                    f"here come from {seed_words}. No two "
+                                    "screens show the same runs. Reset draws again.</span>")
         self._questions: dict[str, Question] = {}
         self.results: dict = {}
         self.coverage: dict = {}
@@ -725,10 +725,10 @@ class SimulationLab(Lab):
         self.cov_summary.value = (
             f"<p style='margin:4px 0' class='safari-sim-round'><b>Round {k}: {c['covered']} of {c['total']}</b> "
             f"intervals ({100 * c['covered'] / c['total']:.0f}%) cover the exact value {float(q.exact):.4f}. "
-            f"Each interval used {size} fresh trials; press again for a new round.{tally}<br>"
-            f"<span style='color:#555'>Exact coverage of the {name} interval with n = {size} here: "
-            f"{100 * c['exact_coverage']:.1f}%, so a round of {count} usually covers between {lo} and {hi} "
-            f"(19 rounds in 20).</span></p>")
+            f"Each interval used {size} fresh trials. Press again for a new round.{tally}<br>"
+            f"<span style='color:#555'>In the long run, the {name} interval with n = {size} trials covers the "
+            f"exact value {100 * c['exact_coverage']:.1f}% of the time. So a round of {count} usually covers "
+            f"between {lo} and {hi} (19 rounds in 20).</span></p>")
         c["below_0"] = sum(1 for r in c["intervals"] if r[0] < 0)
         c["above_1"] = sum(1 for r in c["intervals"] if r[1] > 1)
         outside = outside_words(c["below_0"], c["above_1"], c["total"], method)
