@@ -20,7 +20,7 @@ from safari_kit.teaching.exercises import Exercise, Hint, register
 __all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL", "CLASS_QUESTION",
            "example_class", "load_class", "loaded_class", "class_trials", "lowest_brier", "closer_than_class"]
 
-# the exercises' numbers, as the lesson states them (safari_kit/teaching/facts.py ties the text to these)
+# the exercises' numbers, as the lesson states them (tests/notebooks/facts/lesson_05.py ties the text to these)
 RATIO_FACTOR = 4        # 05.se-ratio: "You run 4 times as many trials"
 TARGET_SE = 0.01        # 05.trials-for-se: "the standard error is at most 0.01"
 INTERVALS = 100         # 05.misses: "You make 100 independent 95% intervals" (a round of the lab)
@@ -59,8 +59,8 @@ def trials_for_se(p, target: float) -> int:
 
 register(Exercise(
     "05.se-ratio", lambda: round(se_at(p_animal(), 1000) / se_at(p_animal(), RATIO_FACTOR * 1000), 6),
-    hints=[Hint(lambda a: a == 4, "Four times the trials does not make the error four times smaller: "
-                                  "look at the slope of the log-log plot."),
+    hints=[Hint(lambda a: a == 4, "Four times the trials does not make the error four times smaller. The error "
+                                  "falls like 1 over the square root of n, not like 1 over n."),
            Hint(lambda a: a == 16, "That would be the square. The error shrinks like 1/√n, not 1/n²."),
            Hint(lambda a: float(a) < 1, "More trials make the error smaller, so the divisor is bigger than 1.")],
     tolerance=0.01,
@@ -71,14 +71,20 @@ register(Exercise(
     hints=[Hint(lambda a: abs(float(a) - 100) < 1, "n = 1/0.01 forgets p(1 − p): SE = √(p(1 − p)/n)."),
            Hint(lambda a: abs(float(a) - 10000) < 1,
                 "n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here."),
-           Hint(lambda a: float(a) < 200, "Too few: SE = √(p(1 − p)/n) must be at most 0.01, so square both sides.")],
+           Hint(lambda a: abs(float(a) - 0.25 / TARGET_SE ** 2) < 1,
+                "That is the answer for p = 1/2, the worst case. Here p = 7/37, so p(1 − p) is smaller than 1/4."),
+           Hint(lambda a: float(a) < 200, "Too few: SE = √(p(1 − p)/n) must be at most 0.01, so square both sides: "
+                                          "0.01 becomes 0.0001.")],
     tolerance=2,
-    general_hint="Solve √(p(1 − p)/n) ≤ 0.01 for n with p = 7/37."))
+    general_hint="Square both sides of √(p(1 − p)/n) ≤ 0.01. You get p(1 − p)/n ≤ 0.0001, so n ≥ p(1 − p)/0.0001. "
+                 "Use p = 7/37."))
 
 register(Exercise(
     "05.misses", lambda: INTERVALS * (1 - LEVEL),
     hints=[Hint(lambda a: a == 95, "95 is how many you expect to cover it. How many miss?"),
-           Hint(lambda a: a == 0, "A 95% interval is allowed to miss: 1 time in 20 on average.")],
+           Hint(lambda a: a == 0, "A 95% interval is allowed to miss: 1 time in 20 on average."),
+           Hint(lambda a: abs(float(a) - (1 - float(LEVEL))) < 1e-9,
+                "That is the share of intervals that miss. How many of the 100 intervals is that?")],
     tolerance=0.5,
     general_hint="95% cover, so what percentage miss?"))
 
@@ -131,6 +137,11 @@ def _learner_trials() -> set[int]:
     return set(table[table.question == CLASS_QUESTION].trials)
 
 
+def _all_questions_trials() -> int:
+    """Every run's trials, whatever its question (a common wrong answer: the question left unfiltered)."""
+    return sum(r.trials for r in loaded_class().of_kind("simulation-run"))
+
+
 def _class_runs() -> int:
     return len([r for r in loaded_class().of_kind("simulation-run") if r.question == CLASS_QUESTION])
 
@@ -177,9 +188,12 @@ register(Exercise(
     hints=[Hint(lambda a: a in _learner_trials(), "That is one learner's trials. Pool the class: add up every "
                                                   "learner's trials of the question."),
            Hint(lambda a: a == _class_runs(), "That counts the runs (presses of Simulate); add up their trials."),
+           Hint(lambda a: a == _all_questions_trials() != class_trials(),
+                "That adds the trials of every question. Keep only the runs of identify by animal."),
            Hint(lambda a: float(a) < 100, "Each run has at least 100 trials, and the whole class ran it.")],
     tolerance=0.5,
-    general_hint="Keep the rows of kind 'simulation-run' for the question, then sum their trials column. "
+    general_hint="Keep the rows of kind 'simulation-run' whose question is 'identify-animal', then add up their "
+                 "trials column. "
                  "Did you load the same class file as the exercise (CLASS_FILE, then run the cells again)?"))
 
 register(Exercise(

@@ -111,3 +111,65 @@ def test_04_follow_hints():
     assert "faster card" in _text("04.follow", 1)
     assert "leading chance" in _text("04.follow", check_lead := _lead(len(pals) - 1, H, 14))
     assert check_lead != right
+
+
+# ----------------------------------------------------------------------------- lesson 05
+def test_05_trials_for_se_hints():
+    p = Fraction(14, 74)  # identify by animal: 14 other Elephants among 74 unseen cards (lesson 02)
+    n = p * (1 - p) / Fraction(1, 100) ** 2
+    assert check("05.trials-for-se", float(n)).correct
+    assert "p = 1/2" in _text("05.trials-for-se", 2500)           # the worst case p(1 − p) = 1/4
+    assert "forgets the factor" in _text("05.trials-for-se", 10_000)
+    assert "0.0001" in _text("05.trials-for-se", 39)              # √(p(1 − p))/0.01: 0.01 not squared
+    general = _text("05.trials-for-se", 1000)
+    assert "Square both sides" in general and "7/37" in general
+
+
+def test_05_misses_and_se_ratio_hints():
+    assert "share of intervals" in _text("05.misses", 0.05)
+    assert "share of intervals" in _text("05.misses", "5%")
+    assert "square root" in _text("05.se-ratio", 4)
+
+
+def test_05_class_trials_hint_for_every_question_added():
+    from safari_kit.teaching import lesson_05
+
+    runs = lesson_05.example_class().of_kind("simulation-run")
+    every = sum(r.trials for r in runs)
+    assert every != lesson_05.class_trials()
+    assert "every question" in _text("05.class-trials", every)
+
+
+def test_05_brier_table_below_the_exercise_says_it_is_a_recap():
+    """The table under 05.lowest-brier lists every score, lowest first: it must say it is a recap."""
+    text = next(NOTEBOOKS.glob("05-*.md")).read_text(encoding="utf-8")
+    after = text.split('check("05.lowest-brier", my_answer)')[-1]
+    cell = after.split("```{code-cell}")[1]
+    assert "results.brier()" in cell and "Recap" in cell.split("results.brier()")[0]
+
+
+def test_05_teachers_section_says_how_a_class_seed_is_set_now():
+    """The app offers no *Shared class seed* box unless the server is started with SAFARI_KIT_CLASS_SEED."""
+    text = next(NOTEBOOKS.glob("05-*.md")).read_text(encoding="utf-8")
+    teachers = text.split("## For teachers", 1)[1]
+    assert "tick *Shared class seed*" not in teachers and "*Shared class seed* ticked" not in teachers
+    assert "SAFARI_KIT_CLASS_SEED=" in teachers and "off by default" in teachers
+
+
+# ----------------------------------------------------------------------------- lesson 06
+def test_06_colors_hints():
+    # 10 draws WITH replacement, each color 1/5 (inclusion–exclusion): the common mistake
+    with_replacement = sum((-1) ** j * comb(5, j) * Fraction(5 - j, 5) ** 10 for j in range(6))
+    assert "no card is put back" in _text("06.colors-10", float(with_replacement))
+    assert "Add 10 to the list" in _text("06.colors-10", 0.47)   # a value read between the 8- and 15-card rows
+
+
+def test_06_names_hints():
+    clear, inks = 4, 2   # SAM, KIM, KRIS, ALAN and the inks T?M, ?AM (the lesson's archive)
+    assert "only the clear names" in _text("06.names", clear)
+    assert "ONE name" in _text("06.names", clear + 2 * inks)
+    assert "greedy" in _text("06.names", 5)
+
+
+def test_06_sam_general_hint_points_to_the_printout():
+    assert "1 bit" in _text("06.sam", Fraction(1, 4))

@@ -5,7 +5,7 @@ from fractions import Fraction
 from math import comb
 from typing import Callable
 
-from .common import _others, _rules, _safe, _tam, _w
+from .common import _others, _rules, _safe, _section, _tam, _w
 from .core import Fact, Given
 
 
@@ -142,56 +142,71 @@ def _brier_of_perfect_guesses() -> int:
 _RARE_ROUND = 86  # the Given above
 
 
+def _brier_example() -> tuple:
+    """Lesson 05 §6: what one guess of 0.2 adds to a Brier score when the event happens, and when it does not."""
+    from safari_kit.teaching.class_tables import brier
+
+    guess = Fraction(1, 5)
+    g = f"{float(guess):g}"
+    return g, 1, f"{float(brier([(guess, 1)])):g}", g, 0, f"{float(brier([(guess, 0)])):g}"
+
+
 def _precision_of(factor: int) -> int:
     """By how much the standard error falls when the trials are multiplied by factor."""
     n = LAB_05["trials"]
     return round(_se(_p_animal(), n) / _se(_p_animal(), factor * n))
 
 
-
 FACTS: tuple[Fact, ...] = (
     Fact("05", "{} times more trials, only {} times more precise", lambda: _precision(10)),
-    Fact("05", 'understand what "{}% confidence" means by making {} intervals',
+    Fact("05", 'understand what "{}% confidence" means, by making {} intervals',
          lambda: (_pct(_l05().LEVEL), _l05().INTERVALS)),
-    Fact("05", "Now simulate: {} trials", lambda: (f"{LAB_05['trials']:,}",)),
+    Fact("05", "identify by animal, knowing nothing, with {} trials", lambda: (f"{LAB_05['trials']:,}",)),
     Fact("05", "with its {}% band", _conf()),
-    Fact("05", "Below: {} confidence intervals, each made from its own fresh trials", lambda: (_l05().INTERVALS,)),
+    Fact("05", "Below: {} confidence intervals, each made from its own fresh trials (section {} explains them)",
+         lambda: (_l05().INTERVALS, _section("05", "What"))),
     Fact("05", "with N = {} at is the same on every screen", lambda: (f"{LAB_05['trials']:,}",)),
     Fact("05", "after {} trials it can easily be {} or {}", lambda: _easily(10)),
+    Fact("05", "(section {} says what that is)", lambda: (_section("05", "Why the error"),)),
     Fact("05", "√{} ≈ {} times smaller",
          lambda: (10, round(_se(_p_animal(), LAB_05["trials"]) / _se(_p_animal(), 10 * LAB_05["trials"])))),
     Fact("05", "Multiply n by {} and the error is divided by only √{} = {}",
          lambda: (_precision(10)[0], _precision(10)[0], _precision(10)[1])),
-    Fact("05", "a straight line with slope {}", lambda: (_slope(),)),
+    Fact("05", "It has slope {}", lambda: (_slope(),)),
     Fact("05", "Exercise . You run {} times as many trials", lambda: (_l05().RATIO_FACTOR,)),
     Fact("05", "For identify by animal, p = {}/{} (= {})",
          lambda: (_w().match_count(_tam(), "animal"), _others(), _p_animal())),
     Fact("05", "the standard error is at most {}?", lambda: (f"{_l05().TARGET_SE:g}",)),
-    Fact("05", 'An interval "estimate ± {} × SE" is made so that, before you run the trials, there is about a {}% '
-               "chance it will contain the true value. One interval either contains it or not; but if {} classes "
-               "each made one, about {} of them would be right",
-         lambda: (_z95(), _pct(_l05().LEVEL), _l05().INTERVALS, _l05().INTERVALS * _l05().LEVEL)),
+    Fact("05", 'The simple one is "estimate ± {} × SE": from the estimate minus {} standard errors to the estimate '
+               "plus {} standard errors", lambda: (_z95(),) * 3),
+    Fact("05", "there is about a {}% chance it will contain the true value. One interval either contains it or not. "
+               "But if {} classes each made one, about {} of them would be right",
+         lambda: (_pct(_l05().LEVEL), _l05().INTERVALS, _l05().INTERVALS * _l05().LEVEL)),
     Fact("05", "One round of {} intervals is itself random", lambda: (_l05().INTERVALS,)),
     Fact("05", "With {} trials per interval both intervals come close to {}%: {}% (simple) and {}% (Wilson) for "
                "identify by animal", _close_to_level),
     Fact("05", 'The simple interval "estimate ± {} × SE" gets into trouble', lambda: (_z95(),)),
-    Fact("05", "For the challenge question ({} safe cards in a row, p ≈ {}%) with {} trials per interval it covers "
-               "the truth only {}% of the time, while Wilson's interval covers it {}% of the time",
+    Fact("05", "Take the challenge question ({} safe cards in a row, p ≈ {}%) with {} trials per interval. The simple "
+               "interval covers the truth only {}% of the time, while Wilson's interval covers it {}% of the time",
          lambda: (_rules()["min_safe"], f"{100 * float(_p_four()):.1f}", LAB_05["small"],
                   _coverage_pct(_p_four(), LAB_05["small"], "normal"),
                   _coverage_pct(_p_four(), LAB_05["small"], "wilson"))),
-    Fact("05", "With {} trials there is a {}% chance of seeing no success at all, and then the simple interval is "
+    Fact("05", "With {} trials there is a {}% chance of seeing no success at all. Then the simple interval is "
                '"{} ± {}"', lambda: (LAB_05["small"], f"{100 * (1 - float(_p_four())) ** LAB_05['small']:.1f}")
          + _zero_interval()),
-    Fact("05", "question Challenge, n per interval {}", lambda: (LAB_05["small"],)),
-    Fact("05", "makes a new round of {} intervals from fresh trials. For identify by animal with n = {} a round "
-               "covers on average {} times out of {}, and in {} rounds out of {} between {} and {} times",
+    Fact("05", "choose the question Challenge and set n per interval to {}", lambda: (LAB_05["small"],)),
+    Fact("05", "makes a new round of {} intervals from fresh trials. For identify by animal with n = {}, a round "
+               "covers on average {} times out of {}. In {} rounds out of {} it covers between {} and {} times",
          _round_of_intervals),
     Fact("05", "So a round with {} or fewer happens about once in {} rounds",
          lambda: (_RARE_ROUND, _rare_round(_RARE_ROUND))),
     Fact("05", "is much closer to {}% than one round usually is",
          lambda: (_coverage_pct(_p_animal(), LAB_05["size"], "normal"),)),
     Fact("05", "You make {} independent {}% intervals", lambda: (_l05().INTERVALS, _pct(_l05().LEVEL))),
+    Fact("05", "Lower is better: {} is a perfect prophet", lambda: (_brier_of_perfect_guesses(),)),
+    Fact("05", "a guess of {} for an event that happened adds ({} − {})² = {}; if it did not happen, it adds "
+               "({} − {})² = {}", lambda: (_brier_example()[0],) + _brier_example()),
+    Fact("05", "the two ends of the {}% interval", _conf()),
     Fact("05", "each extra digit costs {}×", lambda: (_precision(10)[0],)),
     Fact("05", '"{}% confidence" is about the method', _conf()),
     Fact("05", "(the challenge question at n = {})", lambda: (LAB_05["small"],)),
@@ -201,10 +216,12 @@ FACTS: tuple[Fact, ...] = (
                   f"{round(1 / _l05().TARGET_SE ** 2):,}", f"{_l05().TARGET_SE:g}")),
     Fact("05", '"A {}% interval contains the true value with {}% probability"',
          lambda: (_pct(_l05().LEVEL), _pct(_l05().LEVEL))),
-    Fact("05", "Lower is better: {} is a perfect prophet", lambda: (_brier_of_perfect_guesses(),)),
 )
 
 GIVEN: tuple[Given, ...] = (
+    Given("05", "each time you go one step right (10 times more trials), it goes half a step down. Half a step down "
+                "means the error is divided by √10, about 3",
+          "what slope −1/2 means on base-10 log scales: a factor 10 in n is a factor √10 ≈ 3.16 in the error"),
     Given("05", "√10", "the cell pools ten runs: the lab's first and nine more presses"),
     Given("05", "after 10 trials", "an early point of the running estimate, where it still jumps"),
     Given("05", "a 2-player tournament", "the cell's line-up: one memory bot against the greedy bot"),
@@ -216,5 +233,13 @@ GIVEN: tuple[Given, ...] = (
     Given("05", "its lower end falls below 0", "no probability is smaller than 0: the bound a simple interval crosses"),
     Given("05", 'they said "about 0.3", the event happened about 3 times in 10',
           "an illustration of calibration: a guess of 3/10 met by the event 3 times in 10"),
-    Given("05", "the outcome is 1 if the event happened and 0 if not", "the outcome's coding in the Brier score"),
+    Given("05", "the outcome: 1 if the event happened and 0 if not", "the outcome's coding in the Brier score"),
+    Given("05", "who always says 1 for what happens and 0 for what does not",
+          "a perfect prophet's guesses, in the outcome's coding"),
+    Given("05", "each step along an axis multiplies by 10 (10, 100, 1000 …)",
+          "what a log scale is, with base 10: the lab's error plot marks its axes in powers of ten"),
+    Given("05", "It is never below 0 or above 1", "probabilities lie between 0 and 1, and Wilson's interval stays "
+                                                  "inside them"),
+    Given("05", "With m = 1 it remembers everything; with m = 0 it forgets everything",
+          "what remembering with probability 1 or 0 means"),
 )

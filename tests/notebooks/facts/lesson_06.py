@@ -83,23 +83,26 @@ def _g(x: float) -> str:
 
 
 FACTS: tuple[Fact, ...] = (
-    Fact("06", "compute the chance of collecting a set ({} different colors)", _f6("colors")),
-    Fact("06", 'The card "set of colors" gives {} points for a Mugshot of each of the {} colors in your archive',
+    Fact("06", "work out the chance of collecting a set of {} different colors", _f6("colors")),
+    Fact("06", 'The Case Card "set of colors" gives {} points for a Mugshot of each of the {} colors in your archive',
          _f6("set_points", "colors")),
-    Fact("06", "what is the chance they show all {} colors? Each color is on {} of the {} cards",
+    Fact("06", "What is the chance they show all {} colors? Each color is on {} of the {} cards",
          lambda: (_k06()["colors"], _per_element(), _n_witness())),
     Fact("06", "With exactly {} cards you need one of each color", _f6("colors")),
-    Fact("06", "but even {} cards miss a color quite often", _f6("m")),
+    Fact("06", "But even {} cards miss a color quite often", _f6("m")),
+    Fact("06", "Add {} to that list and run the cell again", _f6("m")),
+    Fact("06", "instead of adding {} to the list", _f6("m")),
     Fact("06", "What is P({} random Mugshots show all {} colors)?", _f6("m", "colors")),
     Fact("06", 'The "names" Case Card gives {}/{}/{} points for {}/{}/{} different names',
          lambda: (*_k06()["names_points"], *_k06()["names_counts"])),
-    Fact("06", "We script a short Advanced game ({} players). Turn {}: Player {} fails an identification, so "
-               "everybody sees a card X at place {} and the clue card at a new place. Turn {}: Player {} wins with a "
-               "SAM name and shuffles those two known places with SAM. Turn {}: Player {} wins with a TOM name and "
-               "looks at place {} with TOM",
+    Fact("06", "We play a short scripted game in Advanced Mode, with {} players: - Turn {}: Player {} fails an "
+               "identification. So everybody sees a card X at place {}, and the clue card at a new place. - Turn {}: "
+               "Player {} wins with a SAM name. With SAM, they shuffle those two known places: the two cards swap "
+               "places, or not, like a coin flip nobody sees. - Turn {}: Player {} wins with a TOM name. With TOM, "
+               "they look at place {} in secret",
          _f6("players", "fail_turn", "fail_player", "x_place", "sam_turn", "sam_player", "tom_turn", "tom_player",
              "tom_place")),
-    Fact("06", "{} bits = I know the card; {} bit = a fair coin between two cards",
+    Fact("06", "{} bits = I know the card. - {} bit = a fair coin between two cards",
          lambda: (_g(_k06()["sure"]), _g(_k06()["coin"]))),
     Fact("06", "(about {} for {} cards)", _f6("bits_before", "candidates")),
     Fact("06", "are uncertain again: {} bit of uncertainty each", lambda: (_g(_k06()["after_sam"]),)),
