@@ -195,6 +195,8 @@ FACTS: tuple[Fact, ...] = (
 )
 
 GIVEN: tuple[Given, ...] = (
+    Given("04", "the lab stops on Round 1 is over", "the Knockout lab's words at the end of a round (round 1 is the "
+                                                    "first it reaches)"),
     Given("04", "in 200 games between random players", "a sample size: enough turns to see a rare tie, and quick"),
     Given("04", "Let's simulate 20,000", "a sample size: numpy plays them at once, and the bars are smooth"),
 )

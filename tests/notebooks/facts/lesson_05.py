@@ -219,6 +219,7 @@ FACTS: tuple[Fact, ...] = (
 )
 
 GIVEN: tuple[Given, ...] = (
+    Given("05", "the last 6 cards it saw", "the lab's plain name of the bot lastk:6 (registry.learner_name)"),
     Given("05", "each time you go one step right (10 times more trials), it goes half a step down. Half a step down "
                 "means the error is divided by √10, about 3",
           "what slope −1/2 means on base-10 log scales: a factor 10 in n is a factor √10 ≈ 3.16 in the error"),
