@@ -127,6 +127,7 @@ def test_the_star_says_why_it_took_one_of_equal_chances():
         why = text(lab.prob.value.split("safari-ko-why", 1)[1])
         names = [lab.game.by_id[c].name for c in tied]
         assert all(n in why for n in names) and "the same chance" in why, why
+        assert why.index("the same chance") < why.index("U = "), "the tie's why comes right under the star line"
         mine = card_strength(lab.game, best.action.card)
         assert all(mine <= card_strength(lab.game, c) for c in tied)
         if all(mine < card_strength(lab.game, c) for c in tied):

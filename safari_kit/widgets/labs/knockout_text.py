@@ -222,7 +222,7 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
     """The hint under the Knockout lab's table: the ★ option's U, H and k (``c``, a
     :class:`~safari_kit.probability.knockout.WinCount` as the probability layer counted them), then
     P = C(U − H, k) / C(U, k) with the numbers, the reduced fraction and its decimal. ``ties``: the words of
-    :func:`tie_words` when other options have the same chance (said after the count)."""
+    :func:`tie_words` when other options have the same chance (right under the ★ line)."""
     unit, short = ITEM_UNITS[c.item], ITEM_SHORT[c.item]
     mine = f"{fmt_value(game.by_id[c.card].value(c.item))} {unit}"
 
@@ -234,6 +234,8 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
 
     naming = f", naming {short}" if leading else f" on {short}"
     head = f"<div>&#9733; Best: {card_html(game, c.card)}, {mine}{naming}.</div>"
+    if ties and c.value != 0:  # right under the ★ line, where the learner looks for why (issue 27)
+        head += f"<div class='safari-ko-tie'>{ties}</div>"
     if c.beaten:
         why = ("<div>A card already played is at least as high as yours on "
                f"{short} (a tie goes to the earlier card): P = 0, whatever the cards after you.</div>")
@@ -262,8 +264,6 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
                f"<div class='safari-ko-formula'>{' '.join(steps)}</div>"
                f"<div style='color:#666'>{explain} C(U, k) means the number of ways to choose k cards out of U."
                "</div>")
-    if ties and c.value != 0:
-        why += f"<div class='safari-ko-tie'>{ties}</div>"
     if c.value == 0:
         why += ("<div><b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
                 "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now and "
