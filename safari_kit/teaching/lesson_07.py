@@ -58,15 +58,17 @@ register(Exercise(
     "07.round3-cards", _round3_cards,
     hints=[Hint(lambda a: a == 3, "The round number is not the number of cards: round 1 deals 7."),
            Hint(lambda a: a == 6, "6 is round 2. Each round deals one card fewer than the round before."),
-           Hint(lambda a: a == 7, "7 is round 1 only: each round deals one card fewer.")],
-    general_hint="Round r deals 8 - r cards to each player (K2)."))
+           Hint(lambda a: a == 7, "7 is round 1 only: each round deals one card fewer."),
+           Hint(lambda a: a == 4, "Round 1 deals 7 and round 2 deals 6: one card fewer each round, not 3 fewer.")],
+    general_hint="Round 1 deals 7 cards to each player, and each round deals one card fewer (ruling K2)."))
 
 register(Exercise(
     "07.tie", _tie_winner,
     hints=[Hint(lambda a: a == _tie_second_player(),
                 "That player played the second zebra. On equal values, does the earlier or the later card win?"),
            Hint(lambda a: a == 2, "Player 2's card was much slower: it never had a chance.")],
-    general_hint="Look at the order the cards were played in, and read K3 again."))
+    general_hint="Look at the order the cards were played in. Then read ruling K3 again: click K3 in the "
+                 "Knockout tutorial, or read 'A turn' in the Rules of Safari Knockout."))
 
 register(Exercise(
     "07.safe-stop", _min_safe,
@@ -79,7 +81,8 @@ register(Exercise(
     "07.refill", _refill_size,
     hints=[Hint(lambda a: a == 5, "The clue card goes to the Clue Area, not the Unidentified Area."),
            Hint(lambda a: a < 4, "Count the face-down cards at the very start of the Witness tutorial.")],
-    general_hint="Read W6: a refill tops the area up to a fixed number."))
+    general_hint="A refill tops the area up to a fixed number of face-down cards. Count them at the first step of "
+                 "the Witness tutorial, or click W6 there."))
 
 register(Exercise(
     "07.fail-places", _failed_new_places,

@@ -173,3 +173,46 @@ def test_06_names_hints():
 
 def test_06_sam_general_hint_points_to_the_printout():
     assert "1 bit" in _text("06.sam", Fraction(1, 4))
+
+
+# ----------------------------------------------------------------------------- lesson 07
+def _lesson_07() -> str:
+    return next(NOTEBOOKS.glob("07-*.md")).read_text(encoding="utf-8")
+
+
+def _learners_part(text: str) -> str:
+    return text.split("## For teachers", 1)[0]
+
+
+def test_07_round3_hints():
+    assert check("07.round3-cards", 5).correct
+    assert "one card fewer each round" in _text("07.round3-cards", 4)   # 7 − 3
+    assert "Round 1 deals 7" in _text("07.round3-cards", 9)
+
+
+def test_07_sends_learners_to_their_rules_pages_not_the_developers_page():
+    learners = _learners_part(_lesson_07())
+    assert "docs/rules.md" not in learners
+    assert "(rules-safari-witness.ipynb)" in learners and "(rules-safari-knockout.ipynb)" in learners
+    for page in ("rules-safari-witness.ipynb", "rules-safari-knockout.ipynb"):
+        assert (NOTEBOOKS / page).exists(), page
+    teachers = _lesson_07().split("## For teachers", 1)[1]
+    reference = teachers.split("**Rules reference:**", 1)[1]
+    assert reference.index("(rules-safari-witness.ipynb)") < reference.index("docs/rules.md")
+
+
+def test_07_names_the_quiz_before_the_tutorials():
+    learners = _learners_part(_lesson_07())
+    intro = learners.split("## Safari Witness", 1)[0]
+    assert "quiz" in intro.lower() and "*Quiz*" in intro and "**Quiz** section" in intro
+
+
+def test_07_step_lists_that_answer_the_quiz_stand_after_it_as_a_recap():
+    """The lists of the scripts' steps ("Set-up: 4 face-down cards", "Stop after 4 safe reveals") answered
+    07.refill and 07.safe-stop above the quiz; they now stand under a Recap heading after the last exercise."""
+    text = _lesson_07()
+    last_check = text.index('check("07.fail-places", my_answer)')
+    for listing in ("for k, step in enumerate(script.steps", "for k, step in enumerate(kscript.steps"):
+        assert text.index(listing) > last_check, listing
+    recap = text.index("## Recap")
+    assert last_check < recap < text.index("for k, step in enumerate(script.steps")

@@ -35,13 +35,13 @@ def _f7(*keys: str) -> Callable[[], tuple]:
 
 
 FACTS: tuple[Fact, ...] = (
-    Fact("07", "a small deck of {} cards in a fixed order", _f7("deck")),
-    Fact("07", "four that everybody saw when Player {} failed", _f7("failed")),
+    Fact("07", "The deck is small: {} cards, always in the same order", _f7("deck")),
+    Fact("07", "You knew four more because everybody saw them when Player {} failed", _f7("failed")),
     Fact("07", "in this {}-card deck it could only be one card", _f7("deck")),
     Fact("07", "In a full {}-card deck it would have been the real gamble", lambda: (_n_witness(),)),
     Fact("07", "(round r deals {} − r cards)", _f7("c")),
     Fact("07", "how many cards does each player get in round {}?", _f7("round")),
-    Fact("07", "Which player (seat number {}, {} or {}) won it?", lambda: _k07()["seats"]),
+    Fact("07", "Answer with the player's number: {}, {} or {}.", lambda: _k07()["seats"]),
     Fact("07", "Player {} failed an identification with two clue cards", _f7("failed")),
     Fact("07", "round r has only {} − r turns", _f7("c")),
     Fact("07", "round {} deals {} cards (confusing the round number with the hand size) or {}",
