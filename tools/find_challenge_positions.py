@@ -8,6 +8,7 @@ shown first); the chosen recipes are then written by hand into
 ``POSITIONS`` (tests replay them and check each sentence's claim).
 
     .venv/bin/python tools/find_challenge_positions.py
+    .venv/bin/python tools/find_challenge_positions.py --kind-rate   # how often a deal fits stop-or-go's kind
 """
 from __future__ import annotations
 
@@ -60,7 +61,40 @@ def search(key: str, seeds=range(0, 600)):
     return None, None
 
 
+def kind_rate(key: str = "stop-or-go", deals: int = 400, seed: int = 27) -> None:
+    """How often a random deal of a position's recipe is of its ``kind`` (issue 27), and what finding one costs.
+
+    ``seed_of_kind`` tries deals until one fits: its mean number of tries is about 1 / rate.
+    """
+    import random
+    import time
+
+    from safari_kit.simulation.challenge_positions import fits_kind, position, seed_of_kind
+    from safari_kit.simulation.challenge_positions import _reach  # the recipe without the kind's search
+
+    pos = position(key)
+    rng = random.Random(seed)
+    fit = 0
+    for _ in range(deals):
+        _game, state, seats = _reach(pos, rng.getrandbits(63), None, None)
+        to_decision(state, seats, pos.learner)
+        fit += not state.is_terminal() and fits_kind(pos, facts(state, pos.learner))
+    times = []
+    for _ in range(50):
+        t0 = time.perf_counter()
+        seed_of_kind(pos, rng.getrandbits(63))
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    print(f"{key}: {fit} of {deals} random deals are of its kind ({fit / deals:.1%}); seed_of_kind over 50 "
+          f"secret-like seeds: median {times[25] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms")
+
+
 if __name__ == "__main__":
+    import sys
+
+    if "--kind-rate" in sys.argv:
+        kind_rate()
+        raise SystemExit(0)
     for key in WISHES:
         pos, f = search(key)
         if pos is None:

@@ -14,7 +14,7 @@ screenshot at 1024x768 is saved, the lab scrolled to the top: ``test-artifacts/a
   else the first reveal a place and later ones Reveal one more) until the stop-or-continue decision; Stop.
 * ``test_knockout_lead_and_follow_by_taps``: a card of the hand, a data item when leading, Play, the trick's
   result; Next turn; until the learner has led and followed.
-* ``test_full_game_turn_by_taps``: "I remember them: go on" past bots' failures, then Identify, a clue type and
+* ``test_full_game_turn_by_taps``: "Next turn" past any bots' failures, then Identify, a clue type and
   a place (the table's own buttons and places).
 * ``test_rules_tutorial_by_taps``: Next through steps 2-4, Back, and a ruling opened by a tap on its summary
   (the tutorial has no quiz to answer).
@@ -223,7 +223,7 @@ def test_full_game_turn_by_taps(tablet):
     page, lab = tablet, ".safari-fullgame-lab"
     open_by_taps(page, "Safari Witness", "Full game")
     on_table = f"{lab} .safari-table .st-selectable"
-    for _ in range(12):  # a bot's failed turn first: "I remember them: go on" (a button of the table)
+    for _ in range(12):  # the lab opens on the learner's turn (issue 27); a bot's failure would show "Next turn"
         if page.locator(f"{on_table}[data-key='button:\"identify\"']").count():
             break
         look(page, lab)

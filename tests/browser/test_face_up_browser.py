@@ -16,11 +16,11 @@ exactly where a failure happens:
   (``test-artifacts/face-up-own-failure.png``); Next turn turns them down and
   the bots play until one of them fails: the banner now names that player,
   with its cards highlighted (``face-up-bot-failure.png``).
-* ``test_full_game_face_up_moments``: Full game lab, one learner. A bot's
-  failure pauses the game with "I remember them: go on"; then the learner's own
-  failed turn shows its cards face up with the table button "I remember them:
-  turn face down" before the bots play (``face-up-fullgame.png``; the bot's
-  pause is ``face-up-fullgame-bot.png``), and pressing it goes on.
+* ``test_full_game_face_up_moments``: Full game lab, one learner. The lab opens
+  on the learner's own turn (issue 27); the learner's own failed turn shows its
+  cards face up with the table button "Next turn" before the bots play
+  (``face-up-fullgame.png``); pressing it goes on, and a bot's failure then
+  pauses the game with a "Next turn" button too (``face-up-fullgame-bot.png``).
 
 Each screenshot is the 1366x768 window as the learner sees it right after the
 click (no resizing), and the test asserts that the banner, the cards to
@@ -101,16 +101,13 @@ def identification_plan() -> dict:
 
 
 def full_game_plan() -> dict:
-    """A seed where a bot fails before the learner's first turn, and the learner can fail that turn."""
+    """A seed where the learner's first turn can fail, and a bot fails after it (issue 27: the lab opens on the
+    learner's own turn, never on a bot's failure)."""
     from safari_kit.widgets.labs.fullgame import FullGameLab
 
     for seed in SEEDS:
         lab = FullGameLab(seed=seed, fair=True)  # 3 players, the learner at seat 0
-        go_ons = 0
-        while lab._pause == "bot_failed" and go_ons < 5:
-            lab.go_on()
-            go_ons += 1
-        if not go_ons or lab._pause or lab.state.current_player != 0 or lab.state.phase != "choose":
+        if lab._pause or lab.state.current_player != 0 or lab.state.phase != "choose":
             continue
         lab.press("identify")
         declare = _failing_declaration(lab.state)
@@ -120,9 +117,12 @@ def full_game_plan() -> dict:
         lab.click("place", declare.place)
         if lab.state.phase != "face_up" or lab.state.current_player != 0:
             continue
-        return {"seed": seed, "go_ons": go_ons, "types": declare.types, "place": declare.place,
-                "own": list(lab.table.view["face_up_places"])}
-    pytest.fail(f"no seed in {SEEDS} shows a bot's failure, then the learner's failed first turn")
+        own = list(lab.table.view["face_up_places"])
+        lab.press("face_down")
+        if lab._pause != "bot_failed":
+            continue
+        return {"seed": seed, "types": declare.types, "place": declare.place, "own": own}
+    pytest.fail(f"no seed in {SEEDS} shows the learner's failed first turn, then a bot's failure")
 
 
 # ----------------------------------------------------------------------------- the app
@@ -226,18 +226,9 @@ def test_full_game_face_up_moments(page, js_errors, voila_app):
     table = f"{FG_LAB} .safari-table"
     go_on = scope.locator(".safari-table .st-selectable[data-key='button:\"go_on\"']")
 
-    # a bot's failure first: its cards face up, "I remember them: go on"
-    for k in range(plan["go_ons"]):
-        banner = wait_banner(page, FG_LAB, "turn failed")
-        assert "Your turn" not in banner.inner_text()
-        assert scope.locator(REMEMBER).count() >= 1
-        go_on.wait_for(timeout=30_000)
-        assert "I remember them: go on" in go_on.inner_text()
-        if k == 0:  # the lab has just opened: the table scrolls the cards to remember into view
-            screenshot(page, "face-up-fullgame-bot")
-            assert in_view(page, banner) and in_view(page, go_on), "the bot's failure is off screen"
-        click_and_wait_change(page, go_on, table, timeout=30_000)
-        page.wait_for_timeout(200)
+    # issue 27: the lab opens on the learner's own turn, never on a bot's failure
+    scope.locator(".safari-table .st-selectable[data-key='button:\"identify\"']").wait_for(timeout=60_000)
+    assert not scope.locator(BANNER).count() and go_on.count() == 0
 
     # the learner's turn: Identify, the clue type, the failing place
     scope.locator(".safari-table .st-selectable[data-key='button:\"identify\"']").click()
@@ -254,7 +245,7 @@ def test_full_game_face_up_moments(page, js_errors, voila_app):
     assert remembered_places(page, FG_LAB) == sorted(plan["own"])
     face_down = scope.locator(".safari-table .st-selectable[data-key='button:\"face_down\"']")
     face_down.wait_for(timeout=30_000)
-    assert face_down.inner_text().strip() == "I remember them: turn face down"
+    assert face_down.inner_text().strip() == "Next turn"  # one name in every lab (issue 27)
     assert scope.locator(".safari-table .st-selectable[data-key^='button:']").count() == 1, "another button is offered"
     shot = screenshot(page, "face-up-fullgame")
     assert in_view(page, banner), "the remember banner is off screen after the failed reveal"
@@ -263,9 +254,14 @@ def test_full_game_face_up_moments(page, js_errors, voila_app):
 
     click_and_wait_change(page, face_down, table, timeout=30_000)
     page.wait_for_timeout(300)
-    still = scope.locator(BANNER)
-    if still.count():  # the bots played on and one of them failed: paused again, with its own button
-        assert "Your turn failed" not in still.inner_text()
-        assert go_on.count() == 1
+    # then a bot fails: paused, with its cards face up and the same button name, Next turn
+    banner = wait_banner(page, FG_LAB, "turn failed")
+    assert "Your turn failed" not in banner.inner_text()
+    assert scope.locator(REMEMBER).count() >= 1
+    go_on.wait_for(timeout=30_000)
+    assert go_on.inner_text().strip() == "Next turn"
+    screenshot(page, "face-up-fullgame-bot")
+    assert in_view(page, banner) and in_view(page, go_on), "the bot's failure is off screen"
+    click_and_wait_change(page, go_on, table, timeout=30_000)
     assert_app_clean(page, js_errors)
     print(f"full game face-up moments in {time.perf_counter() - t0:.1f} s; screenshots in {shot.parent}")

@@ -1,0 +1,108 @@
+"""Issue 27, part D, as a learner sees it: the Challenge lab in JupyterLab at 1366x768 with a narrow notebook.
+
+A teacher found, in JupyterLab with the side panels open (a narrow notebook):
+
+* a click on the "Place 1" tag above a face-down card did nothing and said nothing;
+* "Reveal one more" was cut to "Reveal one m…" at 4 safe reveals;
+* the end-of-challenge table's headers ran together.
+
+Each is checked in the page (read from the DOM) and shot: ``test-artifacts/issue27-*.png``.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.test_no_scroll import widget_button
+
+pytestmark = pytest.mark.browser
+
+WIDTH, HEIGHT = 1366, 768
+LAB = ".safari-challenge-lab"
+CELLS = ["from safari_kit.widgets.labs import ChallengeLab\nch = ChallengeLab()\nch"]
+
+
+def _first_place() -> int:
+    """The place "Reveal one more" reveals first in the default position (same seed in this process)."""
+    from safari_kit.widgets.labs.challenge import ChallengeLab
+
+    lab = ChallengeLab()
+    lab.challenge_button.click()
+    return lab.safest_place()
+
+
+@pytest.fixture(scope="module")
+def narrow(browser, lab_server):
+    """The notebook opened at 1366x768, then both side panels opened: the notebook is narrow."""
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    write_notebook(lab_server.root / "issue27_challenge.ipynb", CELLS)
+    run = open_and_run(pg, lab_server, "issue27_challenge.ipynb", name="issue27-run", timeout=180_000)
+    assert run.ok, run.errors
+    pg.evaluate("() => { window.jupyterapp.shell.expandLeft(); window.jupyterapp.shell.expandRight(); }")
+    pg.wait_for_timeout(800)
+    pg.errors = errors
+    yield pg
+    context.close()
+
+
+def _status(page) -> str:
+    return page.locator(f"{LAB} .safari-status").first.inner_text()
+
+
+def _wait_status(page, words: str) -> None:
+    page.wait_for_function("([sel, w]) => { const el = document.querySelector(sel);"
+                           " return !!el && el.innerText.includes(w); }",
+                           arg=[f"{LAB} .safari-status", words], timeout=30_000)
+
+
+def test_challenge_lab_in_a_narrow_notebook(narrow):
+    page = narrow
+    scope = page.locator(LAB)
+    width = scope.evaluate("(el) => el.getBoundingClientRect().width")
+    assert width < 1000, f"the notebook is not narrow ({width}px)"
+    # 1. the lab opens on the learner's own turn
+    assert "failed" not in _status(page) and "Identify or Challenge" in _status(page), _status(page)
+    screenshot(page, "issue27-challenge-opening-narrow")
+
+    # 2. a click on a "Place N" tag reveals that place, as a click on its card does
+    place = _first_place()
+    widget_button(scope, "Challenge").click()
+    scope.locator(".safari-table .st-selectable[data-key^='place:']").first.wait_for(timeout=30_000)
+    tag = scope.locator(".safari-table .st-slot .st-place-id", has_text=f"Place {place}").first
+    assert tag.evaluate("(el) => getComputedStyle(el).cursor") == "pointer"
+    tag.click()
+    _wait_status(page, f"Place {place} held")
+
+    # 3. at 4 safe reveals "Reveal one more" is shown whole (the row wraps instead of cutting the words)
+    reveal = widget_button(scope, "Reveal one more")
+    for _ in range(6):
+        if "Stop: archive 5" in scope.inner_text():
+            break
+        before = _status(page)
+        reveal.click()
+        page.wait_for_function("([sel, b]) => document.querySelector(sel).innerText !== b",
+                               arg=[f"{LAB} .safari-status", before], timeout=30_000)
+    assert "Stop: archive 5" in scope.inner_text()
+    reveal.scroll_into_view_if_needed()
+    cut = reveal.evaluate("(el) => el.scrollWidth > el.clientWidth + 1")
+    screenshot(page, "issue27-challenge-4-safe-narrow")
+    assert not cut, "Reveal one more is cut"
+    assert reveal.inner_text().strip() == "Reveal one more"
+
+    # 4. the end-of-challenge table: every header apart from the next one
+    widget_button(scope, "Stop: archive 5").click()
+    table = scope.locator("table.safari-steps")
+    table.wait_for(timeout=30_000)
+    table.scroll_into_view_if_needed()
+    gaps = table.evaluate("""(t) => {
+        const boxes = [...t.querySelectorAll('tr:first-child th')].map((th) => {
+            const r = document.createRange(); r.selectNodeContents(th); return r.getBoundingClientRect(); });
+        return boxes.slice(1).map((b, i) => b.left - boxes[i].right);
+    }""")
+    screenshot(page, "issue27-challenge-steps-narrow")
+    assert gaps and min(gaps) >= 8, f"headers run together: gaps {gaps} px"
+    assert not page.errors, page.errors
