@@ -13,6 +13,8 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
+import pytest
+
 from safari_kit.teaching import check
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,3 +218,45 @@ def test_07_step_lists_that_answer_the_quiz_stand_after_it_as_a_recap():
         assert text.index(listing) > last_check, listing
     recap = text.index("## Recap")
     assert last_check < recap < text.index("for k, step in enumerate(script.steps")
+
+
+# ----------------------------------------------------------------------------- no printout answers an exercise
+def _run_in_process(notebook: dict) -> dict:
+    """``notebook`` with what each code cell prints and shows (its last expression, as text), run in this process
+    (no kernel: the labs are built without a page; matplotlib draws off screen)."""
+    import ast
+    import contextlib
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    namespace: dict = {}
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        tree = ast.parse(source)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            exec(compile(tree, "<cell>", "exec"), namespace)  # noqa: S102 (the kit's own lesson)
+            shown = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace) if last else None  # noqa: S307
+        outputs = [{"output_type": "stream", "name": "stdout", "text": buffer.getvalue()}]
+        if shown is not None and not hasattr(shown, "_repr_mimebundle_"):
+            text = shown.to_string() if hasattr(shown, "to_string") else repr(shown)
+            outputs.append({"output_type": "execute_result", "data": {"text/plain": text}, "metadata": {}})
+        cell["outputs"] = outputs
+    return notebook
+
+
+
+@pytest.mark.parametrize("stem", ["04-knockout", "06-cases-and-abilities", "07-rules-tutorial"])
+def test_lessons_04_to_07_print_no_answer_below_an_exercise(stem):
+    """Lesson 05 is left to the kernel run (tests/notebooks/test_run_notebooks.py): its tournaments take long."""
+    from safari_kit.teaching.answer_leaks import find_leaks
+    from safari_kit.teaching.student import read_lesson, student_copy
+
+    copy = _run_in_process(student_copy(read_lesson(NOTEBOOKS / f"{stem}.ipynb"))[0])
+    leaks = find_leaks(copy, f"{stem}.ipynb")
+    assert not leaks, "\n".join(str(leak) for leak in leaks)
