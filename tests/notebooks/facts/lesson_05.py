@@ -219,6 +219,7 @@ FACTS: tuple[Fact, ...] = (
 )
 
 GIVEN: tuple[Given, ...] = (
+    Given("05", "(√ is the square root: 10 × 10 = 100.)", "what a square root is, on the example just above"),
     Given("05", "the last 6 cards it saw", "the lab's plain name of the bot lastk:6 (registry.learner_name)"),
     Given("05", "each time you go one step right (10 times more trials), it goes half a step down. Half a step down "
                 "means the error is divided by √10, about 3",
