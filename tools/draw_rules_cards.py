@@ -55,7 +55,7 @@ window.__mugshots = (faces, style) => {
   st.textContent = style;
   outer.appendChild(st);
   faces.forEach((face, i) => {
-    const card = face === null ? backSVG(null, `b${i}`) : mugshotSVG(face, `m${i}`);
+    const card = typeof face === "number" ? backSVG(face, `b${i}`) : mugshotSVG(face, `m${i}`);
     card.removeAttribute("class");
     card.setAttribute("x", String(i * (w + gap)));
     card.setAttribute("width", String(w));
@@ -78,13 +78,14 @@ window.__pals = (faces, item) => {
 
 
 def faces(picture):
-    """The faces table.js draws for ``picture`` (None: a card back)."""
+    """The faces table.js draws for ``picture`` (a number: the back of a face-down card at that place)."""
     from safari_kit.cards import load_cards
     from safari_kit.presentation.views import deck_ranges, mugshot_face, pal_face
 
     cards = load_cards()
     if picture.game == "witness":
-        return [None if cid == "back" else mugshot_face(cards.mugshot(cid)) for cid in picture.cards]
+        return [int(cid[4:]) if cid.startswith("back") else mugshot_face(cards.mugshot(cid))
+                for cid in picture.cards]
     ranges = deck_ranges(cards.knockout)
     return [pal_face(cards.pal(cid), ranges) for cid in picture.cards]
 

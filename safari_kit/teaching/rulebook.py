@@ -1,16 +1,14 @@
-"""The full text of each ruling (W4, K3, ...), read from docs/rules.md, for the Rules tutorial to show inline.
+"""The developers' text of each ruling (W4, K3, ...), read from docs/rules.md.
 
-Why inline and not a link: the tutorial is a widget, and a link in a widget's HTML resolves against the
-page's address, which differs in every place the tutorial runs (JupyterLab at ``/lab/tree/...`` on a root
-that is ``my-lessons/``, Voilà's app at ``/``, the static site's ``lab/index.html`` and
-``voici/render/notebooks/app.html``, the site under any sub-path): no one relative address reaches
-docs/rules.md from all of them, and Voilà serves no Markdown at all. The ruling's own words, shown where it
-is named, need no address (issue 18).
+docs/rules.md states every ruling the engine implements, in precise words (code names, the tests that check
+it). Until issue 27 the Rules tutorial showed that text inline; a learner now reads the ruling in plain words
+instead (:mod:`safari_kit.teaching.learner_rules`), and this module is what those words are checked against:
+:mod:`safari_kit.teaching.learner_rules.agreement` compares each learner text with :func:`ruling_markdown`.
 
 The text is docs/rules.md itself: the wheel carries it as ``safari_kit/data/rules.md`` (hatch force-include,
 like the cards), a source checkout reads ``docs/rules.md``. A Witness ruling is its ``### W4 ...`` section;
 a Knockout ruling its ``**K3 — ...**`` paragraph and the list under it. The names of the tests that check a
-ruling ("Tests: ...") are left out: they are for the kit's developers, not for a learner reading the rule.
+ruling ("Tests: ...") are left out, and so are its pictures.
 
 >>> "shares an element of a declared" in ruling_markdown("W4")
 True

@@ -163,7 +163,7 @@ class LabChooser:
         self.lab.description = "<b>Lab</b>"
         self.lab.description_allow_html = True
         self.lab.style.description_width = "initial"
-        self.lab.layout.width = "205px"
+        self.lab.layout.width = "225px"  # "Rules of Safari Knockout" whole
         self.open_button.layout.width = "100px"
         top = W.HBox([self.header, self.game, self.intro])
         top.add_class("safari-app-top")

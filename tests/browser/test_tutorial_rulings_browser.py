@@ -1,20 +1,31 @@
-"""The Rules tutorial's rulings open their full text in place, in JupyterLab and in the Voilà app (issue 18).
+"""The Rules tutorial's rulings open their text in place, in JupyterLab and in the Voilà app (issues 18, 27).
 
 The tutorial linked each ruling to ``../docs/rules.md``: resolved against the page's address, that 404ed in
 JupyterLab (``make lab``'s root is ``my-lessons/``), in Voilà (no Markdown served) and in the static site.
-Now a ruling is a ``<details>``: a click shows its words from docs/rules.md, with no address involved. Here
-a click on a ruling's line shows that text in both places (the static site: tests/browser/test_site_subpath.py),
-and the tutorial holds no link.
+Now a ruling is a ``<details>``: a click shows its words with no address involved. Since issue 27 those are a
+learner's words (the ruling's section of the learners' rules page, safari_kit.teaching.learner_rules), not
+docs/rules.md's developer text, and they end with the name of the game's whole rules page. Here a click on a
+ruling's line shows that text in both places (the static site: tests/browser/test_site_subpath.py), and the
+tutorial holds no link.
 """
 from __future__ import annotations
 
 import pytest
 
-from safari_kit.teaching.rulebook import ruling_markdown
+import html
+import re
+
+from safari_kit.teaching import learner_rules, rulebook
 from tests.browser.helpers import open_and_run, screenshot, write_notebook
 from tests.browser.test_app_voila import app_errors, button, open_lab
 
 pytestmark = pytest.mark.browser
+
+
+def learner_words(code: str) -> list[str]:
+    """The words a learner reads for ruling ``code`` (its learner text, as the tutorial draws it)."""
+    inline = re.sub(r"</?[bi]>", "", learner_rules.ruling_html(code))  # bold and italics: within a word's line
+    return html.unescape(re.sub(r"<[^>]+>", " ", inline)).split()
 
 
 def open_a_ruling(page, tutorial) -> str:
@@ -30,7 +41,10 @@ def open_a_ruling(page, tutorial) -> str:
     ruling.locator("summary").click()
     text.wait_for(state="visible", timeout=10_000)
     code = ruling.get_attribute("data-ruling")
-    assert text.inner_text().split()[:5] == ruling_markdown(code).split()[:5], (code, text.inner_text()[:200])
+    assert text.inner_text().split()[:5] == learner_words(code)[:5], (code, text.inner_text()[:200])
+    assert rulebook.ruling_markdown(code).split()[:3] != text.inner_text().split()[:3]  # not the developers' text
+    game = learner_rules.GAMES[learner_rules.ruling_game(code)]
+    assert f"the page Rules of {game}" in text.inner_text()
     assert tutorial.locator("a[href]").count() == 0
     text.scroll_into_view_if_needed()
     return code

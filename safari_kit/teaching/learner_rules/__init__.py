@@ -16,7 +16,8 @@ two marks of its own:
 * ``<!-- ruling W4 -->`` under a ``##`` heading: that section says ruling W4 of docs/rules.md in plain words
   (the Rules tutorial shows it for W4; tests/teaching/test_learner_rules.py checks every ruling has one and
   that it names the numbers and names docs/rules.md's ruling fixes);
-* ``![caption](cards:W28,W16)`` on a line of its own: a picture of those cards (``back``: a face-down card;
+* ``![caption](cards:W28,W16)`` on a line of its own: a picture of those cards (``back3``: a face-down card at
+  place 3;
   ``cards:K23,K06?item=weight_kg``: Safari Pals with the named data item marked), drawn by
   ``tools/draw_rules_cards.py`` into ``pictures/``.
 
@@ -117,7 +118,7 @@ def parse(text: str, game: str, file: str = "<text>") -> Page:
             blocks[-1][1].extend(code.strip() for code in mark.group(1).split(","))
             continue
         if line.startswith("![") and not _PICTURE.match(line):
-            raise RulesTextError(f"{file}, line {number}: expected a picture as '![caption](cards:W21,back)' "
+            raise RulesTextError(f"{file}, line {number}: expected a picture as '![caption](cards:W21,back3)' "
                                  f"or '![caption](cards:K23,K06?item=weight_kg)', got {line[:60]!r}")
         blocks[-1][2].append(line)
     intro = "\n".join(blocks[0][2]).strip()

@@ -1,0 +1,79 @@
+"""The learners' rules pages show their card pictures, in the app and in JupyterLab, at 1366x768 (issue 27).
+
+In the app (Voilà): the chooser's "Rules of Safari Witness" / "Rules of Safari Knockout" opens the page under
+the chooser, every picture drawn (a loaded <img>, not a broken one), the title on the first screen. In
+JupyterLab: the lessons' page shows its pictures without running a cell (markdown cells with ``data:``
+images). Screenshots in test-artifacts/ (rules-page-*.png).
+"""
+from __future__ import annotations
+
+import pytest
+
+from safari_kit.teaching import learner_rules as LR
+from tests.browser.helpers import open_notebook, screenshot
+from tests.browser.test_app_voila import app_errors, button
+
+pytestmark = pytest.mark.browser
+
+LOADED = "(imgs) => imgs.map(i => i.complete && i.naturalWidth > 0)"
+
+
+def open_rules_page(page, game: str, title: str) -> None:
+    from safari_kit.widgets.app import LABS
+
+    app = page.locator(".safari-app")
+    button(app.locator(".widget-toggle-buttons"), game).click()
+    titles = [e.title for e in LABS if e.game == game]
+    page.wait_for_function(
+        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown select');"
+        " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
+        " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
+    app.locator(".widget-dropdown select").first.select_option(index=titles.index(title))
+    page.wait_for_timeout(200)  # the kernel has the choice before Open lab
+    button(app, "Open lab").click()
+    page.locator(".safari-app .safari-rules-page[data-game]").first.wait_for(timeout=60_000)
+
+
+@pytest.mark.parametrize("game, key", [("Safari Witness", "witness"), ("Safari Knockout", "knockout")])
+def test_the_apps_rules_page_shows_the_card_pictures(page, js_errors, voila_app, game, key):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=90_000)
+    open_rules_page(page, game, f"Rules of {game}")
+    rules = page.locator(f".safari-app .safari-rules-page[data-game='{key}']")
+    rules.wait_for(timeout=60_000)
+    title = rules.locator("h2")
+    assert title.inner_text() == f"Rules of {game}"
+    assert title.bounding_box()["y"] < 768, "the page's title is below the first screen"
+    chosen = page.locator(".safari-app .widget-dropdown select").first
+    assert chosen.evaluate("s => s.scrollWidth <= s.clientWidth + 1"), "the entry's name is cut in the Lab list"
+    images = rules.locator("figure.safari-rules-picture img")
+    assert images.count() == len(LR.pictures(key))
+    page.wait_for_function("(n) => [...document.querySelectorAll('.safari-rules-page img')]"
+                           ".filter(i => i.complete && i.naturalWidth > 0).length === n",
+                           arg=images.count(), timeout=30_000)
+    for i in range(images.count()):
+        box = images.nth(i).bounding_box()
+        assert box["width"] > 100 and box["height"] > 60, (i, box)  # drawn, not a broken-image icon
+        assert box["x"] + box["width"] <= 1366, (i, box)            # no picture runs off the screen
+    screenshot(page, f"rules-page-app-{key}-top")
+    for i in range(images.count()):
+        images.nth(i).scroll_into_view_if_needed()
+        screenshot(page, f"rules-page-app-{key}-picture-{i + 1}")
+    assert not app_errors(page), app_errors(page)
+    assert not js_errors, js_errors
+
+
+def test_the_lessons_page_shows_its_pictures_without_running(page, js_errors, lab_server):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_notebook(page, lab_server, "notebooks/rules-safari-witness.ipynb")
+    first = page.locator(".jp-MarkdownCell img").first
+    first.wait_for(timeout=30_000)
+    first.scroll_into_view_if_needed()
+    page.wait_for_function("() => { const i = document.querySelector('.jp-MarkdownCell img');"
+                           " return i && i.complete && i.naturalWidth > 0; }", timeout=30_000)
+    assert first.get_attribute("src").startswith("data:image/svg+xml;base64,")
+    assert first.get_attribute("alt").startswith("A Mugshot")
+    assert page.locator(".jp-CodeCell").count() == 0
+    screenshot(page, "rules-page-jupyterlab-witness")
+    assert not js_errors, js_errors
