@@ -148,8 +148,9 @@ register(Exercise(
            Hint(lambda a: a == 0, "The Warthog is slower than the Impala, so you beat the card already played.")],
     # U = 56 or 54 (a card seen left in U) gives 0.8935 or 0.8910 against 0.8890: closer than the usual 0.005
     tolerance=0.0015,
-    general_hint="Unseen cards U = 57 − your 3 cards − the Warthog; H of them are faster than the Impala; k = 3 "
-                 "cards after you: P = C(U − H, k) / C(U, k)."))
+    general_hint="U = 57 − your 3 cards − the Warthog. H = the unseen cards faster than the Impala (the top-speed "
+                 "table of section 2 lists the fastest cards). k = 3 cards after you. Then P = C(U − H, k) / C(U, k): "
+                 "copy the Lion's cell and change U, H and k."))
 
 register(Exercise(
     "04.pigeonhole",

@@ -64,7 +64,7 @@ register(Exercise(
            Hint(lambda a: a == 16, "That would be the square. The error shrinks like 1/√n, not 1/n²."),
            Hint(lambda a: float(a) < 1, "More trials make the error smaller, so the divisor is bigger than 1.")],
     tolerance=0.01,
-    general_hint="SE is proportional to 1/√n. What is √4?"))
+    general_hint="The standard error shrinks like 1/√n: 4 times the trials divide it by √4. What is √4?"))
 
 register(Exercise(
     "05.trials-for-se", lambda: trials_for_se(p_animal(), TARGET_SE),
