@@ -160,3 +160,14 @@ def test_sentences_are_short_and_free_of_code_names(game):
     long = [(len(s.split()), s) for s in said if len(s.split()) > 25]
     assert not long, long
     assert not [s for s in said if _CODE_NAMES.search(s)]
+
+
+@pytest.mark.parametrize("game", list(LR.GAMES))
+def test_the_lessons_page_passes_the_lessons_sentence_measure(game):
+    """The lessons' measure (safari_kit.teaching.learner_words: what tests/notebooks/test_learner_words.py
+    applies to NN-* lessons) on the rules pages too: stricter here, no sentence over 25 words at all."""
+    from safari_kit.teaching.learner_words import LONG, measure
+
+    words = measure(notebook.path_of(game))
+    assert len(words.sentences) >= 50 and not words.problems(), words.summary()
+    assert max(s.words for s in words.sentences) <= LONG, words.summary()
