@@ -39,6 +39,11 @@ How a browser test can drive it (JupyterLab + Playwright, see tests/browser/help
       page.locator(".safari-play-button").click()   # then .safari-prob-table[data-phase='done']
       page.locator(".safari-next").click()          # then data-phase 'lead' or 'follow' again
 
+- After the last turn of a round (played by the learner, or by "Play to end of round") the lab pauses on
+  the round's end (issue 27): ``lab.round_over`` is the round's number, the panel opens with
+  ``.safari-ko-round-over`` ("Round 1 is over", the turns each player won, the points, who goes out under
+  Variation 1), the table's words say it, and ``.safari-next`` reads **Next round**; nothing of the next round
+  is played until it is pressed.
 - Other buttons (ipywidgets ``.widget-button``) by their text: "Play to end of
   round" (no pauses: the turn log has every turn), "New game", "Reset"; the
   checkbox "Variation 1: elimination".

@@ -13,7 +13,9 @@ read from the engine, and
 the faces of the cards turned face up in that step (public, or the learner's
 own TOM look).
 
-**The quiz** (issue 21). At a few steps a multiple-choice question asks what the next step will do under
+**The quiz** (issue 21; issue 27: it sits right under Back / Next, in a box named "Quiz: question n of N",
+because under the cards it fell below a 768 px window in the app and nobody found it; the first step says how
+many questions come). At a few steps a multiple-choice question asks what the next step will do under
 the rules (:mod:`safari_kit.teaching.tutorial_quiz`: every right answer is read from the engine, and a question
 names only what the learner's seat knows then). A choice button answers it: the lab says "Right" or "Not
 quite" with the ruling's one-sentence why (under the question, in green or red, and to a screen reader), and
