@@ -3,13 +3,14 @@
 In the app (Voilà): the chooser's "Rules of Safari Witness" / "Rules of Safari Knockout" opens the page under
 the chooser, every picture drawn (a loaded <img>, not a broken one), the title on the first screen. In
 JupyterLab: the lessons' page shows its pictures without running a cell (markdown cells with ``data:``
-images). Screenshots in test-artifacts/ (rules-page-*.png).
+images). axe finds no serious violation on the app's page. Screenshots in test-artifacts/ (rules-page-*.png).
 """
 from __future__ import annotations
 
 import pytest
 
 from safari_kit.teaching import learner_rules as LR
+from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.helpers import open_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button
 
@@ -57,6 +58,8 @@ def test_the_apps_rules_page_shows_the_card_pictures(page, js_errors, voila_app,
         assert box["width"] > 100 and box["height"] > 60, (i, box)  # drawn, not a broken-image icon
         assert box["x"] + box["width"] <= 1366, (i, box)            # no picture runs off the screen
     screenshot(page, f"rules-page-app-{key}-top")
+    bad = failing(run_axe(page, ".safari-rules-page"))  # pictures named (alt), headings in order, contrast
+    assert not bad, describe(bad)
     for i in range(images.count()):
         images.nth(i).scroll_into_view_if_needed()
         screenshot(page, f"rules-page-app-{key}-picture-{i + 1}")
