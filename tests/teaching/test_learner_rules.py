@@ -171,3 +171,22 @@ def test_the_lessons_page_passes_the_lessons_sentence_measure(game):
     words = measure(notebook.path_of(game))
     assert len(words.sentences) >= 50 and not words.problems(), words.summary()
     assert max(s.words for s in words.sentences) <= LONG, words.summary()
+
+
+def test_the_learner_texts_state_the_engines_own_numbers():
+    """Beyond docs/rules.md: the numbers the engine plays by, read from its constants, are the learners' too."""
+    from safari_kit.knockout import rules as KR
+    from safari_kit.witness import game as WG
+    from safari_kit.witness import rules as WR
+
+    said = {
+        "W11": f"You play with {WG.MIN_PLAYERS} to {WG.MAX_PLAYERS} players.",
+        "W6": f"When it has fewer than {WR.UNIDENTIFIED_SIZE}, cards from the deck fill it up to "
+              f"{WR.UNIDENTIFIED_SIZE}.",
+        "W5": f"After {WR.MIN_SAFE} or more safe cards you may",
+        "W7": f"a player's archive reaches {WR.ARCHIVE_TO_END} cards or more.",
+        "K2": f"You play with {KR.MIN_PLAYERS} to {KR.MAX_PLAYERS} players, sitting in a circle.\nThe game has "
+              f"{KR.ROUNDS} rounds.",
+    }
+    for code, words in said.items():
+        assert words in LR.ruling_markdown(code).replace("**", ""), (code, words)
