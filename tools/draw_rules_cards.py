@@ -125,14 +125,17 @@ def draw(pictures, out: Path) -> list[Path]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only list the pictures that are missing")
+    parser.add_argument("--out", type=Path, default=LR.PICTURES,
+                        help="the folder to draw into (default: the package's pictures/; a test draws elsewhere)")
     args = parser.parse_args(argv)
     pictures = [p for game in LR.GAMES for p in LR.pictures(game)]
     if args.check:
         missing = [p.file_name for p in pictures if not (LR.PICTURES / p.file_name).is_file()]
         print("missing: " + ", ".join(missing) if missing else f"all {len(pictures)} pictures are there")
         return 1 if missing else 0
-    for path in draw(pictures, LR.PICTURES):
-        print(f"{path.relative_to(ROOT)}: {path.stat().st_size} bytes")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for path in draw(pictures, args.out):
+        print(f"{path}: {path.stat().st_size} bytes")
     return 0
 
 

@@ -7,6 +7,11 @@ images). axe finds no serious violation on the app's page. Screenshots in test-a
 """
 from __future__ import annotations
 
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from safari_kit.teaching import learner_rules as LR
@@ -80,3 +85,17 @@ def test_the_lessons_page_shows_its_pictures_without_running(page, js_errors, la
     assert page.locator(".jp-CodeCell").count() == 0
     screenshot(page, "rules-page-jupyterlab-witness")
     assert not js_errors, js_errors
+
+
+def test_the_pictures_are_what_the_card_table_draws_today(tmp_path, chromium_path):
+    """The stored pictures were drawn by table.js: drawn again now, the Mugshots' SVGs are the same bytes and
+    the Safari Pals' PNGs the same size (a change to how the labs draw cards asks for tools/draw_rules_cards.py)."""
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, str(root / "tools" / "draw_rules_cards.py"), "--out", str(tmp_path)],
+                   check=True, capture_output=True, timeout=300)
+    for picture in (p for game in LR.GAMES for p in LR.pictures(game)):
+        stored, fresh = picture.path.read_bytes(), (tmp_path / picture.file_name).read_bytes()
+        if picture.file_name.endswith(".svg"):
+            assert fresh == stored, f"{picture.file_name} is stale: run tools/draw_rules_cards.py"
+        else:  # a PNG's width and height, from its header
+            assert struct.unpack(">II", fresh[16:24]) == struct.unpack(">II", stored[16:24]), picture.file_name
