@@ -184,8 +184,8 @@ class ChallengeLab(Lab):
         for b, w in ((self.identify_button, "84px"), (self.challenge_button, "96px"), (self.reveal_button, "132px"),
                      (self.stop_button, "132px"), (self.next_button, "96px")):
             # never narrower than its words: in a narrow notebook the row wraps instead ("Reveal one m…", issue 27)
-            b.layout.width = w
-            b.layout.min_width = w
+            b.layout.width = "auto"  # as wide as its words (bold, when it is the one to press) ...
+            b.layout.min_width = w  # ... and never narrower than before
             b.layout.flex = "0 0 auto"
         self.position_box.layout.width = "100%"
         self.position_box.style.description_width = "72px"
@@ -767,8 +767,9 @@ class ChallengeLab(Lab):
                 optimal += " (must)"
             cells = (k, st.safe_so_far, st.n_if_stop, fraction_html(st.p_next), fraction_html(st.threshold), cont,
                      optimal, f"{html.escape(did)} {mark}", outcome)
-            rows.append(f"<tr class='safari-step' data-agree='{agree}'>"
-                        + "".join(f"<td style='{STEP_CELL}'>{c}</td>" for c in cells) + "</tr>")
+            rows.append(f"<tr class='safari-step' data-agree='{agree}'>"  # a chance is never split over lines
+                        + "".join(f"<td style='{STEP_CELL}{';white-space:nowrap' if 3 <= i <= 5 else ''}'>{c}</td>"
+                                  for i, c in enumerate(cells)) + "</tr>")
         agree = sum(st.agrees for st in last["steps"])
         # each cell padded and the headers wrapped above a line: at 9bdb9c7 the headers ran together (issue 27)
         heads = ("Step", "Safe so far", STOP_COLUMN, "Chance the next is safe", "n/(n+1)",
@@ -778,7 +779,7 @@ class ChallengeLab(Lab):
         return ("<p><b>The best stopping rule.</b> Let n be the cards you archive if you stop now: the challenged "
                 "card and every safe card. Reveal on only while the chance the next card is safe is more than "
                 "n/(n+1). Before 4 safe reveals you must go on.</p>"
-                f"<table class='safari-steps' style='border-collapse:collapse'><tr>{head}</tr>"
+                f"<table class='safari-steps' style='border-collapse:collapse;line-height:1.35'><tr>{head}</tr>"
                 + "".join(rows) + "</table>"
                 f"<p>You followed the rule at {agree} of {len(last['steps'])} steps and archived "
                 f"{last['archived']} card(s). Playing by the rule expected "
