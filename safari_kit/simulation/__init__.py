@@ -9,7 +9,7 @@ The sampled side of the kit (the exact side is :mod:`safari_kit.probability`): a
 - ``challenge_batch``, ``knockout_batch``: many games at once with numpy, for the Simulation lab's speed.
 - ``challenge_positions``: the Challenge lab's starting positions, reached by real play.
 - ``bench``: ``safari-kit bench``, every speed figure beside its target.
-- ``charts``: the Simulation lab's SVG charts (drawing, not simulation: issue 28 moves it to presentation).
+- ``charts``: only a stub for one release: the SVG charts moved to ``safari_kit.presentation.charts`` (issue 28).
 
 Nothing here imports the widgets; numpy and pandas are imported only where batches and tables need them,
 so the play path (bots, seats, play, registry) runs in Python without them.

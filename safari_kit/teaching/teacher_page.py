@@ -2,7 +2,7 @@
 
 :func:`render` turns a :class:`~safari_kit.teaching.class_tables.ClassResults` into a
 page a projector at 1366x768 can show: no script, no CDN, inline SVG only (drawn with
-:mod:`safari_kit.simulation.charts`), and a ``<meta http-equiv="refresh">`` so it
+:mod:`safari_kit.presentation.charts`), and a ``<meta http-equiv="refresh">`` so it
 follows the lesson by itself. Every number on it comes from ClassResults' tables
 (:meth:`~ClassResults.simulation`, :meth:`~ClassResults.learners`,
 :meth:`~ClassResults.calibration`, :meth:`~ClassResults.brier`, :meth:`~ClassResults.knockout`,
@@ -38,7 +38,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from safari_kit.simulation.charts import BLUE, GREY, LIGHT_BLUE, ORANGE, Chart, linear_ticks
+from safari_kit.presentation.charts import BLUE, GREY, LIGHT_BLUE, ORANGE, Chart, linear_ticks
 from safari_kit.teaching.class_tables import ClassResults
 
 __all__ = ["render", "forbidden_page", "REFRESH_SECONDS", "LabWords", "wipe_command"]

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from safari_kit.simulation import charts  # noqa: E402
+from safari_kit.presentation import charts  # noqa: E402
 from safari_kit.widgets.labs import simulation as S  # noqa: E402
 from safari_kit.widgets.labs import simulation_draws as S_DRAWS  # noqa: E402
 from safari_kit.widgets.labs.simulation import (  # noqa: E402

@@ -24,7 +24,7 @@ press of **Run tournament** plays fresh games, reproducibly: run k of a line-up
 (seed, k) (run 1: the lab's seed itself, so it is ``tournament(..., seed=seed)``
 in Python), and the lab says which run it shows.
 
-The pictures are small SVG charts (:mod:`safari_kit.simulation.charts`), drawn
+The pictures are small SVG charts (:mod:`safari_kit.presentation.charts`), drawn
 in milliseconds; while anything runs the lab's buttons are disabled, and what
 takes longer (a tournament of hundreds of games: up to ~20 s on 2 cores; Reset,
 which replays one) moves a progress bar: Reset's shows above the tabs, so it is
@@ -79,7 +79,7 @@ import ipywidgets as W
 import numpy as np
 
 from safari_kit.probability.distributions import Estimate
-from safari_kit.simulation.charts import bars_svg, convergence_svg, coverage_svg
+from safari_kit.presentation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.widgets.labs.base import Lab, Progress, fraction_html, guarded, python_in_browser
 from safari_kit.widgets.labs.limits import (
     Pacer, WorkStopped, bounded_int, in_kernel, low_priority, pin_range, wall_time_cap,
