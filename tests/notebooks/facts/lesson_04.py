@@ -149,9 +149,10 @@ FACTS: tuple[Fact, ...] = (
     Fact("04", "Even the third-fastest animal is far from safe with {} players", _f4("players")),
     Fact("04", "In a real game you know your whole hand ({} cards). So the unseen pool is smaller: U = {} − {} = {}.",
          _f4("hand", "N", "seen_hand", "U_hand")),
-    Fact("04", "The Knockout lab (section {}) opens on this position ( ). You lead with the Springbok (id ) and name "
-               "top speed. Only one card of the deck is faster, so H = {}, and k = {}.",
-         lambda: (_section("04", "The Knockout lab"), _k04()["H"], _k04()["k"])),
+    Fact("04", "The Knockout lab (section {}) opens on this position ( )",
+         lambda: (_section("04", "The Knockout lab"),)),
+    Fact("04", "You lead with the Springbok (id ) and name top speed. Only one card of the deck is faster, so H = {}, "
+               "and k = {}.", lambda: (_k04()["H"], _k04()["k"])),
     Fact("04", "Knowing only the Springbok: U = N − {} = {}. So P = C({} − {}, {})/C({}, {}) = {} (= {} = {})",
          _springbok_card),
     Fact("04", "Counting your hand: your other {} cards are seen too, so U = {} − {} = {}. The faster card is not "
