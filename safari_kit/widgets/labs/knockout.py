@@ -43,7 +43,9 @@ How a browser test can drive it (JupyterLab + Playwright, see tests/browser/help
   the round's end (issue 27): ``lab.round_over`` is the round's number, the panel opens with
   ``.safari-ko-round-over`` ("Round 1 is over", the turns each player won, the points, who goes out under
   Variation 1), the table's words say it, and ``.safari-next`` reads **Next round**; nothing of the next round
-  is played until it is pressed.
+  is played until it is pressed. The table still shows the round that ended (its chip "Round 1 of 7", its
+  turns, the last turn's cards, an empty hand: :func:`~safari_kit.presentation.knockout_round_end.round_end_view`);
+  the next round's hand is drawn only on Next round.
 - Other buttons (ipywidgets ``.widget-button``) by their text: "Play to end of
   round" (no pauses: the turn log has every turn), "New game", "Reset"; the
   checkbox "Variation 1: elimination".
@@ -95,6 +97,7 @@ from safari_kit.cards.model import DATA_ITEM_LABELS
 from safari_kit.core.chance import Chance
 from safari_kit.knockout import KnockoutGame, Play
 from safari_kit.presentation import views as V
+from safari_kit.presentation.knockout_round_end import round_end_view
 from safari_kit.probability.knockout import WinCount, best_play, card_strength, view_of, win_count
 from safari_kit.simulation.registry import make_bot
 from safari_kit.widgets.labs.base import Lab, guarded
@@ -216,6 +219,7 @@ class KnockoutLab(Lab):
         self._picked_card: str | None = None
         self._picked_item: str | None = None
         self._pause: int | None = None   # index in completed_turns of the finished turn shown, until Next turn
+        self._round_end: tuple | None = None  # (state before, state after) the play that ended the last round
         self._best = None
         self._events: list[str] = []
         self._turns_seen = 0
@@ -268,7 +272,7 @@ class KnockoutLab(Lab):
         s = self.state
         seat = s.current_player
         action = self.bots[seat].choose(s.observation(seat), s.legal_actions())
-        s.apply(action)
+        self._apply(action)
         self._collect()
 
     def _advance(self, to_round_end: bool = False) -> None:
@@ -300,9 +304,20 @@ class KnockoutLab(Lab):
         named = item if leading else s.item
         p = next(o.p.value for o in best.table if o.card == card and o.item == named)
         rnd, turn = s.round, s.turn + 1
-        s.apply(Play(card, item if leading else None))
+        self._apply(Play(card, item if leading else None))
         self.predictions.append(Prediction(rnd, turn, card, named, p, best.p.value, leading, auto))
         self._collect()
+
+    def _apply(self, action) -> None:
+        """Apply one play, keeping the state before a play that ends a round (issue 27): the engine deals the
+        next round in the same ``apply``, and the pause on "Round 1 is over" shows the table as round 1 ended
+        (:func:`~safari_kit.presentation.knockout_round_end.round_end_view`), not round 2's new hand. Only the
+        last card of a turn can end a round, so only then is the state cloned."""
+        s = self.state
+        before = s.clone() if len(s.trick) == len(s.active) - 1 else None
+        s.apply(action)
+        if before is not None and s.round != before.round:
+            self._round_end = (before, s.clone())
 
     def _finish_turn(self, done: int) -> None:
         """After the learner's play: the players after the learner play, until the turn is complete; then pause
@@ -504,6 +519,13 @@ class KnockoutLab(Lab):
             self.table.busy_words = f"Round {t['round']} is over: press Next round (beside the table) to go on."
             words = f"Round {t['round']} is over. {self._round_sentence(t['round'])}"
             sentence = f"Round {t['round']} is over. Last turn: {sentence}"
+            # the table as the round ended (its chip, its turns, the last turn's cards), not the next round's
+            # new hand (issue 27): that is drawn on Next round
+            before, after = self._round_end
+            with self.table.hold_sync():
+                self.table.show(before, self.learner, selectable=[], message=sentence + go_on, phase_words=words)
+                self.table.view = dict(round_end_view(before, after, self.learner), phase_words=words)
+            return
         with self.table.hold_sync():
             self.table.show(s, self.learner, selectable=[], message=sentence + go_on, phase_words=words)
             view = dict(self.table.view)
