@@ -321,7 +321,7 @@ def play_challenge(page) -> dict:
             elif verdict == "stop":
                 decision_shot(page, "challenge-decision-stop")  # 5 safe: 26/69 < 6/7
             decisions.append(verdict)
-            n = int(re.search(r"with n = (\d+) cards", rule)[1])
+            n = int(re.search(r"Here n = (\d+)", rule)[1])
             assert stop.inner_text().strip() == f"Stop: archive {n}"
             if verdict == "stop":
                 break

@@ -683,11 +683,13 @@ class ChallengeLab(Lab):
               f"Chance the next reveal is safe: <b>{fraction_html(pos['p_next'])}</b>.</div>")
         if s >= MIN_SAFE:
             go = pos["p_next"] > pos["threshold"]
-            rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1). "
+            rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1), "
+                    "where n = the cards archived if you stop now. "
                     f"Here n = {n}, so compare {fraction_html(pos['p_next'])} with {n}/{n + 1} "
                     f"&rarr; <b>{'reveal on' if go else 'stop'}</b>.</div>")
         else:
-            rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1). "
+            rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1), "
+                    "where n = the cards archived if you stop now. "
                     f"Before 4 safe reveals you must go on ({MIN_SAFE - s} to go).</div>")
         return head + ev + rule
 
