@@ -199,11 +199,15 @@ def test_outputs_count_above_and_below_the_check_unless_they_say_they_are_a_reca
 
 
 def _printed(notebook: dict) -> dict:
-    """``notebook`` with the printed output of its code cells, run in this process (no kernel; the cells that
-    open a lab are left out: a lab needs a kernel to draw, and it prints nothing)."""
+    """``notebook`` with the output of its code cells, run in this process (no kernel): what they print, and
+    the text of a cell's last expression as Jupyter shows it (a table). The cells that open a lab are left
+    out (a lab needs a kernel to draw; the slow tests/notebooks/test_run_notebooks.py reads their state)."""
+    import ast
     import contextlib
     import io
+    import os
 
+    os.environ.setdefault("MPLBACKEND", "Agg")
     namespace: dict = {}
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code":
@@ -211,9 +215,15 @@ def _printed(notebook: dict) -> dict:
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if "safari_kit.widgets.labs" in source:
             continue
+        tree = ast.parse(source)
+        last = ast.Expression(tree.body.pop().value) if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
-            exec(compile(source, "<cell>", "exec"), namespace)  # noqa: S102 (the kit's own lesson)
+            exec(compile(tree, "<cell>", "exec"), namespace)  # noqa: S102 (the kit's own lesson)
+            if last is not None:
+                shown = eval(compile(last, "<cell>", "eval"), namespace)  # noqa: S307
+                if shown is not None:
+                    print(repr(shown))
         cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": buffer.getvalue()}]
     return notebook
 
