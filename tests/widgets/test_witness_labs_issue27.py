@@ -192,3 +192,12 @@ def test_no_lab_line_says_where_the_buttons_are_and_no_card_ids():
     ident.identify_button.click()
     ident.type_buttons.value = ("animal",)
     assert not re.search(r"\bW\d\d\b", re.sub(r"<[^>]+>", " ", ident.all_chances.value + ident.prob.value))
+
+
+def test_a_refused_move_is_said_as_a_learners_sentence():
+    """The rules' own reason, as a sentence: a capital first, a full stop, no rule numbers (not the raw text)."""
+    lab = ChallengeLab()
+    lab.challenge_button.click()
+    lab._reveal(99)
+    said = _text(lab.status).strip()
+    assert said.startswith("There is no place 99") and said.endswith("."), said

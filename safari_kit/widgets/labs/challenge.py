@@ -67,6 +67,7 @@ import ipywidgets as W
 
 from safari_kit.presentation.numbers import count_first
 from safari_kit.presentation.spoken import challenge_sentence, count_words
+from safari_kit.presentation.views import learner_sentence
 from safari_kit.presentation.narration import (card_label, describe_event, no_match_words, types_label, unsafe_words,
                                                why_failed)
 from safari_kit.probability import witness as PW
@@ -417,7 +418,7 @@ class ChallengeLab(Lab):
     def _reveal(self, place: int) -> None:
         action = A.RevealNext(place)
         if not self.state.is_legal(action):
-            self.show_status(self.state.why_illegal(action), kind="bad")
+            self.show_status(learner_sentence(self.state.why_illegal(action)), kind="bad")
             return
         step = self._record("reveal", place)
         decided = self.decision_now  # asked before the reveal: could the learner have stopped instead?

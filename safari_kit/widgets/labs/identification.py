@@ -75,6 +75,7 @@ from safari_kit.presentation.narration import (card_label, card_words, describe_
                                                types_label, who, why_failed)
 from safari_kit.presentation.numbers import count_first
 from safari_kit.presentation.spoken import chance_words, identify_sentence
+from safari_kit.presentation.views import learner_sentence
 from safari_kit.simulation.seats import BotSeats
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import WitnessGame
@@ -279,7 +280,7 @@ class IdentificationLab(Lab):
             self.show_status("That choice is made at the start of your turn.", kind="bad")
             return
         if not self.state.is_legal(action):
-            self.show_status(self.state.why_illegal(action), kind="bad")
+            self.show_status(learner_sentence(self.state.why_illegal(action)), kind="bad")
             return
         self.live.focus(PLACE_STOP)  # the keyboard goes on where the turn goes on: the places (asked before the
         # buttons change, so the page knows before Identify is disabled; it waits for the places; issue 20)
@@ -355,7 +356,7 @@ class IdentificationLab(Lab):
         clue = self.game.cards[clue_index].id
         action = A.Declare(clue, tuple(types), self.picked_place)
         if not state.is_legal(action):
-            self.show_status(state.why_illegal(action), kind="bad")
+            self.show_status(learner_sentence(state.why_illegal(action)), kind="bad")
             return
         exact_shown = PW.p_match(kn, clue, self.picked_place, types)
         exact = exact_shown.value
