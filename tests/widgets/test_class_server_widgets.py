@@ -32,27 +32,47 @@ def finished_lab(seed=None):
 
 
 # ----------------------------------------------------------------------------- hot-seat
+def play_to_a_bots_failure(lab, limit: int = 600) -> bool:
+    """Play the learners' seats (their first legal move each time, through the lab as clicks do) until a bot's
+    failed turn pauses the game. Issue 27: a game opens on a learner's turn, so a bot's failure comes later."""
+    for _ in range(limit):
+        if lab._pause == "bot_failed":
+            return True
+        if lab.state.is_terminal():
+            return False
+        if lab._pause is not None:
+            lab.go_on()
+        elif lab.viewer != lab.state.current_player:
+            lab.confirm_player()
+        else:
+            lab._act(lab.state.legal_actions()[0])
+    return False
+
+
 def test_a_crafted_press_never_opens_a_bots_seat():
-    """Seed 3: the bot in seat 2 fails before any learner has played; its cards lie face up for all, and the
-    hidden "I am player N" button, pressed by a crafted message, must not open seat 2 (its Case Card)."""
+    """A bot fails while a learner's table is open; its cards lie face up for all, and the hidden "I am player
+    N" button, pressed by a crafted message, must not open the bot's seat (its Case Card)."""
     lab = FullGameLab(seed=3, players=3, humans=(0, 1), bots="random", case_module=True)
-    assert lab._pause == "bot_failed" and lab.viewer is None and lab.state.current_player == 2
+    assert lab._pause is None and lab.state.current_player in (0, 1)  # the game opens on a learner's turn
+    assert play_to_a_bots_failure(lab)
+    bot, viewer, passes = lab.state.current_player, lab.viewer, list(lab.passes)
+    assert bot == 2 and viewer in (0, 1)
     assert lab.pass_screen not in lab.game_area.children  # the button is not on the page
     lab.confirm_button.click()  # what {"method": "custom", "content": {"event": "click"}} does
     lab.confirm_player()
-    assert lab.viewer is None and lab.table is None and lab.passes == []
+    assert lab.viewer == viewer and lab.table.viewer == viewer and lab.passes == passes
     assert lab.errors == []
-    lab.go_on()  # the learners play on: the next learner's pass screen, and only now does the press count
-    assert lab.state.current_player in (0, 1) and lab.pass_screen in lab.game_area.children
-    lab.confirm_button.click()
-    assert lab.viewer == lab.state.current_player and lab.table is not None
+    lab.go_on()  # the learners play on: the next learner's pass screen (or table), and only now a press counts
+    assert lab.state.current_player in (0, 1) or lab.state.is_terminal()
 
 
 def test_one_learner_cannot_take_the_bots_seat_while_its_failure_shows():
-    """One learner against a bot (seed 0): the bot fails first; the learner's table shows its face-up cards.
+    """One learner against a bot: when the bot fails, the learner's table shows its face-up cards.
     A crafted press of the (hidden) button must not turn the table to the bot's seat."""
     lab = FullGameLab(seed=0, players=2, humans=(0,), bots="random", case_module=True)
-    assert lab._pause == "bot_failed" and lab.viewer == 0 and lab.state.current_player == 1
+    assert lab._pause is None and lab.viewer == 0 and lab.state.current_player == 0
+    assert play_to_a_bots_failure(lab)
+    assert lab.viewer == 0 and lab.state.current_player == 1
     lab.confirm_button.click()
     assert lab.viewer == 0 and lab.table.viewer == 0 and lab.passes == [] and lab.errors == []
 
