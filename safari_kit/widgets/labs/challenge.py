@@ -6,7 +6,9 @@ How a browser test drives it (JupyterLab, the lab displayed as a cell's output)
 * Starting position: a Dropdown with class ``safari-position`` (``lab.position_box``);
   its options are :data:`~safari_kit.simulation.challenge_positions.POSITIONS`,
   each reached by real play (seed, bots, number of turns) and explained in one
-  sentence in ``.safari-why``.
+  sentence in ``.safari-why``. A position with a ``kind`` (*Mid-game: stop or go on?*) deals only
+  positions of its kind, from any seed, a secret one too (issue 27). The lab always opens on the
+  learner's own turn: the bots' turns before it do not pause on a failure.
 * The decision box (``.safari-decide``, beside the table) says what to decide now:
   on your turn the choice ``table.safari-choice`` (one ``tr`` per choice with
   ``data-choice="identify"|"challenge"`` and the expected number of cards archived,
