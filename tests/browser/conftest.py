@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,11 +301,69 @@ def _start_voila(root: Path, home: Path) -> VoilaServer:
         time.sleep(0.2)
 
 
+def _voila_settings() -> tuple:
+    """What a Voilà started now would be started with: its environment (the kit reads settings such as
+    ``SAFARI_KIT_CLASS_SEED`` from it), less pytest's own per-test variables."""
+    return tuple(sorted((k, v) for k, v in os.environ.items() if not k.startswith("PYTEST_")))
+
+
+def _voila_kernels(server: VoilaServer) -> list[str]:
+    """The kernels the server runs now, read off its log (Voilà serving one notebook has no kernel list)."""
+    running: dict[str, None] = {}
+    for line in server.log.read_text(errors="replace").splitlines() if server.log.exists() else []:
+        if m := re.search(r"Kernel started: ([0-9a-f-]{36})", line):
+            running[m.group(1)] = None
+        elif m := re.search(r"Kernel shutdown: ([0-9a-f-]{36})", line):
+            running.pop(m.group(1), None)
+    return list(running)
+
+
+def _shut_voila_kernels(server: VoilaServer) -> None:
+    """Shut down every kernel the module's pages left, as a server of its own would at the module's end:
+    the request the page's unload handler sends (``POST voila/api/shutdown/<id>``, a closed Playwright
+    page never sends it)."""
+    xsrf = secrets.token_hex(16)
+    for kernel_id in _voila_kernels(server):
+        req = urllib.request.Request(f"{server.url}voila/api/shutdown/{kernel_id}", method="POST",
+                                     data=urllib.parse.urlencode({"_xsrf": xsrf}).encode(),
+                                     headers={"Cookie": f"_xsrf={xsrf}"})
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(req, timeout=30).close()
+
+
+@pytest.fixture(scope="session")
+def voila_servers(chromium_path):
+    """``voila_servers(settings)``: one Voilà (``make app``, from one fresh copy) per set of settings for the
+    whole run, started on first use (issue 28: a Voilà per module was started 13 times a run)."""
+    servers: dict[tuple, VoilaServer] = {}
+    with contextlib.ExitStack() as stack:
+        def get(settings: tuple) -> VoilaServer:
+            if settings not in servers:
+                servers[settings] = stack.enter_context(serve_copy("safari-voila-", "voila", _start_voila))
+            return servers[settings]
+
+        yield get
+
+
 @pytest.fixture(scope="module")
-def voila_app(chromium_path):
-    """The classroom app (``make app``) served by Voilà from a fresh copy, one server per test module."""
-    with serve_copy("safari-voila-", "voila", _start_voila) as server:
+def voila_app(voila_servers):
+    """The classroom app (``make app``) served by Voilà from a fresh copy of the kit's notebooks and data.
+
+    Modules that start it with the same settings (environment) share one server for the run; a module
+    that changes a setting first (e.g. an autouse fixture setting ``SAFARI_KIT_CLASS_SEED``) gets a server
+    of its own. Each module starts with no kernel running, and the kernels its pages started are shut
+    down at its end, as a server of its own would: no module sees another's kernels. Files a test writes
+    into ``server_root(voila_app)`` stay for the run (tests compare the files before and after).
+    """
+    server = voila_servers(_voila_settings())
+    _shut_voila_kernels(server)
+    left = _voila_kernels(server)
+    if left:  # the shutdown is awaited before the reply, so the log names it by now
+        pytest.fail(f"voila still runs the kernels {left} of an earlier module:\n{server.log_tail()}", pytrace=False)
+    try:
         yield server
+    finally:
+        _shut_voila_kernels(server)
 
 
 # the static site's fixtures (issue 13): offline_site, site_page; they use this file's browser fixtures

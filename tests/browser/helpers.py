@@ -18,6 +18,11 @@ Fixtures (tests/browser/conftest.py)
 ``page``           a fresh Playwright ``Page`` (1400x900) in its own context, feeding
                    ``js_errors``; on a failing test a screenshot is saved as
                    ``test-artifacts/<test name>-failure.png``.
+``voila_app``      the app (``make app``) served by Voilà from a fresh copy; ``voila_app.url``.
+                   One server per set of settings (environment) for the run, shared by the modules
+                   that start it alike; each module starts with no kernel running and its kernels
+                   are shut down at its end. A module that sets an environment variable in an
+                   autouse module fixture first (test_face_up_browser.py) gets its own server.
 
 Helpers (this module; ``from tests.browser.helpers import ...``)
 ----------------------------------------------------------------
