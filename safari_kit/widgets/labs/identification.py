@@ -16,7 +16,7 @@ How a browser test drives it (JupyterLab, the lab displayed as a cell's output)
 * Clue type: a ToggleButtons with class ``safari-types``; its buttons read
   ``Animal``, ``Texture``, ``Color``, ``Name`` (and pairs like ``Animal + Color``
   while ALEX tops your archive).
-* Your guess: a Text box with class ``safari-guess`` (type ``0.2``, ``14/74`` or
+* Your guess: a Text box with class ``safari-guess`` (type ``0.2``, ``13/70`` or
   ``20%``) before pressing ``Reveal``; leave it empty to skip.
 * The table (``.safari-table``): a face-down place is clickable as
   ``.st-selectable[data-key^='place:']`` (e.g. ``[data-key='place:3']``); with
@@ -147,7 +147,7 @@ class IdentificationLab(Lab):
         self.type_buttons = W.ToggleButtons(options=[], description="Clue type", style={"button_width": "auto"})
         self.type_buttons.add_class("safari-types")
         self.type_buttons.observe(lambda _c: self._refresh_panel(), names="value")  # chances and notes only
-        self.guess_box = W.Text(value="", placeholder="e.g. 0.2 or 14/74", description="Your guess",
+        self.guess_box = W.Text(value="", placeholder="e.g. 0.25 or 13/70", description="Your guess",
                                 layout=W.Layout(width="260px"))
         self.guess_box.add_class("safari-guess")
         limit_text(self.guess_box, 40)  # a guess is a short number; a huge one would only cost work
@@ -331,7 +331,7 @@ class IdentificationLab(Lab):
             return None, None
         value = as_number(text)
         if value is None or not 0 <= float(value) <= 1:
-            return None, f"I could not read {text!r} as a probability between 0 and 1 (try 0.2, 14/74 or 20%)."
+            return None, f"I could not read {text!r} as a probability between 0 and 1 (try 0.25, 13/70 or 25%)."
         return value, None
 
     @guarded
