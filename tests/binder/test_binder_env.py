@@ -11,10 +11,15 @@ dependency the notebooks use but Binder lacks fails here.
 
 Uses pip's cache; the first run downloads the wheels (about a minute on a fast
 link), later runs take about a minute on 2 cores plus the notebooks' own time.
+A venv whose run passed is kept outside the repository and reused by later runs
+while nothing it was built from changed (``binder_venv``: its key, its age limit,
+``SAFARI_KIT_FRESH_BINDER=1``); a fresh clone on a new machine builds it from nothing.
 """
 from __future__ import annotations
 
+import fcntl
 import glob
+import hashlib
 import json
 import os
 import shutil
@@ -22,6 +27,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -33,6 +39,8 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
 REQUIREMENTS = REPO / "binder" / "requirements.txt"
 NOTEBOOKS = REPO / "notebooks"
+#: a kept Binder venv is built again after this many days
+BINDER_VENV_DAYS = 7
 
 PROBE = """\
 import os, sys, importlib.metadata as md
@@ -114,11 +122,66 @@ def _run(cmd, *, env, cwd, timeout, what):
     return proc
 
 
-def test_binder_requirements_alone_run_every_notebook(tmp_path):
+def _cache_key(base_python: str) -> str:
+    """What a fresh Binder venv depends on: the pinned lists, the kit's own dependencies (``-e .``), the Python."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    version = subprocess.run([base_python, "-c", "import sys; print(sys.version)"], capture_output=True,
+                             text=True, timeout=30).stdout
+    parts = [REQUIREMENTS.read_bytes(), (REPO / "binder" / "runtime.txt").read_bytes(),
+             json.dumps([project.get("dependencies", []), project.get("requires-python")]).encode(),
+             os.path.realpath(base_python).encode(), version.encode()]
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """Where kept venvs live: ``$SAFARI_KIT_TEST_CACHE``, else ``~/.cache/safari-kit-tests`` (not in the repo)."""
+    return Path(os.environ.get("SAFARI_KIT_TEST_CACHE") or Path.home() / ".cache" / "safari-kit-tests")
+
+
+def _freeze(py: Path) -> str:
+    proc = subprocess.run([str(py), "-m", "pip", "freeze", "--all", "--exclude-editable"], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    return proc.stdout if proc.returncode == 0 else ""
+
+
+@pytest.fixture
+def binder_venv(tmp_path, request):
+    """The venv the test installs binder/requirements.txt into: a new one, or the one an earlier run left.
+
+    Building it is most of the test's install time (issue 28), so a venv whose install passed is kept in
+    ``$SAFARI_KIT_TEST_CACHE`` (default ``~/.cache/safari-kit-tests``), outside the repository, under a key
+    of everything a fresh one depends on (binder/requirements.txt, runtime.txt, the kit's dependencies, the
+    Python), for at most ``BINDER_VENV_DAYS`` days (a fresh one may get newer patch releases of the pins).
+    It is reused only if ``pip freeze`` still lists exactly what it listed when kept; the test still runs
+    ``pip install -r`` into it (which reinstalls ``-e .`` from this checkout). A fresh clone on a new machine
+    has no cache, so its first run builds the venv from nothing; ``SAFARI_KIT_FRESH_BINDER=1`` always does.
+    """
     base_python = _python_for_binder()
-    venv = tmp_path / "binder-venv"
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    cached = root / f"binder-venv-{_cache_key(base_python)}"
+    marker = cached / "kept-after-a-passing-run.txt"
+    with open(root / "binder-venv.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two suites at once: one at a time in the cached venv
+        fresh = os.environ.get("SAFARI_KIT_FRESH_BINDER", "") not in ("", "0")
+        fresh = fresh or not marker.exists() or time.time() - marker.stat().st_mtime > BINDER_VENV_DAYS * 86400
+        if not fresh and marker.read_text(encoding="utf-8") != _freeze(cached / "bin" / "python"):
+            fresh = True  # changed since it was kept: build it again
+        if fresh:
+            shutil.rmtree(cached, ignore_errors=True)
+            subprocess.run([base_python, "-m", "venv", str(cached)], check=True, timeout=120)
+        failed = request.session.testsfailed
+        yield cached
+        if request.session.testsfailed == failed:
+            if fresh or not marker.exists():
+                marker.write_text(_freeze(cached / "bin" / "python"), encoding="utf-8")
+        else:
+            shutil.rmtree(cached, ignore_errors=True)  # no venv of a failed run is reused
+
+
+def test_binder_requirements_alone_run_every_notebook(tmp_path, binder_venv):
+    venv = binder_venv
     t0 = time.perf_counter()
-    subprocess.run([base_python, "-m", "venv", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"
 
     # An environment that sees nothing of the development venv or the user's
