@@ -6,7 +6,6 @@ whose knockout part defaults to 49 generated, valid Safari Pals.
 """
 from __future__ import annotations
 
-import asyncio
 import csv
 from pathlib import Path
 
@@ -55,21 +54,48 @@ def card_csv(tmp_path):
     return write
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
-    """Run every test that is not a browser test with no event loop marked as running.
+#: fixtures that hold one fixed folder or one build for the whole run: the tests using them share one xdist
+#: worker (``--dist loadgroup``), so two workers never build the static site into .site-build/ at once
+SHARED_PATH_FIXTURES = {"offline_site": "static-site", "online_site": "static-site"}
+#: test files that read what those builds leave (.site-build/wheels): in the same group, after the build
+SHARED_PATH_FILES = {"tests/test_site_trim_wheels.py": "static-site"}
 
-    The browser tests' session-wide Playwright (sync API) leaves its event loop registered as the running
-    loop of the main thread for the rest of the session, so a later test calling ``asyncio.run`` (the class
-    server's tests, the load test) failed with "asyncio.run() cannot be called from a running event loop"
-    in ``make test``, though each passed on its own. Playwright's loop is put back afterwards.
+
+def uses_browser(item: pytest.Item) -> bool:
+    """A test that starts (or shares) the session's Playwright: marked ``browser`` or using its fixtures."""
+    return item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", ())
+
+
+def _group(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    if mark is not None:
+        return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+    groups = {SHARED_PATH_FIXTURES[f] for f in getattr(item, "fixturenames", ()) if f in SHARED_PATH_FIXTURES}
+    groups |= {g for path, g in SHARED_PATH_FILES.items() if item.nodeid.startswith(path + "::")}
+    return sorted(groups)[0] if groups else None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last, and tests sharing a fixed path share an xdist group.
+
+    The browser tests' session-wide Playwright (sync API) leaves its event loop registered as the running loop
+    of the main thread until the session ends, so a test run after it that calls ``asyncio.run`` (the class
+    server's tests, the load test) fails with "asyncio.run() cannot be called from a running event loop".
+    Every browser test is therefore moved after every other test, each keeping its order; xdist hands each
+    worker its tests in this order too. The one exception: a file that reads what a build left
+    (``SHARED_PATH_FILES``, no event loop there) runs after the build, at the end, in the build's xdist group
+    (on a fresh clone it would otherwise find no build and skip).
     """
-    loop = asyncio._get_running_loop()
-    if loop is None or item.get_closest_marker("browser") is not None:
-        yield
-        return
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(loop)
+    groups = {item.nodeid: _group(item) for item in items}
+
+    def reads_a_build(item) -> bool:
+        return any(item.nodeid.startswith(path + "::") for path in SHARED_PATH_FILES)
+
+    others = [i for i in items if not uses_browser(i) and not reads_a_build(i)]
+    browser = [i for i in items if uses_browser(i)]
+    readers = [i for i in items if reads_a_build(i) and not uses_browser(i)]
+    items[:] = others + browser + readers
+    for item in items:
+        if groups[item.nodeid] and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))

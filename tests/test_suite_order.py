@@ -1,0 +1,73 @@
+"""The suite's order and groups (tests/conftest.py, issue 28): browser tests last, fixed paths in one xdist group.
+
+Playwright's sync API leaves its event loop registered as running for the rest of the session, so a test
+without a browser run after the first browser test cannot call ``asyncio.run``. The suite used to unregister
+that loop around every other test (a private asyncio call); now no such test runs after a browser test.
+The control is pytest's own order (files alphabetically: tests/browser before tests/server), which fails.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import SHARED_PATH_FILES, pytest_collection_modifyitems, uses_browser
+
+
+class FakeItem:
+    """What the hook reads of a collected test: its markers and the fixtures it uses."""
+
+    def __init__(self, nodeid: str, fixtures=(), marks=()):
+        self.nodeid, self.fixturenames = nodeid, list(fixtures)
+        self.own_marks = [getattr(pytest.mark, m).mark for m in marks]
+
+    def get_closest_marker(self, name):
+        return next((m for m in self.own_marks if m.name == name), None)
+
+    def add_marker(self, mark):
+        self.own_marks.append(mark.mark if hasattr(mark, "mark") else mark)
+
+    def __repr__(self):
+        return self.nodeid
+
+
+def suite() -> list[FakeItem]:
+    """In pytest's order: tests/browser/... before tests/server/..., as the real suite collects."""
+    return [
+        FakeItem("tests/browser/test_app_voila.py::test_app", ["browser", "page", "voila_app"], ["browser"]),
+        FakeItem("tests/browser/test_site_browser.py::test_offline", ["browser", "offline_site"], ["browser"]),
+        FakeItem("tests/browser/test_site_startup.py::test_online", ["online_site"], ["browser"]),
+        FakeItem("tests/browser/test_site_links.py::test_links", ["offline_site", "chromium_path"], ["browser"]),
+        FakeItem("tests/server/test_class_load.py::test_load", ["tmp_path"]),
+        FakeItem("tests/test_site_trim_wheels.py::test_trim", ["tmp_path"]),
+        FakeItem("tests/witness/test_w1.py::test_w1", []),
+    ]
+
+
+def assert_no_test_without_a_browser_after_one_with(items) -> None:
+    """Apart from the files that read what the site build left (SHARED_PATH_FILES: no event loop there)."""
+    first = next((n for n, item in enumerate(items) if uses_browser(item)), len(items))
+    late = [item.nodeid for item in items[first:]
+            if not uses_browser(item) and item.nodeid.split("::")[0] not in SHARED_PATH_FILES]
+    assert not late, f"run after Playwright started, with its event loop marked running: {late}"
+
+
+def test_browser_tests_run_after_every_other_test_each_in_its_order():
+    items = suite()
+    pytest_collection_modifyitems(None, items)
+    assert_no_test_without_a_browser_after_one_with(items)
+    # the test that reads the wheels the site build left runs after it (on a fresh clone, before it, it skipped)
+    assert [i.nodeid.split("::")[1] for i in items] == [
+        "test_load", "test_w1", "test_app", "test_offline", "test_online", "test_links", "test_trim"]
+
+
+def test_control_pytests_own_order_runs_a_server_test_after_a_browser_test():
+    with pytest.raises(AssertionError, match="test_class_load"):
+        assert_no_test_without_a_browser_after_one_with(suite())
+
+
+def test_tests_of_the_static_site_share_one_xdist_group_and_others_have_none():
+    items = suite()
+    pytest_collection_modifyitems(None, items)
+    groups = {i.nodeid.split("::")[1]: (m.args[0] if (m := i.get_closest_marker("xdist_group")) else None)
+              for i in items}
+    assert groups == {"test_app": None, "test_offline": "static-site", "test_online": "static-site",
+                      "test_links": "static-site", "test_trim": "static-site", "test_load": None, "test_w1": None}
