@@ -124,6 +124,8 @@ class AnswerForms:
     question_terms: tuple[str, ...]
     wrong: tuple[Any, ...]     # common wrong answers (a specific hint applies)
     tolerance: float
+    pools: tuple[int, ...] = ()  # the counts the question counts out of ("the other 74 cards"): a count answer
+    #                              written as a chance over one of them ("31/74") gives the count away
 
 
 def lesson_of(name: str) -> str | None:
@@ -205,8 +207,11 @@ def answer_forms(exercise, question: str = "") -> AnswerForms:
         candidates += [exact + d for d in (Fraction(-1), Fraction(1))]
     wrong = _wrong_answers(exercise, candidates) if exercise.compare is None else ()
     wrong = tuple(w for w in wrong if w != value)
+    pools: tuple[int, ...] = ()
+    if exact is not None and exact.denominator == 1 and _is_distinctive(value):
+        pools = tuple(sorted({_int(m.group(0)) for m in _INTEGER.finditer(question)} - {int(exact)}))
     return AnswerForms(exercise.key, value, _is_distinctive(value), tuple(words), question_terms(question),
-                       wrong, float(exercise.tolerance))
+                       wrong, float(exercise.tolerance), pools)
 
 
 # ----------------------------------------------------------------------------- reading numbers
@@ -463,6 +468,9 @@ def _leaks_in(text: str, where: str, forms: AnswerForms, *, asks: bool) -> list[
                 elif not small and not _is_label(sentence, start) and \
                         (_answered(sentence, start) or _near_terms(sentence, start, end, forms.question_terms)):
                     hits.append(f"{written!r} beside the question's words")
+            elif kind == "fraction" and forms.pools and (m := _FRACTION.search(written)) and \
+                    _int(m.group(1)) == value and _int(m.group(2)) in forms.pools:
+                hits.append(f"the answer written as a count over the question's {_int(m.group(2))}: {written!r}")
             elif (not asks and kind in ("integer", "fraction") and Fraction(found) in forms.wrong
                   and not _is_label(sentence, start)
                   and (_answered(sentence, start) or (Fraction(found) not in (0, 1) and

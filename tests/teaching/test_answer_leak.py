@@ -251,6 +251,26 @@ def test_control_lesson_02_of_9bdb9c7_prints_two_answers_below_their_exercises(t
     assert {("02.animal", "output)"), ("02.tam-name", "output)")} <= found, _report(leaks)
 
 
+def test_control_lesson_03_of_9bdb9c7_prints_the_safe_count_as_a_chance_over_74(tmp_path):
+    """Issue 27: lesson 03 §2 printed "(31/74)⁴", the answer of 03.safe ("How many of the other 74 cards are
+    safe?") as the count of a chance over the question's 74, one screen below the exercise."""
+    copy = _printed(_copy_at("9bdb9c7", "03-challenge", tmp_path))
+    leaks = [leak for leak in find_leaks(copy, "03-challenge.ipynb") if leak.key == "03.safe"]
+    assert any("count over the question's 74" in leak.why for leak in leaks), _report(leaks)
+
+
+def test_a_count_answer_over_the_questions_pool_is_found_and_another_count_is_not():
+    ex = {"09.safe": Exercise("09.safe", lambda: 31)}
+    question = {"cell_type": "markdown", "metadata": {}, "source": "**Exercise `09.safe`.** How many of the other "
+                                                                   "74 cards are safe?"}
+
+    def out(text):
+        return {"cell_type": "code", "metadata": {}, "source": "x()",
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": text}]}
+    assert find_leaks({"cells": [question, out("guess: (31/74)^4 = 0.0308")]}, "09-x.ipynb", ex)
+    assert not find_leaks({"cells": [question, out("guess: (27/70) and 31/75")]}, "09-x.ipynb", ex)
+
+
 @pytest.mark.parametrize("stem", ["00-start-here", "01-meet-the-cards", "02-identification", "03-challenge"])
 def test_lessons_00_to_03_print_no_answer_below_an_exercise(stem, tmp_path):
     copy = _printed(student_copy_of(stem))
