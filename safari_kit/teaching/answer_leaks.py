@@ -529,7 +529,7 @@ def recap_cells(notebook: dict) -> set[int]:
 
 def check_cells(notebook: dict) -> dict[str, int]:
     """{key: index of the cell ``check("KEY", my_answer)``} of ``notebook``."""
-    found = {}
+    found: dict[str, int] = {}
     for i, cell in enumerate(notebook.get("cells", [])):
         if cell.get("cell_type") == "code":
             for key in re.findall(r"check\([\"'](\d\d\.[\w-]+)[\"'],\s*my_answer\)", _source(cell)):
