@@ -12,7 +12,7 @@ starts, so every lab's kernel inherits it. A lab opens the same file with
         recorder = Recorder(nickname, sink=store.add)
 
 The name lives here, in ``safari_kit.teaching``, because the labs (``safari_kit.widgets``)
-may import this layer but not ``safari_kit.server`` (which imports nothing of the kit).
+may import this layer but not ``safari_kit.classroom`` (the class server, above them).
 """
 from __future__ import annotations
 
