@@ -1,0 +1,616 @@
+"""The Identification lab's flow without widgets: the bots' turns, Identify or Reveal another, the learner's reveal
+with a guess, the tally of guesses against outcomes, and every word the lab writes about them.
+
+:class:`~safari_kit.widgets.labs.identification.IdentificationLab` is the layout around this state machine (issue
+28: the lab had tangled the two in 725 lines). Here lives what the lab *does*: it deals (seeded), lets the bots play
+to the learner's turn (pausing on a bot's failed turn so its face-up cards can be remembered, except on the opening
+deal: a lab opens on the learner's own turn), plays the learner's choice and declaration through the engine (which
+refuses anything illegal and then changes nothing), finishes the learner's turn (archive, no abilities: another
+lab's subject), keeps each reveal as a :class:`Prediction`, and writes the chances panel, the tally and the log as
+HTML strings. Each action returns a :class:`Said` (the status line, its kind, the words for a screen reader); the
+lab shows it.
+
+Hidden information: every chance is computed from :meth:`IdentificationFlow.knowledge`, the learner's own
+observation (``state.observation(learner)``), never from the full state; the class record of a guess names only
+the face-up clue card (:meth:`IdentificationFlow.declared_words`).
+
+The class experiment (issues 21, 26): :meth:`IdentificationFlow.reveal` returns the guess's fields for the
+recorder (or None: no guess, a refused reveal, or the same reveal of the same deal guessed before);
+:attr:`IdentificationFlow.chance_shown` says whether an exact chance was drawn since the last reveal.
+
+Nothing here imports a widget package (``tests/presentation/test_identification_flow.py``).
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from safari_kit.presentation.chance_html import count_html, count_lines, count_of
+from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
+                                               types_label, who, why_failed)
+from safari_kit.presentation.numbers import as_number, count_first
+from safari_kit.presentation.spoken import chance_words, identify_sentence
+from safari_kit.presentation.spoken_turns import turns_summary
+from safari_kit.presentation.views import learner_sentence
+from safari_kit.probability import witness as PW
+from safari_kit.probability.distributions import Exact
+from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
+from safari_kit.simulation.seats import BotSeats
+from safari_kit.witness import WitnessGame
+from safari_kit.witness import actions as A
+
+__all__ = ["IdentificationFlow", "Prediction", "Said", "Controls", "Revealed", "brier", "NOTHING"]
+
+#: knowing nothing: only what is face up now and the archives
+NOTHING = Memory(last_k=0)
+
+
+def brier(pairs) -> float | None:
+    """Mean of (forecast − outcome)² over ``(forecast, outcome)`` pairs; None for no pairs."""
+    pairs = [(float(p), 1.0 if o else 0.0) for p, o in pairs]
+    if not pairs:
+        return None
+    return sum((p - o) ** 2 for p, o in pairs) / len(pairs)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One reveal of the learner: what was declared, the guess, the exact chances and the outcome."""
+
+    turn: int
+    clue: str
+    types: tuple
+    place: int
+    guess: float | None
+    exact: Fraction  # with what you remember
+    nothing: Fraction  # knowing nothing
+    success: bool
+    card: str
+    exact_count: tuple | None = None  # the count behind ``exact`` (favourable, equally likely), when it is one
+    nothing_count: tuple | None = None  # the count behind ``nothing`` (the tally writes it first, issue 27)
+
+
+class Said(NamedTuple):
+    """What an action says: the status line, its kind (info, good, bad) and, when they differ, the spoken words."""
+
+    text: str
+    kind: str = "info"
+    spoken: str | None = None
+
+
+class Revealed(NamedTuple):
+    """A reveal that happened: what to say, and the guess's fields for the class record (None: nothing to record)."""
+
+    said: Said
+    record: dict | None
+
+
+@dataclass
+class Controls:
+    """What the lab's buttons and table show now (the lab copies it onto its widgets)."""
+
+    identify: bool  # enabled
+    another: bool
+    next: bool
+    next_style: str
+    identifying: bool
+    type_choices: list  # [(label, types)]
+    reveal: bool
+    table: dict = field(default_factory=dict)  # CardTable.show's keyword arguments but state and learner
+
+
+def with_count(value: Fraction, count):
+    """An exact value with its count, for :func:`count_html` (count first in the tally too)."""
+    return Exact(value, count=tuple(count)) if count else value
+
+
+class IdentificationFlow:
+    """One learner's seat at a Safari Witness table of bots: turns, reveals, guesses and their words."""
+
+    def __init__(self, players: int = 3, advanced: bool = False, memory: Memory | None = None, *,
+                 bot: str = "greedy", learner: int = 0, deck_order=None):
+        self.game = WitnessGame(players=players, advanced=advanced)
+        if not 0 <= learner < players:
+            raise ValueError(f"learner must be a seat from 0 to {players - 1}, got {learner!r}")
+        self.learner = learner
+        self.memory = memory or PERFECT
+        self.bot_spec = bot
+        self.deck_order = deck_order
+        #: whether an exact chance was on the screen since the last reveal (issue 26: Guess.chance_seen)
+        self.chance_shown = False
+        #: reveals of a deal already recorded for the class: (seed, turn, clue, place, types)
+        self._recorded_reveals: set[tuple] = set()
+
+    # ------------------------------------------------------------------ set-up
+    def reset(self, seed: int) -> None:
+        """Deal from ``seed``; the bots play to the learner's first turn (:meth:`opening_text` says so)."""
+        self.seed = seed
+        self.state = self.game.new_initial_state(seed=seed, deck_order=self.deck_order)
+        self.seats = BotSeats(self.game, self.learner, self.bot_spec, seed)
+        self.predictions: list[Prediction] = []
+        self._pm: dict = {}
+        self.lines: list[str] = []
+        self.picked_place: int | None = None
+        self.picked_clue: str | None = None
+        self.last_result: str | None = None
+        self._seen = 0
+        self.chance_shown = False
+        self.run_bots(opening=True)
+
+    def opening_text(self) -> str:
+        """The status line of a new deal (after :meth:`reset` and the lab's first drawing)."""
+        text = self.turn_text()
+        if self.my_turn and any(e.get("player") not in (None, self.learner)
+                                for e in self.state.observation(self.learner).log):
+            text = "The other players went first: what they did is under “What happened”. " + text
+        return text
+
+    # ------------------------------------------------------------------ knowledge
+    @property
+    def my_turn(self) -> bool:
+        return not self.state.is_terminal() and self.state.current_player == self.learner
+
+    @property
+    def identifying(self) -> bool:
+        return self.my_turn and self.state.phase == "identify"
+
+    def knowledge(self, memory: Memory | None = None) -> Knowledge:
+        """The learner's knowledge now (``memory`` default: the lab's memory)."""
+        return Knowledge.from_observation(self.state.observation(self.learner), memory or self.memory,
+                                          game=self.game)
+
+    def _now(self) -> tuple:
+        """A key of the position: a click on a place or a clue type changes nothing the learner knows."""
+        return (id(self.state), len(self.state.history))
+
+    def knowledge_now(self, memory: Memory | None = None) -> Knowledge:
+        """:meth:`knowledge`, computed once per position (every click of a turn reuses it)."""
+        memory = memory or self.memory
+        now = self._now()
+        if getattr(self, "_kn_now", None) != now:
+            self._kn_now, self._kn_cache, self._pm = now, {}, {}
+        kn = self._kn_cache.get(memory)
+        if kn is None:
+            kn = self._kn_cache[memory] = self.knowledge(memory)
+        return kn
+
+    def p_match(self, kn, clue, place: int, types):
+        """PW.p_match, remembered for this position (the panel asks for every type at every place)."""
+        key = (id(kn), clue, place, tuple(types) if not isinstance(types, str) else (types,))
+        hit = self._pm.get(key)
+        if hit is None:
+            hit = self._pm[key] = PW.p_match(kn, clue, place, types)
+        return hit
+
+    def clue_for_panel(self, kn) -> int | None:
+        if self.state.phase == "identify":
+            if self.picked_clue is not None:
+                return self.game.index[self.picked_clue]
+            return kn.unresolved[0] if kn.unresolved else None
+        return kn.clue[0] if kn.clue else None
+
+    # ------------------------------------------------------------------ actions
+    def run_bots(self, opening: bool = False) -> None:
+        """The bots play to the learner's turn, pausing on a failed turn (its cards lie face up) except at the
+        ``opening`` of a game: a lab opens on the learner's own turn (issue 27)."""
+        self.seats.play_until_learner(self.state, show_failures=not opening)
+        self.collect_log()
+
+    def collect_log(self) -> None:
+        obs = self.state.observation(self.learner)
+        for event in obs.log[self._seen:]:
+            line = describe_event(event, self.game, self.learner)
+            if line:
+                self.lines.append(f"Turn {event['turn']}: {line}")
+        self._seen = len(obs.log)
+
+    def why_not_choose(self, action) -> str | None:
+        """Why Identify / Reveal another cannot be played now (None: it can)."""
+        if not self.my_turn or self.state.phase != "choose":
+            return "That choice is made at the start of your turn."
+        if not self.state.is_legal(action):
+            return learner_sentence(self.state.why_illegal(action))
+        return None
+
+    def choose(self, action) -> Said:
+        """Play Identify or Reveal another (the lab asked :meth:`why_not_choose` first)."""
+        self.state.apply(action)
+        self.collect_log()
+        self.picked_place, self.picked_clue = None, None
+        what = "one clue card" if isinstance(action, A.Identify) else "two clue cards"
+        return Said(f"Identify with {what}: pick a clue type, then click a face-down place.")
+
+    def pick(self, target: dict) -> Said | None:
+        """A click on the table: a place, or (with two clue cards) the clue card to identify first."""
+        if target["kind"] == "place":
+            self.picked_place = int(target["id"])
+            return Said(f"Place {self.picked_place} picked. Type your guess (optional), then press Reveal.")
+        if target["kind"] == "clue":
+            self.picked_clue = str(target["id"])
+            return Said(f"Clue card picked: {card_label(self.game, self.picked_clue)}.")
+        return None
+
+    def pick_marks(self) -> tuple[list, str]:
+        """The table's marks and message after a pick: (highlight, message)."""
+        highlight = []
+        if self.picked_place is not None:
+            highlight.append({"kind": "place", "id": self.picked_place})
+        if self.picked_clue is not None:
+            highlight.append({"kind": "clue", "id": self.picked_clue})
+        return highlight, self._pick_message()
+
+    def _pick_message(self) -> str:
+        return ("Pick a clue type, then click a face-down place." if self.picked_place is None else
+                f"Place {self.picked_place} picked: type your guess, then press Reveal.")
+
+    @staticmethod
+    def parse_guess(text: str):
+        """(the typed guess as read: a Fraction for "14/74", a float for "0.2" or "20%"; None for no guess,
+        the problem in words or None). The tally keeps it as a float; the class record keeps it as typed."""
+        text = text.strip()
+        if not text:
+            return None, None
+        value = as_number(text)
+        if value is None or not 0 <= float(value) <= 1:
+            return None, f"I could not read {text!r} as a probability between 0 and 1 (try 0.25, 13/70 or 25%)."
+        return value, None
+
+    def reveal(self, types, guess_text: str, joined: bool = False) -> Revealed | Said:
+        """Declare ``types`` at the picked place with the typed guess. A refusal is a :class:`Said` (nothing
+        changes); a reveal is a :class:`Revealed`. ``joined``: the learner joined the class experiment."""
+        state = self.state
+        if not self.my_turn or state.phase != "identify":
+            return Said("Reveal is for an identification on your turn: press Identify first.", "bad")
+        if not types:
+            return Said("Pick a clue type first.", "bad")
+        if self.picked_place is None:
+            return Said("Click a face-down place on the table first.", "bad")
+        guess, problem = self.parse_guess(guess_text)
+        if problem:
+            return Said(problem, "bad")
+        kn, kn0 = self.knowledge(), self.knowledge(NOTHING)
+        clue = self.game.cards[self.clue_for_panel(kn)].id
+        action = A.Declare(clue, tuple(types), self.picked_place)
+        if not state.is_legal(action):
+            return Said(learner_sentence(state.why_illegal(action)), "bad")
+        exact_shown = PW.p_match(kn, clue, self.picked_place, types)
+        exact = exact_shown.value
+        nothing_shown = PW.p_match(kn0, clue, self.picked_place, types)
+        turn = state.turn
+        n_log = len(state.log)
+        state.apply(action)
+        event = next(e for e, _, _ in state.log[n_log:] if e["kind"] == "identify")
+        self.predictions.append(Prediction(turn, clue, tuple(types), self.picked_place,
+                                           None if guess is None else float(guess), exact, nothing_shown.value,
+                                           bool(event["success"]), event["card"], exact_shown.count,
+                                           nothing_shown.count))
+        again, record = False, None
+        if guess is not None:
+            key = (self.seed, turn, clue, self.picked_place, tuple(types))
+            again = key in self._recorded_reveals
+            if not again and joined:
+                self._recorded_reveals.add(key)
+                record = dict(guess=guess, exact=exact, outcome=1 if event["success"] else 0,
+                              context=self.declared_words(clue, types, event["place"]),
+                              chance_seen=self.chance_shown)
+        self.chance_shown = False  # the next guess starts with nothing shown (the result below is after it)
+        self.picked_place, self.picked_clue = None, None
+        self.collect_log()
+        self.finish_own_turn()
+        if event["success"]:
+            shared = shared_words(self.game, clue, event["card"], types)
+            text = (f"Match! Place {event['place']} held {card_words(self.game.cards[self.game.index[event['card']]])}"
+                    + (f": it shares {' and '.join(shared)} with the clue." if shared else "."))
+        else:
+            text = f"No match: place {event['place']} held {no_match_words(self.game, clue, event['card'], types)}."
+        text += f" The exact chance was {count_first(exact_shown)}."
+        if again and joined:
+            text += " You guessed this same reveal before, so the class results keep your first guess only."
+        self.last_result = text
+        if self.my_turn and self.state.phase == "identify":
+            text += " Now identify your other clue card."
+        elif self.state.phase == "face_up":
+            text += (" Every card you revealed now lies face up for everyone (highlighted). Remember them, "
+                     "then press Next turn to turn them face down.")
+        elif not self.state.is_terminal():
+            text += " Press Next turn."
+        spoken = identify_sentence(self.game, event, self.state, self.learner)
+        if not event["success"] or not self.my_turn:
+            spoken += " Press Next turn." if not self.state.is_terminal() else " The game is over."
+        return Revealed(Said(text, "good" if event["success"] else "bad", spoken), record)
+
+    def declared_words(self, clue: str, types, place: int) -> str:
+        """What was declared, for the class record: "Color: Pink at place 3" (the clue card is face up)."""
+        card = self.game.cards[self.game.index[clue]]
+        values = ", ".join(str(getattr(card, t)) for t in types)
+        return f"{types_label(types)}: {values} at place {place}"
+
+    def finish_own_turn(self) -> None:
+        """Archive (an ALEX-capable card on top) and skip abilities: they are another lab's subject."""
+        state = self.state
+        guard = 0
+        while self.my_turn and state.phase in ("archive", "abilities", "alan") and guard < 100:
+            guard += 1
+            legal = state.legal_actions()
+            if state.phase == "archive":  # in reveal order, a card that can be ALEX last (on top)
+                pick = next((a for a in legal if "ALEX" not in self.game.cards[self.game.index[a.card]].possible_names),
+                            legal[0])
+            else:
+                pick = next((a for a in legal if isinstance(a, (A.EndTurn, A.AlanDone))), legal[0])
+            state.apply(pick)
+        self.collect_log()
+
+    def why_not_next(self) -> Said | None:
+        """What Next turn says when it plays nothing: the game is over, or it is the learner's turn to play."""
+        if self.state.is_terminal():
+            return Said(self.over_text())
+        if self.my_turn and self.state.phase != "face_up":
+            return Said("It is your turn now: play it first.", "bad")
+        return None
+
+    def next_turn(self) -> Said:
+        """Next turn (the lab asked :meth:`why_not_next` first): the learner's failed cards go face down, the bots
+        play until the learner's turn."""
+        start = len(self.state.log)
+        if self.my_turn:  # the learner has seen the cards of their failed turn: turn them face down
+            self.state.apply(A.TurnFaceDown())
+            self.collect_log()
+        self.last_result = None
+        self.run_bots()
+        return Said(self.turn_text(), "info", self.bots_words(start))
+
+    def bots_words(self, start: int) -> str:
+        """Said after Next turn (issue 20): the bots' turns since ``start`` in one clause each, then the turn's
+        text (a bot's failed turn is said by the turn text itself, so its own clause is left out)."""
+        state = self.state
+        events = list(state.observation(self.learner).log[start:])
+        if state.phase == "face_up" and not self.my_turn:
+            events = [e for e in events if e.get("turn") != state.turn]
+        return " ".join(x for x in (turns_summary(self.game, events, self.learner), self.turn_text()) if x)
+
+    def turn_text(self) -> str:
+        state = self.state
+        if state.is_terminal():
+            return self.over_text()
+        if state.phase == "face_up" and not self.my_turn:
+            why = why_failed(state.observation(self.learner).log, self.game, self.learner)
+            return (f"Player {state.current_player} failed." + (f" {why}" if why else "")
+                    + " The cards they revealed lie face up for everyone (highlighted). Remember them, "
+                    "then press Next turn.")
+        return "Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
+
+    def over_text(self) -> str:
+        if not self.state.is_terminal():
+            return ""
+        scores = self.state.scores()
+        return ("Game over. Scores: " + ", ".join(f"{who(p, self.learner)} {s}" for p, s in enumerate(scores))
+                + ". Press Reset for a new game.")
+
+    # ------------------------------------------------------------------ what the page shows
+    def controls(self) -> Controls:
+        """The buttons' states and the table's marks now (forgets a picked clue card that is resolved)."""
+        state = self.state
+        mine = self.my_turn
+        phase = state.phase
+        identifying = mine and phase == "identify"
+        selectable: list[dict[str, Any]] = []
+        highlight: list[dict[str, Any]] = []
+        if identifying:
+            unresolved = [state.card_id(c) for c in state.clue if c not in state.resolved]
+            if self.picked_clue not in unresolved:
+                self.picked_clue = None
+            if len(unresolved) > 1:
+                selectable += [{"kind": "clue", "id": c, "label": card_label(self.game, c)} for c in unresolved]
+            selectable += [{"kind": "place", "id": p, "label": f"Place {p} (face down)"}
+                           for p in state.available_places()]
+            highlight = self.pick_marks()[0]
+            message: str | None = self._pick_message()
+        elif mine and phase == "choose":
+            message = "Your turn: press Identify, or Reveal another clue card."
+        elif phase == "face_up":
+            message = (("Your identification failed" if mine else f"Player {state.current_player} failed")
+                       + ": remember the face-up cards, then press Next turn.")
+        elif state.is_terminal():
+            message = None
+        else:
+            message = f"Player {state.current_player} plays next: press Next turn."
+        words = None
+        if mine and phase == "choose":  # this lab has no Challenge button: its header must not offer one
+            words = ("Your turn: Identify with this clue card, or reveal another clue card "
+                     "(Challenge is the Challenge lab's subject).")
+        elif identifying:
+            words = ("Your turn: pick a clue type, then click a face-down place"
+                     + (" (two clue cards: click the one you identify first)."
+                        if len([c for c in state.clue if c not in state.resolved]) > 1 else "."))
+        return Controls(
+            identify=mine and phase == "choose",
+            another=mine and phase == "choose" and state.is_legal(A.RevealAnother()),
+            next=not ((mine and phase != "face_up") or state.is_terminal()),
+            next_style="warning" if phase == "face_up" else "",  # the one thing to press now
+            identifying=identifying,
+            type_choices=[(types_label(t), t) for t in state.type_choices()] if identifying else [],
+            reveal=identifying and self.picked_place is not None,
+            table=dict(selectable=selectable, highlight=highlight, message=message, phase_words=words))
+
+    def log_html(self) -> str:
+        return ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
+                + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")
+
+    def panel_html(self, picked_types, show_exact: bool, joined: bool) -> tuple[str, str, dict]:
+        """(the side panel, the table of every chance, the chances drawn under the places).
+
+        ``picked_types``: the clue type picked; ``show_exact``: the "Show the exact chances" box; ``joined``: the
+        learner joined the class experiment. Drawing an exact chance sets :attr:`chance_shown`."""
+        state = self.state
+        parts = ["<div class='safari-prob-panel'>"]
+        if self.last_result:
+            parts.append(f"<p class='safari-last'><b>Last reveal:</b> {html.escape(self.last_result)}</p>")
+        if state.phase == "face_up":
+            parts.append("<p><b>Remember the face-up cards</b> (framed in orange on the table), "
+                         "then press <b>Next turn</b>.</p></div>")
+            return "".join(parts), "", {}
+        if not self.my_turn or state.phase not in ("choose", "identify"):
+            parts.append("<p>The chances appear on your turn.</p></div>")
+            return "".join(parts), "", {}
+        kn, kn0 = self.knowledge_now(), self.knowledge_now(NOTHING)
+        clue = self.clue_for_panel(kn)
+        if clue is None:
+            return "".join(parts) + "</div>", "", {}
+        clue_id = self.game.cards[clue].id
+        unresolved = list(kn.unresolved) if state.phase == "identify" else []
+        if len(unresolved) > 1:
+            which = "first" if clue == unresolved[0] else "second"
+            parts.append(f"<p><b>Identifying now</b> ({which} of your two clue cards; click the other one on the "
+                         f"table to switch): {html.escape(card_label(self.game, clue_id))}</p>")
+        else:
+            parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
+        if not show_exact:
+            words = ("The exact chances are hidden until you guess, so the class sees your own guesses. Type your "
+                     "guess, press Reveal, then compare in the tally." if joined else
+                     "Exact chances hidden: make your guess, reveal, then compare in the tally.")
+            parts.append(f"<p class='safari-guess-first'><i>{words}</i></p></div>")
+            return "".join(parts), "", {}
+        self.chance_shown = True  # what follows shows exact chances: a guess made now was made seeing them
+        if joined:
+            parts.append("<p class='safari-guess-first'><small>You can see the exact chances, so your next guess "
+                         "will not count for the class.</small></p>")
+        places = list(kn.available)
+        type_choices = state.type_choices()
+        picked_types = picked_types if state.phase == "identify" else None
+        best = PW.best_declaration(kn, clue, places, type_choices) if places else None
+        notes = {}
+        if picked_types:
+            for p in places:
+                v = self.p_match(kn, clue, p, picked_types)
+                notes[("place", p)] = (count_lines(v), chance_words(picked_types, count_of(v), v.value))
+            parts.append(f"<p>Under each place: the chance it matches your clue by "
+                         f"<b>{html.escape(types_label(picked_types))}</b>. It uses what you remember; "
+                         f"{len(kn.pool)} cards are still unknown to you.</p>")
+            if self.picked_place is not None:
+                v = self.p_match(kn, clue, self.picked_place, picked_types)
+                v0 = self.p_match(kn0, clue, self.picked_place, picked_types)
+                parts.append(f"<p>Place {self.picked_place}: chance <b>{count_html(v)}</b> "
+                             f"<small style='color:#555'>(knowing nothing: {count_html(v0)})</small></p>")
+        if best:
+            parts.append(f"<p>Best choice: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
+                         f"chance {count_html(self.p_match(kn, clue, best[0], best[1]))}.</p>")
+        parts.append(self._ev_html(kn, kn0))
+        parts.append("</div>")
+        return "".join(parts), self._every_chance_html(kn, kn0, clue, places, type_choices, picked_types, best), notes
+
+    def _every_chance_html(self, kn, kn0, clue, places, type_choices, picked_types, best) -> str:
+        head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
+        rows = []
+        for types in type_choices:
+            cells = []
+            for p in places:
+                v = self.p_match(kn, clue, p, types)
+                v0 = self.p_match(kn0, clue, p, types)
+                cls = ["safari-prob-cell"]
+                if picked_types == types and p == self.picked_place:
+                    cls.append("safari-picked")
+                if best and best[0] == p and best[1] == types:
+                    cls.append("safari-best")
+                style = "background:#fff3c4;" if "safari-picked" in cls else ""
+                style += "font-weight:bold;" if "safari-best" in cls else ""
+                cells.append(f"<td class='{' '.join(cls)}' data-types='{'+'.join(types)}' data-place='{p}' "
+                             f"style='{style}padding:2px 6px'>{count_html(v)}"
+                             f"<br><small style='color:#5c5c5c'>knowing nothing: {count_html(v0)}</small></td>")
+            rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
+        return ("<details class='safari-prob-details'><summary><b>Every clue type at every place</b> "
+                "(with what you remember, and knowing nothing)</summary>"
+                f"<p>The chance that the card at each place matches your clue. The first number uses what you "
+                f"remember ({len(kn.pool)} cards unknown to you). The small one is <small>knowing "
+                f"nothing</small> ({len(kn0.pool)} cards).</p>"
+                "<table class='safari-prob-table' style='border-collapse:collapse'>"
+                f"<tr><th></th>{head}</tr>{''.join(rows)}</table></details>")
+
+    def _place_words(self, kn, p) -> str:
+        if p in kn.known:
+            return "remembered: " + card_label(self.game, self.game.cards[kn.known[p]].id)  # no card ids (#27)
+        if p in kn.mixed:
+            return "one of a SAM pair"
+        return "unknown"
+
+    def _ev_html(self, kn, kn0) -> str:
+        state = self.state
+        out = ["<div class='safari-ev'>"]
+        if state.phase == "choose":
+            vals = PW.choice_values(kn, with_reveal_another=state.is_legal(A.RevealAnother()))
+            vals0 = PW.choice_values(kn0, with_reveal_another=state.is_legal(A.RevealAnother()))
+            out.append("<p><b>Expected cards archived</b>, on average. One clue card: 2 × its chance of a match. "
+                       "Two clue cards: 4 × the chance both match.</p><ul>")
+            for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
+                if key in vals:
+                    out.append(f"<li>{words}: {count_html(vals[key].value)} "
+                               f"<small style='color:#5c5c5c'>(knowing nothing: {count_html(vals0[key].value)})"
+                               "</small></li>")
+            out.append("</ul>")
+            if "reveal_another" in vals:
+                better = vals["reveal_another"].value > vals["identify"].value
+                out.append("<p>Reveal another is worth it when P(both succeed) &gt; p/2. Here p is the chance of a "
+                           "match now, and P(both succeed) is the chance both match. P(both) = p₁·p₂, where p₂ is "
+                           "the chance of the second match <i>given that the first succeeded</i>. It is not the two "
+                           "chances multiplied as if each were alone: both places hide cards from the same deck. "
+                           f"With what you remember, <b>{'Reveal another' if better else 'Identify now'}</b> is "
+                           "better on average.</p>")
+        elif len(kn.unresolved) >= 2:
+            plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
+            if plan:
+                (p1, t1), (p2, t2), both = plan
+                out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1}, "
+                           f"then {html.escape(types_label(t2))} at place {p2}. P(both succeed), the chance both "
+                           f"match, is {count_html(both.value)}. So you expect 4 × that = "
+                           f"{count_html(4 * both.value)} cards.</p>")
+        out.append("</div>")
+        return "".join(out)
+
+    # ------------------------------------------------------------------ the tally
+    def tally_html(self) -> str:
+        preds = self.predictions
+        if not preds:
+            return ("<div class='safari-tally-summary'>No reveal yet. Type a guess before each "
+                    "reveal and see how well you predict.</div>")
+        rows = []
+        for k, r in enumerate(preds, 1):
+            guess = "—" if r.guess is None else f"{r.guess:.2f}"
+            rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
+                        f"<td>{r.place}</td><td>{guess}</td><td>{count_html(with_count(r.exact, r.exact_count))}</td>"
+                        f"<td>{count_html(with_count(r.nothing, r.nothing_count))}</td>"
+                        f"<td>{'✔ match' if r.success else '✘ no'}</td></tr>")
+        return ("<table class='safari-tally-table' style='border-collapse:collapse'>"
+                "<tr><th>#</th><th>Turn</th><th>Type</th><th>Place</th><th>Your guess</th><th>Exact P</th>"
+                "<th>Knowing nothing</th><th>Outcome</th></tr>" + "".join(rows) + "</table>"
+                + f"<div class='safari-tally-summary'>{html.escape(self.tally_text())}</div>")
+
+    def tally_summary(self) -> dict:
+        """Numbers of the tally: counts, means, Brier scores (guesses: only the reveals with a guess)."""
+        preds = self.predictions
+        guessed = [r for r in preds if r.guess is not None]
+        n = len(preds)
+        return {
+            "reveals": n,
+            "successes": sum(r.success for r in preds),
+            "fraction_success": (sum(r.success for r in preds) / n) if n else None,
+            "mean_exact": (float(sum(r.exact for r in preds)) / n) if n else None,
+            "guesses": len(guessed),
+            "mean_guess": (sum(r.guess for r in guessed) / len(guessed)) if guessed else None,
+            "success_when_guessed": (sum(r.success for r in guessed) / len(guessed)) if guessed else None,
+            "brier_guess": brier((r.guess, r.success) for r in guessed),
+            "brier_exact_same": brier((r.exact, r.success) for r in guessed),
+            "brier_exact": brier((r.exact, r.success) for r in preds),
+        }
+
+    def tally_text(self) -> str:
+        s = self.tally_summary()
+        text = (f"{s['reveals']} reveal{'s' if s['reveals'] != 1 else ''}: {s['successes']} matched "
+                f"({s['fraction_success']:.2f}); the exact chances averaged {s['mean_exact']:.3f}.")
+        if s["guesses"]:
+            text += (f" Your {s['guesses']} guess{'es' if s['guesses'] != 1 else ''} averaged {s['mean_guess']:.3f};"
+                     f" {s['success_when_guessed']:.2f} of those reveals matched."
+                     f" Miss score: yours {s['brier_guess']:.3f}, the exact chances' {s['brier_exact_same']:.3f}."
+                     " Lower is better. (The miss score, or Brier score, is the average of (guess − outcome)², "
+                     "with outcome 1 for a match and 0 for none.)")
+        return text
