@@ -224,14 +224,14 @@ function palCard(face, view) {
     const named = view.item === b.item;
     return h("div", { class: "st-bar-row" + (named ? " st-named" : "") },
       h("span", { class: "st-bar-label" }, b.label),
-      h("span", { class: "st-bar-track", title: b.scale === "log" ? "log scale" : null },
+      h("span", { class: "st-bar-track", title: b.scale === "log" ? "Each step along this bar is 10 times heavier" : null },
         h("span", { class: "st-bar-fill", style: `width:${(b.fraction * 100).toFixed(1)}%` })),
       h("span", { class: "st-bar-value" }, b.text));
   });
   return h("div", { class: "st-pal", role: "img", "aria-label": face.label },
     h("div", { class: "st-pal-head", style: `background:hsl(${hue} 55% 42%)` }, face.name),
     h("div", { class: "st-pal-bars" }, rows),
-    h("div", { class: "st-pal-foot" }, "weight bar: log scale"));
+    h("div", { class: "st-pal-foot" }, "Weight bar: each step is 10 times heavier"));
 }
 
 // ------------------------------------------------------------------ the widget
@@ -570,7 +570,7 @@ export default {
             target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", cid]], face.label), noteFor("card", cid)));
         }
         if (!(v.hand || []).length) hand.appendChild(h("div", { class: "st-none" }, v.you_are_out ? "You are out." : "No cards in hand."));
-        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, "Your hand · weight bars on a log scale"), hand));
+        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, "Your hand · weight bars: each step along a bar is 10 times heavier"), hand));
 
         if ((v.turns_this_round || []).length) {
           body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Turns this round"),
