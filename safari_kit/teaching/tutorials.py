@@ -34,11 +34,10 @@ RULINGS: dict[str, tuple[str, str]] = {
     "W2": ("Names and ink", "A ? is a letter hidden by ink. Two cards share a name when one name fits both."),
     "W3": ("A turn", "Turn over the top card of the deck: it is your clue card. Then identify, or turn over one "
                      "more and identify, or challenge."),
-    "W4": ("Identify", "For each clue card, say a clue type and turn over a face-down card. Both must have the "
-                       "same element of that type. All succeed: you win the cards. One fails: they lie face up "
-                       "for everyone, then turn face down."),
-    "W5": ("Challenge", "Turn over face-down cards one at a time. A safe card has nothing in common with the "
-                        "challenged card. After 4 safe cards you may stop and win them all. One unsafe card fails."),
+    "W4": ("Identify", "Pair each clue card with a face-down card sharing the clue type you say. All match: you "
+                       "win them. One fails: everyone sees them."),
+    "W5": ("Challenge", "Turn over face-down cards one by one. A card sharing anything with the challenged card "
+                        "fails. After 4 safe cards you may stop and win."),
     "W6": ("Refill", "When the Unidentified Area has fewer than 4 cards, cards from the deck fill it up to 4."),
     "W7": ("The end", "The game ends when someone has 10 cards, or when a card must come from an empty deck."),
     "W8": ("Who wins", "You score 1 point for each card you won. The highest total wins."),
@@ -46,11 +45,19 @@ RULINGS: dict[str, tuple[str, str]] = {
                              "face-down card."),
     "K2": ("Rounds", "Round 1 deals 7 cards each, round 2 deals 6, and so on. The dealer and the lead move one "
                      "seat clockwise."),
-    "K3": ("A turn", "The lead plays a card and names a data item. The others play any card. The highest number "
-                     "wins. On a tie, the card played first wins."),
+    "K3": ("A turn", "The lead plays a card and names a data item. The others play any card. Highest number "
+                     "wins. A tie goes to the first card."),
     "K4": ("Points", "You get 1 point for each turn you win, added up over the whole game."),
     "K5": ("Knockout", "After a round, anyone who won no turn in it is out for the rest of the game."),
 }
+
+#: The line under each tutorial, in a learner's words (issue 27: it said "2 players, Advanced Mode, a 9-card
+#: deck in a fixed order", three terms a new player had not met): what is special about this scripted game.
+WITNESS_INTRO = ("A game for 2 players: you are Player 0. It uses Advanced Mode: a pair that succeeds by name "
+                 "gives you that name's power. The deck has only 9 cards, always in the same order, so the game "
+                 "is short.")
+KNOCKOUT_INTRO = ("A game for 3 players: you are Player 0. It uses Variation 1: a player who wins no turn in a "
+                  "round is out of the game.")
 
 # ----------------------------------------------------------------------------- data structures
 @dataclass(frozen=True)
@@ -165,93 +172,92 @@ def witness_script() -> Script:
     words = {c.id: _Words(c, _mugshot_words(c)) for c in game.cards}
     steps = (
         Step("setup", "Set-up: 4 face-down cards, and your first clue", ("W6", "W3"),
-             "The deck is shuffled and 4 Mugshots are dealt face down to the Unidentified Area: it always "
-             "holds at least 4 cards (W6). This tutorial uses a small deck of 9 cards in a fixed order, so "
-             "the whole game fits in a few steps. It is your turn (you are Player 0): the top card of the "
-             "deck is revealed into the Clue Area. Your clue is {W72} (W3)."),
+             "4 Mugshots are dealt face down to the Unidentified Area. This area always holds at least 4 cards "
+             "(W6). This tutorial uses a small deck of 9 cards, always in the same order, so the game is short. "
+             "It is your turn: you are Player 0. The top card of the deck is turned over into the Clue Area. "
+             "Your clue is {W72} (W3)."),
         Step("identify", "You choose: Identify", ("W3",),
-             "After the clue reveal you choose exactly one option: Identify now, reveal one more clue and then "
-             "Identify, or Challenge (W3). You choose Identify with your one clue card.",
+             "Now you choose one of three options (W3): identify now; turn over one more clue, then identify; "
+             "or challenge. You choose to identify with your one clue card.",
              (A.Identify(),)),
         Step("declare-success", "A successful identification by name", ("W4", "W2"),
-             "You declare the clue type Name and reveal place 1: it is {W16}. Your clue is named "
+             "You say the clue type Name and turn over place 1: it is {W16}. Your clue is named "
              "{W72.name} too, so the two cards share a name (W2): success (W4). Every clue card has now "
              "succeeded, so you win both cards.",
              (A.Declare("W72", ("name",), 1),)),
         Step("archive", "Archive in your order, refill", ("W4", "W6", "W10"),
-             "You archive both cards in the order you choose, one at a time, the last one on top: first "
-             "{W72}, then {W16} on top of your Archive Area (W4). The order matters later: ALEX works from "
-             "the top, and KIM, TAM or ALAN can take the top card away. Your archive now counts 2 Mugshots. "
-             "The Unidentified Area fell to 3 cards, so it is refilled from the deck to 4: a new face-down "
-             "place 5 (W6). "
-             "Because you succeeded by declaring a name in Advanced Mode, you earned the ability of that "
-             "name, TOM (W10).",
+             "You put both cards on your archive, your pile of won cards (W4). They go one at a time, in the "
+             "order you choose, and the last one is on top. First {W72}, then {W16} on top. The order "
+             "matters later: ALEX works from the top, and KIM, TAM or ALAN can take the top card away. Your "
+             "archive now holds 2 Mugshots. The Unidentified Area fell to 3 cards. So the deck refills it to "
+             "4: a new face-down place 5 (W6). You succeeded by saying a name, in Advanced Mode. So you earn "
+             "that name's power: TOM (W10).",
              (A.ArchiveCard("W72"),)),
         Step("tom", "TOM: a private look", ("W10", "W3"),
-             "TOM lets you look privately at one face-down card; it stays where it is. You look at place 4: "
-             "it is {W44}. Only you know this: for Player 1 place 4 is still a mystery (W10). Remember it! "
-             "Your turn is over. Player 1's turn starts with a clue reveal: {W38} (W3).",
+             "TOM lets you look at one face-down card in secret. The card stays where it is. You look at "
+             "place 4: it is {W44}. Only you know this: for Player 1, place 4 is still a mystery (W10). "
+             "Remember it! Your turn is over. Player 1's turn starts with a new clue: {W38} (W3).",
              (A.UseTom(4),)),
         Step("reveal-another", "Player 1 reveals another clue", ("W3",),
-             "Player 1 chooses option (b): reveal one more card into the Clue Area, then Identify (W3). "
-             "The second clue is {W66}. Now both clue cards must be identified, one after the other: more "
-             "cards to win, but twice the risk.",
+             "Player 1 chooses the second option: turn over one more card into the Clue Area, then identify "
+             "(W3). The second clue is {W66}. Now both clue cards must be identified, one after the other. "
+             "There are more cards to win, but twice the risk.",
              (A.RevealAnother(),)),
         Step("declare-second", "First clue: success", ("W4",),
-             "Player 1 declares Animal for {W38} and reveals place 2: {W33}. Same animal: this pair "
+             "Player 1 says Animal for {W38} and turns over place 2: {W33}. Same animal: this pair "
              "succeeds (W4). But the turn is not won yet: the second clue card still has to succeed.",
              (A.Declare("W38", ("animal",), 2),)),
         Step("declare-fail", "Second clue: failure, everything goes back face up", ("W4",),
-             "Player 1 declares Color for {W66} and reveals place 3: {W53}. Different colors: the "
-             "identification fails and the turn ends at once (W4). Nothing is archived, not even the pair "
-             "that succeeded. Every card revealed this turn goes to the Unidentified Area face up, so "
-             "everybody sees them: {W33} and {W53} stay at places 2 and 3, and the clue cards take new "
-             "places: {W38} at place 6 and {W66} at place 7. Look at the table: all four lie face up "
-             "for everybody. This is the moment to remember them!",
+             "Player 1 says Color for {W66} and turns over place 3: {W53}. The colors differ: the "
+             "identification fails, and the turn ends at once (W4). Nothing is archived, not even the pair "
+             "that succeeded. Every card turned over this turn goes to the Unidentified Area face up. So "
+             "everybody sees them. {W33} and {W53} stay at places 2 and 3. The clue cards take new places. "
+             "{W38} goes to place 6 and {W66} to place 7. Look at the table: all four lie face up for everybody. "
+             "This is the moment to remember them!",
              (A.Declare("W66", ("color",), 3),)),
         Step("face-down", "The cards are turned face down", ("W4", "W3"),
              "Player 1 turns the four cards face down: that ends the failed turn (W4). The Unidentified Area "
-             "now holds 6 face-down cards, and you know what 5 of them are if you remembered: the four that "
-             "lay face up, and the one your TOM look showed you. Your turn starts: your clue is {W49} (W3).",
+             "now holds 6 face-down cards. If you remembered, you know 5 of them. They are the four that lay "
+             "face up, and the one your TOM look showed you. Your turn starts: your clue is {W49} (W3).",
              (A.TurnFaceDown(),)),
         Step("challenge", "You choose: Challenge", ("W5", "W3"),
-             "You choose option (c), Challenge (W3). The challenged Mugshot is your clue, {W49}. You will "
-             "reveal face-down cards one at a time. A card is safe when it shares nothing with {W49}: no "
-             "animal, texture, color and no possible name. After 4 safe reveals you may stop and archive "
-             "them all; the first unsafe card fails the whole Challenge (W5). Memory helps: you know 5 of "
-             "the 6 face-down cards.",
+             "You choose the third option, Challenge (W3). The challenged Mugshot is your clue, {W49}. You "
+             "will turn over face-down cards one at a time. A card is safe when it shares nothing with {W49}. "
+             "No animal, texture or color in common, and no name that could fit both. After 4 safe cards you "
+             "may stop and archive them all. The first unsafe card fails the whole Challenge (W5). Memory "
+             "helps: you know 5 of the 6 face-down cards.",
              (A.Challenge(),)),
         Step("safe-1", "Reveal 1: the card you peeked at", ("W5",),
-             "You reveal place 4. With TOM you saw it earlier: {W44}. It shares nothing with {W49}: safe "
-             "(1 so far) (W5).",
+             "You turn over place 4. With TOM you saw it earlier: {W44}. It shares nothing with {W49}: safe, "
+             "1 so far (W5).",
              (A.RevealNext(4),)),
         Step("safe-2", "Reveal 2: a card everybody saw", ("W5",),
-             "Place 2 was face up during Player 1's failed turn: {W33}. Safe (2 so far) (W5).",
+             "Place 2 was face up during Player 1's failed turn: {W33}. Safe, 2 so far (W5).",
              (A.RevealNext(2),)),
         Step("safe-3", "Reveal 3: another remembered card", ("W5",),
-             "Place 6 holds {W38}, Player 1's first clue card. Safe (3 so far) (W5).",
+             "Place 6 holds {W38}, Player 1's first clue card. Safe, 3 so far (W5).",
              (A.RevealNext(6),)),
         Step("safe-4", "Reveal 4: the one card you never saw", ("W5",),
-             "Now you reveal place 5, the only face-down card you have never seen. In a full deck this would "
-             "be the gamble; in this 9-card deck you have seen every other card, so it can only be the one "
-             "card left, which shares nothing with the challenged card: the chance is 1. It is {W41}: safe! "
-             "That makes 4 safe reveals, so you may stop now (W5). You could go on for more cards, but the "
-             "two cards left are the unsafe ones you remember.",
+             "Now you turn over place 5, the only face-down card you have never seen. In a full deck this "
+             "would be a gamble. But in this 9-card deck you have seen every other card. So it can only be "
+             "the one card left. That card shares nothing with the challenged card: the chance is 1, a sure "
+             "thing. It is {W41}: safe! That makes 4 safe cards, so you may stop now (W5). You could go "
+             "on for more cards. But the two cards left are the unsafe ones you remember.",
              (A.RevealNext(5),)),
         Step("stop", "Stop after 4 safe reveals", ("W5",),
              "You stop. The challenged card and the 4 safe cards are won: 5 Mugshots (W5). Next you choose "
              "the order in which they go on your archive.",
              (A.StopChallenge(),)),
         Step("end", "Archive, refill... and the deck is empty", ("W5", "W6", "W7", "W8"),
-             "You put the 4 safe cards on your archive one by one and {W49} last, on top (W4, W5): your "
-             "archive now holds 7. The Unidentified "
-             "Area holds only 2 cards, so it must be refilled (W6), but the deck is empty: the game ends at "
-             "once (W7). One point per archived Mugshot: you win (W8).",
+             "You put the 4 safe cards on your archive one by one, and {W49} last, on top (W4, W5). Your "
+             "archive now holds 7 cards. The Unidentified Area holds only 2 cards, so it must be refilled "
+             "(W6). But the deck is empty, so the game ends at once (W7). You score one point for each card "
+             "in your archive: you win (W8).",
              (A.ArchiveCard("W44"), A.ArchiveCard("W33"), A.ArchiveCard("W38"), A.ArchiveCard("W41"))),
     )
     return Script("witness", "Safari Witness: a scripted game", _witness_game,
                   {"seed": 0, "deck_order": list(WITNESS_DECK)}, steps, viewer=0,
-                  intro="2 players, Advanced Mode, a 9-card deck in a fixed order. You are Player 0.",
+                  intro=WITNESS_INTRO,
                   words=words)
 
 
@@ -317,40 +323,39 @@ def knockout_script() -> Script:
     P = [Play(c, i) for c, i in KNOCKOUT_PLAYS]
     steps = (
         Step("deal", "Round 1: the deal", ("K2",),
-             "There are 3 players and 7 rounds. Round r deals 8 - r cards to each player, so round 1 deals 7 "
-             "(K2). Player 2 deals, one card at a time, starting on the dealer's left; the player on the "
-             "dealer's left, you (Player 0), leads the first turn. You see only your own hand. This game "
-             "uses Variation 1: whoever wins no turn in a round is out (K5)."),
+             "There are 3 players and 7 rounds. Round 1 deals 7 cards to each player, round 2 deals 6, and "
+             "so on (K2). Player 2 deals, one card at a time, starting on the dealer's left. The player on "
+             "the dealer's left leads the first turn: that is you, Player 0. You see only your own hand. This "
+             "game uses Variation 1: whoever wins no turn in a round is out (K5)."),
         Step("lead", "You lead and name a data item", ("K3",),
              "The lead plays a card and names one data item. You play {K08} and name top speed: "
              "{K08.top_speed_kmh} (K3).",
              (P[0],)),
         Step("follow-tie", "Player 1 follows with an equal value", ("K3",),
-             "Player 1 sees your card and may play any card: there is no duty to beat it. Player 1 plays "
+             "Player 1 sees your card and may play any card: nobody has to beat it. Player 1 plays "
              "{K07}, top speed {K07.top_speed_kmh}: exactly as fast as your zebra. Real data has ties! "
-             "A later card must be strictly higher to beat an earlier one (K3).",
+             "To beat an earlier card, a later card must be higher, not equal (K3).",
              (P[1],)),
         Step("tie-won", "The tie goes to the card played first; one point", ("K3", "K4"),
              "Player 2 plays {K37} ({K37.top_speed_kmh}). The highest top speed is "
-             "{K08.top_speed_kmh}, shared by both zebras, and between equal values the card played first "
-             "wins: you win the turn (K3) and score one point (K4).",
+             "{K08.top_speed_kmh}, shared by both zebras. Between equal values, the card played first wins. "
+             "So you win the turn (K3) and score one point (K4).",
              tuple(P[2:3])),
         Step("turn-2", "Turn 2: the lead moves clockwise", ("K2", "K3", "K4"),
              "The lead moves one seat clockwise every turn, whoever won: now Player 1 leads (K2). Player 1 "
-             "plays {K03} and names weight ({K03.weight_kg}); Player 2 plays {K34}; you play {K01} "
+             "plays {K03} and names weight ({K03.weight_kg}). Player 2 plays {K34}. You play {K01} "
              "({K01.weight_kg}) and win the turn: another point (K3, K4).",
              tuple(P[3:6])),
         Step("turns-3-6", "Turns 3 to 6", ("K3", "K4"),
-             "Four more turns. In turn 5 Player 1 leads {K23} naming top speed ({K23.top_speed_kmh}); you play "
-             "{K09}, exactly as fast: another tie, and again the card played first wins, this time Player 1's "
-             "(K3). "
-             "Look at the scores: Player 2 has not won a single turn yet (K4).",
+             "Four more turns. In turn 5, Player 1 leads {K23} and names top speed ({K23.top_speed_kmh}). You "
+             "play {K09}, exactly as fast: another tie. Again the card played first wins, this time Player "
+             "1's (K3). Look at the scores: Player 2 has not won a single turn yet (K4).",
              tuple(P[6:18])),
         Step("elimination", "End of round 1: Player 2 is out", ("K5", "K2", "K4"),
-             "In the last turn of the round you lead {K42} naming lifespan ({K42.lifespan_years}) and win. "
-             "Round 1 is over. Player 2 won no turn in it, so Player 2 is out of the rest of the game (K5); "
-             "the points won so far still count (K4). Round 2 deals 6 cards to each player still in; the "
-             "deal moves one seat clockwise to you, and the player on your left still in, Player 1, leads "
+             "In the last turn of the round, you lead {K42}, name lifespan ({K42.lifespan_years}) and win. "
+             "Round 1 is over. Player 2 won no turn in it. So Player 2 is out for the rest of the game (K5). "
+             "The points won so far still count (K4). Round 2 deals 6 cards to each player still in. The deal "
+             "moves one seat clockwise, to you. The next player on your left who is still in leads: Player 1 "
              "(K2). Player 2's seat is skipped from now on.",
              tuple(P[18:21])),
         Step("round-2", "Round 2, turn 1: two players left", ("K3", "K4", "K5"),
@@ -361,7 +366,7 @@ def knockout_script() -> Script:
     )
     return Script("knockout", "Safari Knockout: a scripted game", _knockout_game,
                   {"seed": 0, "deals": knockout_deals(game)}, steps, viewer=0,
-                  intro="3 players, Variation 1 (elimination). You are Player 0.", words=words)
+                  intro=KNOCKOUT_INTRO, words=words)
 
 
 def script(game: str) -> Script:
