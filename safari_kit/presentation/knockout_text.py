@@ -1,0 +1,298 @@
+"""The Knockout lab's words: chances as a learner reads them, the result of a finished turn, the turn log.
+
+Kept apart from :mod:`safari_kit.widgets.labs.knockout` (the widgets) and
+:mod:`safari_kit.presentation.knockout_flow` (the flow of a game) so the sentences can be read and tested
+on their own, without widgets (issue 28: moved here from ``safari_kit.widgets.labs.knockout_text``, which
+still re-exports it). Every
+number comes from the game's card data (names, values, units) or from the
+probability layer; nothing here decides a rule: who won a turn is the engine's
+``completed_turns`` record, and these functions only put it into words.
+
+>>> from safari_kit.knockout import KnockoutGame
+>>> game = KnockoutGame(players=2)
+>>> turn = {"round": 1, "item": "top_speed_kmh", "plays": [[0, "K12"], [1, "K01"]], "winner": 0}
+>>> print(result_sentence(game, turn, learner=0))
+You won: your Springbok (88 km/h) beat Player 1's African Elephant (40 km/h) on Top speed.
+>>> print(result_sentence(game, dict(turn, winner=1, plays=[[1, "K01"], [0, "K12"]], item="weight_kg"), 0))
+You lost: Player 1's African Elephant (4,500 kg) beat your Springbok (39 kg) on Weight.
+"""
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+
+from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
+
+__all__ = ["ITEM_SHORT", "ITEM_UNITS", "LAB_CSS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
+           "who", "value_text", "card_html", "why_html", "tie_words", "tally_html", "plays_table_html",
+           "trick_words", "round_words"]
+
+LAB_CSS = """
+<style>
+.safari-prob table.safari-prob-table{border-collapse:collapse;font-size:13px;margin:4px 0}
+.safari-prob th,.safari-prob td{border:1px solid #ccc;padding:3px 7px;text-align:right}
+.safari-prob th{background:#f3f3f3}
+.safari-prob td.safari-card-name{text-align:left}
+.safari-prob td.safari-best{background:#d9f2df;font-weight:bold}
+.safari-prob td.safari-picked{outline:2px solid #e67e22}
+.safari-prob tr.safari-picked-row td.safari-card-name{font-weight:bold}
+.safari-prob .safari-note{color:#555;font-size:12px}
+.safari-prob .safari-ko-why{color:#333;font-size:13px;margin-top:2px;line-height:1.45}
+.safari-prob .safari-ko-why .safari-nowrap{white-space:nowrap}
+.safari-prob tr.safari-ko-winner td{background:#d9f2df;font-weight:bold}
+.safari-ko-log ol{margin:2px 0 6px 0}
+.safari-ko-tally table{border-collapse:collapse;font-size:12px}
+.safari-ko-tally th,.safari-ko-tally td{border:1px solid #ddd;padding:2px 6px;text-align:right}
+</style>
+"""
+
+
+def card_html(game, cid: str) -> str:
+    """A card's name as a learner reads it: ``Springbok`` (issue 27: no card ids such as K12 in sentences; the
+    id stays in the page's data attributes for tests)."""
+    return html.escape(game.by_id[cid].name)
+
+
+def fmt_value(v: float) -> str:
+    """A data value as the lab writes it: ``1,200`` from 100 up, else as short as it is (``88``, ``0.5``)."""
+    return f"{v:,.0f}" if v >= 100 else f"{v:g}"
+
+
+def who(seat: int, learner: int) -> str:
+    return "You" if seat == learner else f"Player {seat}"
+
+
+def value_text(game, card: str, item: str) -> str:
+    """``88 km/h``: the card's value of ``item`` with its unit."""
+    return f"{fmt_value(game.by_id[card].value(item))} {ITEM_UNITS[item]}"
+
+
+def trick_words(game, trick, item: str | None, learner: int) -> str:
+    """The cards already on the table in the turn under way, in the order played (all face up), for the ear:
+    what a sighted learner reads in "Played this turn" before choosing. Empty before the first card.
+
+    >>> from safari_kit.knockout import KnockoutGame
+    >>> game = KnockoutGame(players=3)
+    >>> trick_words(game, ((1, "K01"), (2, "K12")), "top_speed_kmh", 0)
+    'Player 1 led African Elephant, naming Top speed: 40 km/h. Player 2 played Springbok: 88 km/h.'
+    """
+    if not trick or item is None:
+        return ""
+    words = []
+    for k, (seat, card) in enumerate(trick):
+        name, value = game.by_id[card].name, value_text(game, card, item)
+        words.append(f"{who(seat, learner)} led {name}, naming {ITEM_SHORT[item]}: {value}." if k == 0
+                     else f"{who(seat, learner)} played {name}: {value}.")
+    return " ".join(words)
+
+
+def round_words(turns, learner: int, players: int, scores, round_no: int, out=()) -> str:
+    """After "Play to end of round": the turns just played at once (``turns``: entries of
+    ``state.completed_turns``), who won how many, the points so far, and ``out``: the seats that went out at
+    the round's end (Variation 1).
+
+    >>> round_words([{"winner": 1}, {"winner": 0}, {"winner": 1}], 0, 2, [1, 2], 1)
+    'Round 1 played to its end: 3 turns; you won 1, Player 1 won 2. Points so far: you 1, Player 1 2.'
+    """
+    wins = [sum(1 for t in turns if t["winner"] == seat) for seat in range(players)]
+
+    def named(seat: int) -> str:
+        return "you" if seat == learner else f"Player {seat}"
+    text = (f"Round {round_no} played to its end: {len(turns)} turn{'s' if len(turns) != 1 else ''}; "
+            + ", ".join(f"{named(seat)} won {wins[seat]}" for seat in range(players))
+            + ". Points so far: " + ", ".join(f"{named(seat)} {scores[seat]}" for seat in range(players)) + ".")
+    if out:
+        text += " Out of the game now (no turn won in this round): " + ", ".join(named(seat) for seat in out) + "."
+    return text
+
+
+def chance_html(p: Fraction, short: bool = False) -> str:
+    """A chance as a learner reads it: a short fraction with its decimal, or just the decimal
+    (the exact fraction in the tooltip) when the fraction is too long to read.
+
+    ``short``: for a narrow table cell, the decimal alone (the exact fraction in the tooltip) unless
+    the fraction is 0 or 1.
+    """
+    from safari_kit.presentation.chance_html import fraction_html
+
+    p = Fraction(p)
+    if short and p.denominator > 1:
+        text = "&lt; 0.001" if p < Fraction(1, 1000) else f"{float(p):.3f}"
+        return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+    if p.denominator <= 1000:
+        return fraction_html(p)
+    text = "&lt; 0.001" if p < Fraction(1, 1000) else f"&asymp; {float(p):.3f}"
+    return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+
+
+def reduced_html(p: Fraction) -> str:
+    """The reduced fraction and its decimal, for the hint's last step: ``= 29/50 &asymp; 0.580``.
+
+    Longer fractions than :func:`chance_html` shows (up to a million in the
+    denominator); beyond that only ``&asymp;`` the decimal (exact value in the tooltip).
+    """
+    p = Fraction(p)
+    if p.denominator == 1:
+        return f"= {p.numerator}"
+    x = float(p)
+    dec = "&lt; 0.001" if x < 0.0005 else f"&asymp; {x:.3f}"
+    if p.denominator <= 10**6:
+        return f"= {p.numerator}/{p.denominator} {dec}"
+    return f"<span title='exactly {p.numerator}/{p.denominator}'>{dec}</span>"
+
+
+def result_sentence(game, turn: dict, learner: int) -> str:
+    """The result of a finished turn for seat ``learner``, in words, from the engine's record of the turn.
+
+    ``turn``: one entry of ``state.completed_turns`` (round, item, plays in order, winner). Says who won,
+    with which card and value, against the learner's card (or, when the learner won, against the best of
+    the others), and names a tie when the earlier card won it (K3). A learner who did not play (out, with
+    elimination) is told who won.
+    """
+    item, plays, winner = turn["item"], [tuple(p) for p in turn["plays"]], turn["winner"]
+    short = ITEM_SHORT[item]
+    value = {c: game.by_id[c].value(item) for _, c in plays}
+    name = {c: game.by_id[c].name for _, c in plays}
+    mine = next((c for seat, c in plays if seat == learner), None)
+    won = next(c for seat, c in plays if seat == winner)
+
+    def theirs(seat: int, card: str) -> str:
+        return f"Player {seat}'s {name[card]} ({value_text(game, card, item)})"
+
+    if mine is None:
+        return f"{theirs(winner, won)} won this turn on {short}."
+    yours = f"your {name[mine]} ({value_text(game, mine, item)})"
+    if winner == learner:
+        others = [(seat, c) for seat, c in plays if seat != learner]
+        if not others:
+            return f"You won: nobody else played this turn ({short})."
+        seat, best = max(others, key=lambda sc: value[sc[1]])  # max keeps the first of equal values
+        if value[best] == value[mine]:
+            return (f"You won: {theirs(seat, best)} is as high as {yours} on {short}, "
+                    "and a tie goes to the card played first: yours.")
+        return f"You won: {yours} beat {theirs(seat, best)} on {short}."
+    if value[won] == value[mine]:
+        return (f"You lost: {theirs(winner, won)} is as high as {yours} on {short}, "
+                "and a tie goes to the card played first: theirs.")
+    return f"You lost: {theirs(winner, won)} beat {yours} on {short}."
+
+
+def plays_table_html(game, turn: dict, learner: int, step: int, phase: str = "done") -> str:
+    """The finished turn's plays in order with their values; the winner's row marked (★).
+
+    ``phase``: the table's ``data-phase`` (``done`` while the lab waits for Next turn, ``over`` at the end).
+    """
+    item = turn["item"]
+    rows = []
+    for i, (seat, c) in enumerate(turn["plays"]):
+        won = seat == turn["winner"]
+        rows.append(f"<tr data-card='{c}' class='{'safari-ko-winner' if won else ''}'>"
+                    f"<td>{i + 1}</td><td class='safari-card-name'>{who(seat, learner)}</td>"
+                    f"<td class='safari-card-name'>{html.escape(game.by_id[c].name)}</td>"
+                    f"<td>{value_text(game, c, item)}{' &#9733;' if won else ''}</td></tr>")
+    return (f"<table class='safari-prob-table' data-step='{step}' data-phase='{phase}' data-best-card='' "
+            f"data-best-item='' data-winner='{turn['winner']}'>"
+            f"<tr><th>#</th><th>Player</th><th>Card</th><th>{ITEM_SHORT[item]}</th></tr>{''.join(rows)}</table>")
+
+
+def tie_words(best_name: str, others: list[str], weaker: bool | None) -> str:
+    """Why the ★ took one option of several with the same chance (issue 27: it picked the Black Rhino over the
+    Hippo with no word why). ``others``: the other tied cards' names. ``weaker``: True when the ★ card is
+    strictly weaker than every other tied card, None when all are as strong as it, False when it is one of the
+    weakest (the probability layer breaks a tie by the weakest card, ``card_strength``, then the lower value,
+    then deck order).
+
+    >>> tie_words("Black Rhino", ["Hippopotamus"], True).split(": ")[0]
+    'Hippopotamus has the same chance. The &#9733; goes to the weaker card, Black Rhino'
+    >>> tie_words("Impala", ["Cheetah", "Springbok"], None)
+    'Cheetah and Springbok have the same chance. They are as strong as Impala: the &#9733; just takes one.'
+    """
+    names = others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"
+    same = f"{names} {'has' if len(others) == 1 else 'have'} the same chance."
+    if weaker is None:
+        they = "It is" if len(others) == 1 else "They are"
+        return f"{same} {they} as strong as {best_name}: the &#9733; just takes one."
+    keep = "Keep your stronger cards for later turns."
+    if weaker:
+        return (f"{same} The &#9733; goes to the weaker card, {best_name}: on its best data item it beats fewer "
+                f"cards of the deck. {keep}")
+    return (f"{same} The &#9733; goes to one of the weakest cards, {best_name}: on its best data item it beats "
+            f"the fewest cards of the deck. {keep}")
+
+
+def why_html(game, c, leading: bool, ties: str = "") -> str:
+    """The hint under the Knockout lab's table: the ★ option's U, H and k (``c``, a
+    :class:`~safari_kit.probability.knockout.WinCount` as the probability layer counted them), then
+    P = C(U − H, k) / C(U, k) with the numbers, the reduced fraction and its decimal. ``ties``: the words of
+    :func:`tie_words` when other options have the same chance (right under the ★ line)."""
+    unit, short = ITEM_UNITS[c.item], ITEM_SHORT[c.item]
+    mine = f"{fmt_value(game.by_id[c.card].value(c.item))} {unit}"
+
+    def nowrap(text: str) -> str:
+        return f"<span class='safari-nowrap'>{text}</span>"
+
+    def pl(n: int) -> str:
+        return "is" if n == 1 else "are"
+
+    naming = f", naming {short}" if leading else f" on {short}"
+    head = f"<div>&#9733; Best: {card_html(game, c.card)}, {mine}{naming}.</div>"
+    if ties and c.value != 0:  # right under the ★ line, where the learner looks for why (issue 27)
+        head += f"<div class='safari-ko-tie'>{ties}</div>"
+    if c.beaten:
+        why = ("<div>A card already played is at least as high as yours on "
+               f"{short} (a tie goes to the earlier card): P = 0, whatever the cards after you.</div>")
+    else:
+        seen = f"{c.deck} &minus; your {c.hand} card{'s' if c.hand != 1 else ''}"
+        if c.played:
+            seen += f" &minus; {c.played} played this round"
+        after = ("the player after you" if c.later == 1 else f"the {c.later} players after you")
+        k_words = ("<b>k = 0</b>: nobody plays after you." if c.k == 0
+                   else f"<b>k = {c.k}</b> card{'s are' if c.k != 1 else ' is'} held by {after}.")
+        # issue 27: short sentences; every symbol said in words where it appears
+        if c.k == 0:
+            explain = "Nobody is left to beat you."
+        elif c.unseen - c.higher < c.k:
+            explain = (f"Only {c.unseen - c.higher} unseen cards (U &minus; H) are not higher. That is fewer than "
+                       f"the {c.k} cards they hold, so one of them surely holds a higher card.")
+        else:
+            explain = (f"C(U &minus; H, k) counts the hands {after} may hold with none of the H higher cards. "
+                       "C(U, k) counts all their possible hands.")
+        steps = [nowrap("P(win) = C(U &minus; H, k) / C(U, k)"),
+                 nowrap(f"= C({c.unseen} &minus; {c.higher}, {c.k}) / C({c.unseen}, {c.k})"),
+                 nowrap(reduced_html(c.value))]
+        why = (f"<div>{nowrap(f'<b>U = {c.unseen}</b> unseen cards ({seen}).')} "
+               f"{nowrap(f'<b>H = {c.higher}</b> of them {pl(c.higher)} higher than {mine}.')} "
+               f"{nowrap(k_words)}</div>"
+               f"<div class='safari-ko-formula'>{' '.join(steps)}</div>"
+               f"<div style='color:#666'>{explain} C(U, k) means the number of ways to choose k cards out of U."
+               "</div>")
+    if c.value == 0:
+        why += ("<div><b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
+                "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now and "
+                "keep your strong cards for later turns.</div>")
+    return (f"<div class='safari-note safari-ko-why' data-u='{c.unseen}' data-h='{c.higher}' "
+            f"data-k='{c.k}' data-beaten='{int(c.beaten)}'>{head}{why}"
+            "<div>Pick your choice on the table, then press Play.</div></div>")
+
+
+def tally_html(game, predictions) -> str:
+    """Predicted vs actual: the chances of the learner's settled plays (``predictions``) against the turns won."""
+    done = [p for p in predictions if p.won is not None]
+    if not done:
+        return ("<div><b>Predicted vs actual</b>: after each of your turns, the chance you were shown "
+                "is compared with what happened.</div>")
+    expected = sum((p.p for p in done), Fraction(0))
+    won = sum(1 for p in done if p.won)
+    best_plays = sum(1 for p in done if p.p == p.best_p)
+    rows = []
+    for p in done[-7:]:
+        item = ITEM_SHORT.get(p.item, p.item)
+        how = "played for you" if p.auto else ("you led" if p.leading else "you followed")
+        rows.append(f"<tr><td>{p.round}, {p.turn}</td><td>{html.escape(game.by_id[p.card].name)}</td>"
+                    f"<td>{item}</td><td>{how}</td><td>{float(p.p):.3f}</td><td>{float(p.best_p):.3f}</td>"
+                    f"<td>{'won' if p.won else 'lost'}</td></tr>")
+    return (f"<div><b>Predicted vs actual</b>: {len(done)} turns played; the chances of your plays add up "
+            f"to <b>{float(expected):.2f}</b> expected wins, you actually won <b>{won}</b>. "
+            f"You chose the best option {best_plays} time{'s' if best_plays != 1 else ''} of {len(done)}."
+            f"<table><tr><th>Round, turn</th><th>Card</th><th>Data item</th><th>How</th><th>Chance shown</th>"
+            f"<th>Best chance</th><th>Result</th></tr>{''.join(rows)}</table></div>")
