@@ -83,17 +83,21 @@ class CardTable(anywidget.AnyWidget):
 
     # ------------------------------------------------------------------ making and refreshing
     @classmethod
-    def for_witness(cls, state, viewer: int, selectable=None, message: str | None = None, highlight=None):
-        """A table showing a Witness ``state`` as seat ``viewer`` sees it."""
+    def for_witness(cls, state, viewer: int, selectable=None, message: str | None = None, highlight=None,
+                 phase_words: str | None = None):
+        """A table showing a Witness ``state`` as seat ``viewer`` sees it (``phase_words``: see :meth:`show`)."""
         table = cls(game="witness")
-        table.show(state, viewer, selectable=selectable, message=message, highlight=highlight)
+        table.show(state, viewer, selectable=selectable, message=message, highlight=highlight,
+                   phase_words=phase_words)
         return table
 
     @classmethod
-    def for_knockout(cls, state, viewer: int, selectable=None, message: str | None = None, highlight=None):
-        """A table showing a Knockout ``state`` as seat ``viewer`` sees it."""
+    def for_knockout(cls, state, viewer: int, selectable=None, message: str | None = None, highlight=None,
+                 phase_words: str | None = None):
+        """A table showing a Knockout ``state`` as seat ``viewer`` sees it (``phase_words``: see :meth:`show`)."""
         table = cls(game="knockout")
-        table.show(state, viewer, selectable=selectable, message=message, highlight=highlight)
+        table.show(state, viewer, selectable=selectable, message=message, highlight=highlight,
+                   phase_words=phase_words)
         return table
 
     @property
