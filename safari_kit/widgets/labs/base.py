@@ -33,6 +33,8 @@ import ipywidgets as W
 from safari_kit.core.chance import fresh_seed
 from safari_kit.widgets.class_join import ResultsDownload
 from safari_kit.widgets.live import LiveRegion
+# the chances in HTML live in presentation (issue 28: the widget-free flows write them too); one copy, re-exported
+from safari_kit.presentation.chance_html import count_html, count_lines, fraction_html  # noqa: F401
 from safari_kit.widgets.quiet import page_words
 
 log = logging.getLogger("safari_kit.widgets")
@@ -256,53 +258,3 @@ class Progress:
         self.bar.max = max(1, int(total))
         self.bar.value = int(done)
         self.label.value = f"{done:,} / {total:,}"
-
-
-def _count_of(p):
-    """The unreduced count behind an exact chance (favourable, total), when it is one, else None."""
-    import re
-    from fractions import Fraction
-
-    count = getattr(p, "count", None)
-    if count:
-        return tuple(count)
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", getattr(p, "formula", "") or "")
-    if m and int(m[2]) and Fraction(int(m[1]), int(m[2])) == getattr(p, "value", None):
-        return int(m[1]), int(m[2])
-    return None
-
-
-def count_html(p, digits: int = 3) -> str:
-    """An exact chance in the lesson's form, count first: ``14/74 (= 7/37) ≈ 0.189``, never broken across lines.
-
-    ``p``: an :class:`~safari_kit.probability.distributions.Exact` (its count is used when it has one) or a
-    Fraction. The words come from :func:`safari_kit.presentation.numbers.count_first`.
-    """
-    import html as _html
-
-    from safari_kit.presentation.numbers import count_first
-
-    value = getattr(p, "value", p)
-    return f"<span class='safari-nowrap'>{_html.escape(count_first(value, _count_of(p), digits))}</span>"
-
-
-def count_lines(p, digits: int = 2) -> str:
-    """An exact chance as two short lines for under a card: ``14/74`` then ``≈ 0.19`` (plain text)."""
-    from fractions import Fraction
-
-    value = Fraction(getattr(p, "value", p))
-    count = _count_of(p) or (value.numerator, value.denominator)
-    if value.denominator == 1:
-        return f"P = {value.numerator}" + (" (sure)" if value == 1 else "")
-    return f"{count[0]}/{count[1]}\n≈ {float(value):.{digits}f}"
-
-
-def fraction_html(p, digits: int = 3) -> str:
-    """An exact probability as a learner reads it: ``7/37 ≈ 0.189``."""
-    from fractions import Fraction
-
-    if isinstance(p, Fraction):
-        if p.denominator == 1:
-            return f"{p.numerator}"
-        return f"{p.numerator}/{p.denominator} &asymp; {float(p):.{digits}f}"
-    return f"{float(p):.{digits}f}"

@@ -1,0 +1,270 @@
+"""The Challenge lab's words on the page: the decision box, the chances panel, the end-of-turn summary.
+
+Kept apart from :mod:`safari_kit.widgets.labs.challenge` (the widgets) and
+:mod:`safari_kit.presentation.challenge_flow` (the turns) so the HTML can be read and tested without widgets
+(issue 28). Every function reads a :class:`~safari_kit.presentation.challenge_flow.ChallengeFlow`; every number
+comes from :mod:`safari_kit.probability.witness` on the learner's knowledge; nothing here decides a rule.
+What the page may show is only what the learner's observation holds: no card under a face-down back.
+"""
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+
+from safari_kit.presentation.chance_html import count_html, count_lines, fraction_html
+from safari_kit.presentation.challenge_flow import MIN_SAFE
+from safari_kit.presentation.narration import card_label, types_label
+from safari_kit.presentation.spoken import count_words
+from safari_kit.probability import witness as PW
+from safari_kit.simulation import challenge_positions as CP
+
+__all__ = ["STEP_CELL", "STOP_COLUMN", "decide_html", "panel_html", "safe_notes", "summary_html",
+           "table_message", "why_html"]
+
+#: the header of the summary's n column: n counts the cards a stop archives, not the safe reveals
+STOP_COLUMN = "n = cards archived if you stop now"
+#: every cell of the end-of-challenge table: padded apart, so its headers never run together (issue 27)
+STEP_CELL = "padding:2px 12px 2px 0;text-align:left;vertical-align:bottom"
+
+
+def table_message(flow) -> str | None:
+    """The table's one line: what to do now (None when the game is over)."""
+    state = flow.state
+    if flow.in_challenge:  # one way to reveal, said as one: the button is a click on the safest place (issue 27)
+        return (f"{state.safe} safe so far. Click a face-down place to reveal it, or press Reveal one more "
+                "for the safest place.")
+    if flow.choosing:
+        return "Your turn: press Identify or Challenge."
+    if state.is_terminal():
+        return None
+    if state.phase == "face_up":
+        return (("Your turn failed" if state.current_player == flow.learner
+                 else f"Player {state.current_player} failed")
+                + ": remember the face-up cards, then press Next turn.")
+    return "Your turn is over: press Next turn."
+
+
+def safe_notes(flow) -> dict:
+    """P(safe) under each face-down place, count first (the lesson's form)."""
+    try:
+        pos = flow.position()
+    except Exception:  # noqa: BLE001 - the panel reports errors; the notes just stay empty
+        return {}
+    a, n = pos["pos"]["a"], pos["pos"]["n"]
+    notes = {}
+    for q, v in pos["per_place"].items():
+        v = Fraction(v)
+        # (what is written under the place, what a screen reader says after the place's name; issue 20)
+        if v == 1:
+            notes[("place", q)] = ("safe\nfor sure", "safe for sure")
+        elif v == 0:
+            notes[("place", q)] = ("not safe", "not safe for sure")
+        elif n and v == Fraction(a, n):  # an unknown place: S safe among the N unknown cards
+            notes[("place", q)] = (f"{a}/{n}\n≈ {float(v):.2f}", f"chance it is safe {a} of {n}")
+        else:
+            notes[("place", q)] = (count_lines(v), f"chance it is safe {count_words(v)}")
+    return notes
+
+
+def why_html(flow, secret: bool, seed: int) -> str:
+    """Why this position (its sentence), only on its first turn and only when this deal makes it true;
+    on later turns (and other deals) the facts of the turn shown, computed from the learner's view."""
+    pos = flow.start_position
+    first = not flow.history  # no turn of the learner's finished since the deal
+    own = (first and not secret and seed == pos.seed and flow.deck_order is None and bool(pos.why)
+           and flow.first_claims_hold)
+    f = flow.turn_facts
+    out = ["<div style='margin:2px 0 6px 0;color:#234'>"]
+    kind = (first and not own and bool(pos.kind_why) and flow.first_facts is not None
+            and CP.fits_kind(pos, flow.first_facts))
+    if own:
+        out.append(f"<b>Why this position:</b> {html.escape(pos.why)}")
+    elif kind:  # every deal of this position is of its kind (issue 27): its sentence holds on this deal too
+        out.append(f"<b>Why this position:</b> {html.escape(pos.kind_why)}")
+    elif first and pos.why:
+        out.append("<b>A new deal of this kind.</b> The bots played the same number of turns"
+                   + ("" if secret else f" (seed {seed})") + ". The numbers below are for this deal.")
+    if f is not None and not own:
+        when = "At your first turn here" if first else f"At the start of this turn (turn {f['turn']})"
+        out.append(("<br>" if first and pos.why else "")
+                   + f"<span class='safari-facts'>{when}: {f['face_down']} face-down places; you remember "
+                   f"{f['remembered']} of them ({f['remembered_safe']} safe for your clue).</span>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def box(inner: str, extra: str = "", color: str = "#2a6fb0") -> str:
+    return (f"<div class='safari-decide-box {extra}' style='border:2px solid {color};border-radius:8px;"
+            f"padding:6px 10px;margin:4px 0;background:#f6f9fd;line-height:1.45'>{inner}</div>")
+
+
+def decide_html(flow) -> str:
+    state = flow.state
+    if flow.choosing:
+        return box(choice_html(flow))
+    if flow.in_challenge:
+        return box(stop_or_go_html(flow), "safari-decision-now" if flow.decision_now else "",
+                   "#c77700" if flow.decision_now else "#2a6fb0")
+    if state.is_terminal():
+        return box(f"<p style='margin:0'>{html.escape(flow.over_text())}</p>", color="#888")
+    if flow.result:
+        return box(f"<p style='margin:0'>{html.escape(flow.result)}</p>", color="#888")
+    return ""
+
+
+def choice_html(flow) -> str:
+    kn = flow.knowledge()
+    v = flow.choice_values or CP.lab_choice_values(kn)
+    clue = flow.game.cards[kn.clue[0]]
+    best = PW.best_declaration(kn)
+    p4 = PW.p_streak(kn, MIN_SAFE, kn.clue[0]).value
+    cpos = PW.challenge_position(kn, kn.clue[0])
+    better = flow.better()
+    mark = {k: (" <b style='color:#1b7f3b'>&larr; more</b>" if better == k else "") for k in v}
+    ident = (f"Best: {types_label(best[1]).lower()} at place {best[0]}. Chance of a match: "
+             f"{count_html(PW.p_match(kn, clue.id, best[0], best[1]))}. "
+             "A match archives 2 cards: your clue and that card.")
+    safe_known = len(cpos["safe_places"])
+    chal = (f"Chance that the first 4 reveals are all safe: {fraction_html(p4)}."
+            + (f" You remember {safe_known} safe place{'s' if safe_known != 1 else ''}: reveal "
+               f"{'them' if safe_known != 1 else 'it'} first." if safe_known else "")
+            + " Then stop or go on by the rule.")
+    return (f"<p style='margin:0 0 4px 0'><b>Your turn.</b> Your clue card: "
+            f"<b>{html.escape(card_label(flow.game, clue.id))}</b>. "
+            "Which choice archives more cards, on average?</p>"
+            "<table class='safari-choice' style='border-collapse:collapse'>"
+            "<tr><th style='text-align:left;padding-right:10px'>Choice</th>"
+            "<th style='text-align:left'>Expected cards archived</th></tr>"
+            f"<tr data-choice='identify'><td><b>Identify</b></td><td class='safari-ev-identify'>"
+            f"{count_html(v['identify'])}{mark['identify']}</td></tr>"
+            f"<tr class='safari-how'><td colspan='2'><small>{ident}</small></td></tr>"
+            f"<tr data-choice='challenge'><td><b>Challenge</b></td><td class='safari-ev-challenge'>"
+            f"{count_html(v['challenge'])}{mark['challenge']}</td></tr>"
+            f"<tr class='safari-how'><td colspan='2'><small>{chal}</small></td></tr></table>")
+
+
+def stop_or_go_html(flow) -> str:
+    pos = flow.position()
+    s = pos["s"]
+    n = 1 + s
+    card = card_label(flow.game, flow.game.cards[pos["pos"]["card"]].id)
+    head = (f"<p style='margin:0 0 4px 0'><b>Challenge</b> with {html.escape(card)}. Safe so far: <b>{s}</b>. "
+            f"If you stop now you archive <b>n = {n}</b> card{'s' if n != 1 else ''} "
+            f"(the challenged card + {s} safe).</p>")
+    if flow.decision_now:
+        head = ("<p style='margin:0 0 4px 0;font-size:110%'><b>Decide: Stop now, or reveal one more?</b></p>"
+                + head)
+    stop = ("not allowed yet (fewer than 4 safe)" if pos["stop"] is None
+            else f"<b>{fraction_html(pos['stop'])} cards</b> for sure")
+    cont = "—" if pos["continue"] is None else f"<b>{fraction_html(pos['continue'])} cards</b> on average"
+    ev = (f"<div class='safari-ev'>Stop now: {stop}. Reveal one more (then play the best way): {cont}. "
+          f"Chance the next reveal is safe: <b>{fraction_html(pos['p_next'])}</b>.</div>")
+    if s >= MIN_SAFE:
+        go = pos["p_next"] > pos["threshold"]
+        rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1), "
+                "where n = the cards archived if you stop now. "
+                f"Here n = {n}, so compare {fraction_html(pos['p_next'])} with {n}/{n + 1} "
+                f"&rarr; <b>{'reveal on' if go else 'stop'}</b>.</div>")
+    else:
+        rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1), "
+                "where n = the cards archived if you stop now. "
+                f"Before 4 safe reveals you must go on ({MIN_SAFE - s} to go).</div>")
+    return head + ev + rule
+
+
+def memory_html(flow, kn, card: int) -> str:
+    if not kn.known:
+        return "<p class='safari-memory-none'>You remember no face-down card.</p>"
+    unsafe = PW.tables(flow.game).unsafe[card]
+    rows = []
+    for place in kn.face_down:
+        if place not in kn.known:
+            continue
+        c = kn.known[place]
+        safe = not (unsafe >> c) & 1
+        verdict = ("<span style='color:#1b7f3b'>safe</span>" if safe
+                   else "<span style='color:#a33' title='it shares something with your clue'>not safe</span>")
+        rows.append(f"<tr><td>Place {place}</td><td>{html.escape(card_label(flow.game, flow.game.cards[c].id))}"
+                    f"</td><td>{verdict}</td></tr>")
+    return ("<table class='safari-memory' style='border-collapse:collapse'><tr><th colspan='3' "
+            "style='text-align:left'>What you remember (face-down cards you have seen)</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def panel_html(flow) -> str:
+    kn = flow.knowledge()
+    if flow.choosing:
+        return "<div class='safari-prob-panel'>" + memory_html(flow, kn, kn.clue[0]) + "</div>"
+    pos = flow.position()
+    p = pos["pos"]
+    out = ["<div class='safari-prob-panel'>",
+           f"<p>Unknown cards: {p['n']}, of which {p['a']} are safe"
+           + (f"; you remember {len(p['safe_places'])} safe place(s)" if p["safe_places"] else "") + ".</p>",
+           f"<p class='safari-p-safe'>Chance the next reveal is safe: <b>{count_html(pos['p_next_exact'])}</b>"
+           "</p>"]
+    out.append("<p class='safari-places-note'>Under each face-down place on the table: the chance it is "
+               "safe.</p>")
+    if pos["streak"]:
+        rows = "".join(f"<tr><td style='padding:0 10px 0 0'>{k} more</td><td>{count_html(v)}</td></tr>"
+                       for k, v in pos["streak_exact"].items())
+        out.append("<table class='safari-streak' style='border-collapse:collapse'>"
+                   "<tr><th style='text-align:left;padding-right:10px'>Reveal k more</th>"
+                   f"<th style='text-align:left'>Chance all k are safe</th></tr>{rows}</table>")
+    out.append(memory_html(flow, kn, p["card"]))
+    out.append("</div>")
+    return "".join(out)
+
+
+def summary_html(flow) -> str:
+    last = flow.history[-1]
+    v = last.get("values") or {}
+    parts = []
+    if v:
+        chose = last["kind"]
+        ok = chose == last["better"]
+        parts.append(f"<p class='safari-choice-summary' data-agree='{'yes' if ok else 'no'}'>You chose "
+                     f"<b>{chose.capitalize()}</b>. Expected cards: Identify {fraction_html(v['identify'])}, "
+                     f"Challenge {fraction_html(v['challenge'])}. You chose "
+                     f"{'the larger one ✔' if ok else 'the smaller one ✘'}. You archived "
+                     f"{last['archived']} card(s).</p>")
+    if last["kind"] == "challenge":
+        parts.append(steps_html(last))
+    total_got = sum(h["archived"] for h in flow.history)
+    total_best = sum(max(h["values"].values()) if h.get("values") else (h["optimal_value"] or Fraction(0))
+                     for h in flow.history)
+    parts.append(f"<p>Your turns here: {len(flow.history)}. You archived {total_got} card(s) in all. Always "
+                 f"choosing the larger expected value, then stopping by the rule, expected "
+                 f"{float(total_best):.2f} cards.</p>")
+    return "<div>" + "".join(parts) + "</div>"
+
+
+def steps_html(last: dict) -> str:
+    rows = []
+    for k, st in enumerate(last["steps"], 1):
+        cont = "—" if st.continue_value is None else fraction_html(st.continue_value)
+        did = "stop" if st.action == "stop" else f"reveal place {st.place}"
+        outcome = "" if st.safe is None else ("safe" if st.safe else "NOT safe")
+        agree = "yes" if st.agrees else "no"
+        mark = "✔" if st.agrees else "✘"
+        optimal = "reveal on" if st.optimal == "continue" else "stop"
+        if st.stop_value is None and st.optimal == "continue":
+            optimal += " (must)"
+        cells = (k, st.safe_so_far, st.n_if_stop, fraction_html(st.p_next), fraction_html(st.threshold), cont,
+                 optimal, f"{html.escape(did)} {mark}", outcome)
+        rows.append(f"<tr class='safari-step' data-agree='{agree}'>"  # a chance is never split over lines
+                    + "".join(f"<td style='{STEP_CELL}{';white-space:nowrap' if 3 <= i <= 5 else ''}'>{c}</td>"
+                              for i, c in enumerate(cells)) + "</tr>")
+    agree = sum(st.agrees for st in last["steps"])
+    # each cell padded and the headers wrapped above a line: at 9bdb9c7 the headers ran together (issue 27)
+    heads = ("Step", "Safe so far", STOP_COLUMN, "Chance the next is safe", "n/(n+1)",
+             "Reveal one more: expected cards", "Best", "You", "Result")
+    head = "".join(f"<th style='{STEP_CELL};border-bottom:1px solid #999;max-width:9em'>{html.escape(h)}</th>"
+                   for h in heads)
+    return ("<p><b>The best stopping rule.</b> Let n be the cards you archive if you stop now: the challenged "
+            "card and every safe card. Reveal on only while the chance the next card is safe is more than "
+            "n/(n+1). Before 4 safe reveals you must go on.</p>"
+            f"<table class='safari-steps' style='border-collapse:collapse;line-height:1.35'><tr>{head}</tr>"
+            + "".join(rows) + "</table>"
+            f"<p>You followed the rule at {agree} of {len(last['steps'])} steps and archived "
+            f"{last['archived']} card(s). Playing by the rule expected "
+            f"{fraction_html(last['optimal_value'] or Fraction(0))} cards from the start of this challenge.</p>")
