@@ -6,9 +6,9 @@ with a guess, the tally of guesses against outcomes, and every word the lab writ
 to the learner's turn (pausing on a bot's failed turn so its face-up cards can be remembered, except on the opening
 deal: a lab opens on the learner's own turn), plays the learner's choice and declaration through the engine (which
 refuses anything illegal and then changes nothing), finishes the learner's turn (archive, no abilities: another
-lab's subject), keeps each reveal as a :class:`Prediction`, and writes the chances panel, the tally and the log as
-HTML strings. Each action returns a :class:`Said` (the status line, its kind, the words for a screen reader); the
-lab shows it.
+lab's subject), keeps each reveal as a :class:`Prediction`, and writes the log; the chances panel and the tally are
+its mixin's, :mod:`safari_kit.presentation.identification_panels`. Each action returns a :class:`Said` (the
+status line, its kind, the words for a screen reader); the lab shows it.
 
 Hidden information: every chance is computed from :meth:`IdentificationFlow.knowledge`, the learner's own
 observation (``state.observation(learner)``), never from the full state; the class record of a guess names only
@@ -27,32 +27,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from safari_kit.presentation.chance_html import count_html, count_lines, count_of
+from safari_kit.presentation.identification_panels import NOTHING, IdentificationPanels, brier
 from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
                                                types_label, who, why_failed)
 from safari_kit.presentation.numbers import as_number, count_first
-from safari_kit.presentation.spoken import chance_words, identify_sentence
+from safari_kit.presentation.spoken import identify_sentence
 from safari_kit.presentation.spoken_turns import turns_summary
 from safari_kit.presentation.views import learner_sentence
 from safari_kit.probability import witness as PW
-from safari_kit.probability.distributions import Exact
 from safari_kit.probability.knowledge import PERFECT, Knowledge, Memory
 from safari_kit.simulation.seats import BotSeats
 from safari_kit.witness import WitnessGame
 from safari_kit.witness import actions as A
 
 __all__ = ["IdentificationFlow", "Prediction", "Said", "Controls", "Revealed", "brier", "NOTHING"]
-
-#: knowing nothing: only what is face up now and the archives
-NOTHING = Memory(last_k=0)
-
-
-def brier(pairs) -> float | None:
-    """Mean of (forecast − outcome)² over ``(forecast, outcome)`` pairs; None for no pairs."""
-    pairs = [(float(p), 1.0 if o else 0.0) for p, o in pairs]
-    if not pairs:
-        return None
-    return sum((p - o) ** 2 for p, o in pairs) / len(pairs)
 
 
 @dataclass(frozen=True)
@@ -101,12 +89,7 @@ class Controls:
     table: dict = field(default_factory=dict)  # CardTable.show's keyword arguments but state and learner
 
 
-def with_count(value: Fraction, count):
-    """An exact value with its count, for :func:`count_html` (count first in the tally too)."""
-    return Exact(value, count=tuple(count)) if count else value
-
-
-class IdentificationFlow:
+class IdentificationFlow(IdentificationPanels):
     """One learner's seat at a Safari Witness table of bots: turns, reveals, guesses and their words."""
 
     def __init__(self, players: int = 3, advanced: bool = False, memory: Memory | None = None, *,
@@ -437,180 +420,3 @@ class IdentificationFlow:
     def log_html(self) -> str:
         return ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
                 + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")
-
-    def panel_html(self, picked_types, show_exact: bool, joined: bool) -> tuple[str, str, dict]:
-        """(the side panel, the table of every chance, the chances drawn under the places).
-
-        ``picked_types``: the clue type picked; ``show_exact``: the "Show the exact chances" box; ``joined``: the
-        learner joined the class experiment. Drawing an exact chance sets :attr:`chance_shown`."""
-        state = self.state
-        parts = ["<div class='safari-prob-panel'>"]
-        if self.last_result:
-            parts.append(f"<p class='safari-last'><b>Last reveal:</b> {html.escape(self.last_result)}</p>")
-        if state.phase == "face_up":
-            parts.append("<p><b>Remember the face-up cards</b> (framed in orange on the table), "
-                         "then press <b>Next turn</b>.</p></div>")
-            return "".join(parts), "", {}
-        if not self.my_turn or state.phase not in ("choose", "identify"):
-            parts.append("<p>The chances appear on your turn.</p></div>")
-            return "".join(parts), "", {}
-        kn, kn0 = self.knowledge_now(), self.knowledge_now(NOTHING)
-        clue = self.clue_for_panel(kn)
-        if clue is None:
-            return "".join(parts) + "</div>", "", {}
-        clue_id = self.game.cards[clue].id
-        unresolved = list(kn.unresolved) if state.phase == "identify" else []
-        if len(unresolved) > 1:
-            which = "first" if clue == unresolved[0] else "second"
-            parts.append(f"<p><b>Identifying now</b> ({which} of your two clue cards; click the other one on the "
-                         f"table to switch): {html.escape(card_label(self.game, clue_id))}</p>")
-        else:
-            parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
-        if not show_exact:
-            words = ("The exact chances are hidden until you guess, so the class sees your own guesses. Type your "
-                     "guess, press Reveal, then compare in the tally." if joined else
-                     "Exact chances hidden: make your guess, reveal, then compare in the tally.")
-            parts.append(f"<p class='safari-guess-first'><i>{words}</i></p></div>")
-            return "".join(parts), "", {}
-        self.chance_shown = True  # what follows shows exact chances: a guess made now was made seeing them
-        if joined:
-            parts.append("<p class='safari-guess-first'><small>You can see the exact chances, so your next guess "
-                         "will not count for the class.</small></p>")
-        places = list(kn.available)
-        type_choices = state.type_choices()
-        picked_types = picked_types if state.phase == "identify" else None
-        best = PW.best_declaration(kn, clue, places, type_choices) if places else None
-        notes = {}
-        if picked_types:
-            for p in places:
-                v = self.p_match(kn, clue, p, picked_types)
-                notes[("place", p)] = (count_lines(v), chance_words(picked_types, count_of(v), v.value))
-            parts.append(f"<p>Under each place: the chance it matches your clue by "
-                         f"<b>{html.escape(types_label(picked_types))}</b>. It uses what you remember; "
-                         f"{len(kn.pool)} cards are still unknown to you.</p>")
-            if self.picked_place is not None:
-                v = self.p_match(kn, clue, self.picked_place, picked_types)
-                v0 = self.p_match(kn0, clue, self.picked_place, picked_types)
-                parts.append(f"<p>Place {self.picked_place}: chance <b>{count_html(v)}</b> "
-                             f"<small style='color:#555'>(knowing nothing: {count_html(v0)})</small></p>")
-        if best:
-            parts.append(f"<p>Best choice: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
-                         f"chance {count_html(self.p_match(kn, clue, best[0], best[1]))}.</p>")
-        parts.append(self._ev_html(kn, kn0))
-        parts.append("</div>")
-        return "".join(parts), self._every_chance_html(kn, kn0, clue, places, type_choices, picked_types, best), notes
-
-    def _every_chance_html(self, kn, kn0, clue, places, type_choices, picked_types, best) -> str:
-        head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
-        rows = []
-        for types in type_choices:
-            cells = []
-            for p in places:
-                v = self.p_match(kn, clue, p, types)
-                v0 = self.p_match(kn0, clue, p, types)
-                cls = ["safari-prob-cell"]
-                if picked_types == types and p == self.picked_place:
-                    cls.append("safari-picked")
-                if best and best[0] == p and best[1] == types:
-                    cls.append("safari-best")
-                style = "background:#fff3c4;" if "safari-picked" in cls else ""
-                style += "font-weight:bold;" if "safari-best" in cls else ""
-                cells.append(f"<td class='{' '.join(cls)}' data-types='{'+'.join(types)}' data-place='{p}' "
-                             f"style='{style}padding:2px 6px'>{count_html(v)}"
-                             f"<br><small style='color:#5c5c5c'>knowing nothing: {count_html(v0)}</small></td>")
-            rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
-        return ("<details class='safari-prob-details'><summary><b>Every clue type at every place</b> "
-                "(with what you remember, and knowing nothing)</summary>"
-                f"<p>The chance that the card at each place matches your clue. The first number uses what you "
-                f"remember ({len(kn.pool)} cards unknown to you). The small one is <small>knowing "
-                f"nothing</small> ({len(kn0.pool)} cards).</p>"
-                "<table class='safari-prob-table' style='border-collapse:collapse'>"
-                f"<tr><th></th>{head}</tr>{''.join(rows)}</table></details>")
-
-    def _place_words(self, kn, p) -> str:
-        if p in kn.known:
-            return "remembered: " + card_label(self.game, self.game.cards[kn.known[p]].id)  # no card ids (#27)
-        if p in kn.mixed:
-            return "one of a SAM pair"
-        return "unknown"
-
-    def _ev_html(self, kn, kn0) -> str:
-        state = self.state
-        out = ["<div class='safari-ev'>"]
-        if state.phase == "choose":
-            vals = PW.choice_values(kn, with_reveal_another=state.is_legal(A.RevealAnother()))
-            vals0 = PW.choice_values(kn0, with_reveal_another=state.is_legal(A.RevealAnother()))
-            out.append("<p><b>Expected cards archived</b>, on average. One clue card: 2 × its chance of a match. "
-                       "Two clue cards: 4 × the chance both match.</p><ul>")
-            for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
-                if key in vals:
-                    out.append(f"<li>{words}: {count_html(vals[key].value)} "
-                               f"<small style='color:#5c5c5c'>(knowing nothing: {count_html(vals0[key].value)})"
-                               "</small></li>")
-            out.append("</ul>")
-            if "reveal_another" in vals:
-                better = vals["reveal_another"].value > vals["identify"].value
-                out.append("<p>Reveal another is worth it when P(both succeed) &gt; p/2. Here p is the chance of a "
-                           "match now, and P(both succeed) is the chance both match. P(both) = p₁·p₂, where p₂ is "
-                           "the chance of the second match <i>given that the first succeeded</i>. It is not the two "
-                           "chances multiplied as if each were alone: both places hide cards from the same deck. "
-                           f"With what you remember, <b>{'Reveal another' if better else 'Identify now'}</b> is "
-                           "better on average.</p>")
-        elif len(kn.unresolved) >= 2:
-            plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
-            if plan:
-                (p1, t1), (p2, t2), both = plan
-                out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1}, "
-                           f"then {html.escape(types_label(t2))} at place {p2}. P(both succeed), the chance both "
-                           f"match, is {count_html(both.value)}. So you expect 4 × that = "
-                           f"{count_html(4 * both.value)} cards.</p>")
-        out.append("</div>")
-        return "".join(out)
-
-    # ------------------------------------------------------------------ the tally
-    def tally_html(self) -> str:
-        preds = self.predictions
-        if not preds:
-            return ("<div class='safari-tally-summary'>No reveal yet. Type a guess before each "
-                    "reveal and see how well you predict.</div>")
-        rows = []
-        for k, r in enumerate(preds, 1):
-            guess = "—" if r.guess is None else f"{r.guess:.2f}"
-            rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
-                        f"<td>{r.place}</td><td>{guess}</td><td>{count_html(with_count(r.exact, r.exact_count))}</td>"
-                        f"<td>{count_html(with_count(r.nothing, r.nothing_count))}</td>"
-                        f"<td>{'✔ match' if r.success else '✘ no'}</td></tr>")
-        return ("<table class='safari-tally-table' style='border-collapse:collapse'>"
-                "<tr><th>#</th><th>Turn</th><th>Type</th><th>Place</th><th>Your guess</th><th>Exact P</th>"
-                "<th>Knowing nothing</th><th>Outcome</th></tr>" + "".join(rows) + "</table>"
-                + f"<div class='safari-tally-summary'>{html.escape(self.tally_text())}</div>")
-
-    def tally_summary(self) -> dict:
-        """Numbers of the tally: counts, means, Brier scores (guesses: only the reveals with a guess)."""
-        preds = self.predictions
-        guessed = [r for r in preds if r.guess is not None]
-        n = len(preds)
-        return {
-            "reveals": n,
-            "successes": sum(r.success for r in preds),
-            "fraction_success": (sum(r.success for r in preds) / n) if n else None,
-            "mean_exact": (float(sum(r.exact for r in preds)) / n) if n else None,
-            "guesses": len(guessed),
-            "mean_guess": (sum(r.guess for r in guessed) / len(guessed)) if guessed else None,
-            "success_when_guessed": (sum(r.success for r in guessed) / len(guessed)) if guessed else None,
-            "brier_guess": brier((r.guess, r.success) for r in guessed),
-            "brier_exact_same": brier((r.exact, r.success) for r in guessed),
-            "brier_exact": brier((r.exact, r.success) for r in preds),
-        }
-
-    def tally_text(self) -> str:
-        s = self.tally_summary()
-        text = (f"{s['reveals']} reveal{'s' if s['reveals'] != 1 else ''}: {s['successes']} matched "
-                f"({s['fraction_success']:.2f}); the exact chances averaged {s['mean_exact']:.3f}.")
-        if s["guesses"]:
-            text += (f" Your {s['guesses']} guess{'es' if s['guesses'] != 1 else ''} averaged {s['mean_guess']:.3f};"
-                     f" {s['success_when_guessed']:.2f} of those reveals matched."
-                     f" Miss score: yours {s['brier_guess']:.3f}, the exact chances' {s['brier_exact_same']:.3f}."
-                     " Lower is better. (The miss score, or Brier score, is the average of (guess − outcome)², "
-                     "with outcome 1 for a match and 0 for none.)")
-        return text
