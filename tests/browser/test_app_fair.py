@@ -84,10 +84,14 @@ def set_learners(page, lab: str, seats: set[int]) -> None:
 
 
 def pick_bots(page, lab: str, spec: str) -> None:
-    """Choose the bots by their spec in the Bots picker (its options read "random: picks any legal move")."""
+    """Choose the bots by their spec in the Bots picker (its options read the learners' names since issue 27,
+    e.g. "Bot that plays at random": the Full game's BOT_CHOICES pair each spec with its name)."""
+    from safari_kit.presentation.fullgame_flow import BOT_CHOICES
+
+    label = dict(BOT_CHOICES)[spec]
     options = page.locator(f".safari-app {lab} .safari-bots option").all_inner_texts()
     page.locator(f".safari-app {lab} .safari-bots select").select_option(
-        label=next(t for t in options if t.strip().startswith(spec + ":")))
+        label=next(t for t in options if " ".join(t.replace("\u00a0", " ").split()) == label))
     page.wait_for_timeout(250)
 
 
