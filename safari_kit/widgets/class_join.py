@@ -49,21 +49,22 @@ __all__ = ["JoinPanel", "ResultsDownload", "DownloadButton", "what_is_kept", "ov
 
 log = logging.getLogger("safari_kit.widgets")
 
-KEPT_ACTIONS = ("each Simulate run, each guess beside the exact chance, each Challenge stop-or-continue "
-                "decision, each Knockout card played with its chance, and each tutorial quiz answer, "
-                "with the lab and the time")
+#: what a joined learner's labs keep, in short sentences (issue 27: it was one 60-word sentence)
+KEPT_ACTIONS = ("That is each Simulate run and each guess with its exact chance. It is also each stop-or-go "
+                "choice in a Challenge, each Knockout card you play and each quiz answer. Each comes with the "
+                "lab and the time.")
 
 
 def what_is_kept(recording: bool) -> str:
-    """The sentence the page shows before a learner joins: what is kept about them, and where."""
+    """The sentences the page shows before a learner joins: what is kept about them, and where."""
     if recording:
-        return (f"If you join, the class server keeps your nickname and {KEPT_ACTIONS}, for your teacher's "
-                "class results, until your teacher wipes them. It also keeps a random code for this browser, so all "
-                "your tabs count as one learner. Nothing else is kept: no name, no address. "
-                "You need not join to play.")
-    return (f"If you join, this page keeps {KEPT_ACTIONS}, under your nickname, so you can download them as "
-            "a file for your teacher (Download my results, beside your nickname). Nothing leaves this page unless "
-            "you download it. You need not join to play.")
+        return ("If you join, the class server keeps your nickname and what you do in the labs. "
+                f"{KEPT_ACTIONS} Your teacher sees them in the class results, until your teacher wipes them. "
+                "The server also keeps a random code for this browser, so all your tabs count as one learner. "
+                "Nothing else is kept: no name, no address. You need not join to play.")
+    return ("If you join, this page keeps what you do in the labs, under your nickname. "
+            f"{KEPT_ACTIONS} You can download them as a file for your teacher: press Download my results, "
+            "beside your nickname. Nothing leaves this page unless you download it. You need not join to play.")
 
 
 def this_kernel_id() -> str | None:

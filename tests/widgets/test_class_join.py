@@ -5,6 +5,7 @@ nickname step, what the page says is kept, where records go, and the download li
 """
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
 import pytest
@@ -96,3 +97,25 @@ def test_on_a_recording_class_server_records_go_to_the_class_store(tmp_path, mon
         assert [(r.nickname, r.seq, r.lab) for r in store.records()] == [("Ann", 1, "identification"),
                                                                           ("Ann", 2, "identification")]
         chooser.join.store.close()
+
+
+def test_what_is_kept_is_said_in_short_sentences(monkeypatch):
+    """Issue 27: the join row's "What is kept about you?" was one 60-word sentence. Now every sentence of it,
+    and of the chooser's start text around it, is at most 25 words, and it still names every kind of record
+    and what is not kept."""
+    import re
+
+    from safari_kit.teaching.learner_words import count_words, split_sentences
+
+    monkeypatch.delenv(RESULTS_ENV, raising=False)
+    chooser = LabChooser()
+    start = re.sub(r"<[^>]+>", " ", chooser.start_hint.value)
+    for text in (what_is_kept(True), what_is_kept(False), html.unescape(start)):
+        long = [s for s in split_sentences(" ".join(text.split())) if count_words(s) > 25]
+        assert not long, long
+    for recording in (True, False):
+        said = what_is_kept(recording)
+        for kind in ("Simulate run", "guess", "stop-or-go", "Knockout card", "quiz answer", "lab and the time",
+                     "need not join"):
+            assert kind in said, (recording, kind)
+    assert "no name, no address" in what_is_kept(True)
