@@ -1,0 +1,154 @@
+"""The words and public card faces that both the table's views and its click targets use.
+
+Split out of :mod:`~safari_kit.presentation.views` (issue 28) so that
+:mod:`~safari_kit.presentation.views` (what a seat sees) and
+:mod:`~safari_kit.presentation.targets` (what a seat may click, and why a click
+is refused) each import it, and neither imports the other back: the views
+module re-exports the targets' names, so the targets must not import the views.
+
+- :func:`learner_sentence`: an engine reason as a learner's sentence;
+- the phase words, button labels and ability labels of Witness;
+- :func:`mugshot_face` / :func:`pal_face` / :func:`deck_ranges`: the public face
+  of a card the viewer may see (a Mugshot; a Safari Pal with its bars against
+  the deck's public ranges).
+
+>>> learner_sentence("the place is face up (W4)")
+'The place is face up.'
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from safari_kit.cards.model import DATA_ITEM_LABELS, DATA_ITEMS
+
+__all__ = ["learner_sentence", "WITNESS_PHASE_WORDS", "WITNESS_BUTTONS", "mugshot_face", "ITEM_UNITS", "ITEM_SHORT",
+           "LOG_ITEMS", "deck_ranges", "pal_face"]
+
+# ----------------------------------------------------------------------------- sentences
+_RULE_REF = re.compile(r"\s*\((?:[WK]\d+[a-z ]*)\)")
+
+
+def learner_sentence(text: str) -> str:
+    """An engine reason as a learner's sentence: no rule numbers, capital first letter, a full stop."""
+    text = _RULE_REF.sub("", str(text)).strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _who(player: int | None, viewer: int) -> str:
+    if player is None or player < 0:
+        return "nobody"
+    return "you" if player == viewer else f"Player {player}"
+
+
+def _Who(player: int | None, viewer: int) -> str:
+    w = _who(player, viewer)
+    return w[0].upper() + w[1:]
+
+
+# ----------------------------------------------------------------------------- Witness
+WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
+    "choose": ("choose: Identify, reveal another clue, or Challenge",
+               "is choosing: Identify, another clue, or Challenge"),
+    "identify": ("identify: pick a clue card, a clue type and a face-down place", "is identifying"),
+    "challenge": ("challenge: reveal face-down cards; after 4 safe ones you may stop", "is challenging"),
+    "archive": ("archive: put the cards won on your archive one at a time; the last one goes on top",
+                "is archiving the cards won"),
+    "face_up": ("it failed, so everyone sees the face-up cards now. Remember them, then press Next turn",
+                "failed: the revealed cards lie face up. Remember them!"),
+    "abilities": ("use a name ability, or end your turn", "may use a name ability"),
+    "alan": ("use ALAN: take archived cards into the Clue Area, then identify", "is using ALAN"),
+}
+_TYPE_WORDS = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+
+
+def _witness_buttons() -> dict:
+    from safari_kit.witness import actions as A
+
+    return {  # one button per action without fields: (button id, label)
+        A.Identify: ("identify", "Identify"),
+        A.RevealAnother: ("reveal_another", "Reveal another clue"),
+        A.Challenge: ("challenge", "Challenge"),
+        A.StopChallenge: ("stop", "Stop and archive"),
+        A.TurnFaceDown: ("face_down", "Next turn"),  # one name in every lab (issue 27)
+        A.AlanDone: ("alan_done", "ALAN: identify now"),
+        A.UseAlan: ("use:ALAN", "ALAN: identify again"),
+        A.EndTurn: ("end_turn", "End turn"),
+    }
+
+
+WITNESS_BUTTONS = _witness_buttons()
+_ABILITY_WORDS = {
+    "TAM": "TAM: swap two cards", "TOM": "TOM: peek at a face-down card",
+    "SAM": "SAM: shuffle two face-down cards", "KIM": "KIM: send an archived card back",
+    "KRIS": "KRIS: name an element and reveal", "ALAN": "ALAN: identify again",
+}
+
+
+def mugshot_face(card) -> dict:
+    """The public face of a face-up Mugshot (only ever called for face-up cards)."""
+    hidden = card.name.count("?")
+    label = f"{card.color} {card.animal}, {card.texture}, named {card.name}"
+    if hidden:
+        label += f" ({hidden} letter{'s' if hidden > 1 else ''} hidden by ink)"
+    return {"id": card.id, "animal": card.animal, "texture": card.texture, "color": card.color,
+            "name": card.name, "ink": hidden > 0, "label": label}
+
+
+# ----------------------------------------------------------------------------- Knockout
+ITEM_UNITS = {"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": "years"}
+ITEM_SHORT = {"weight_kg": "Weight", "size_cm": "Size", "top_speed_kmh": "Top speed", "lifespan_years": "Lifespan"}
+LOG_ITEMS = ("weight_kg",)
+
+
+def _fmt(v: float) -> str:
+    if v >= 100:
+        return f"{v:,.0f}"
+    if v >= 10:
+        return f"{v:.1f}".rstrip("0").rstrip(".")
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+def deck_ranges(cards) -> dict:
+    """The public range of every data item over the whole deck (the bars' scales)."""
+    out = {}
+    for item in DATA_ITEMS:
+        values = [float(getattr(c, item)) for c in cards]
+        lo, hi = min(values), max(values)
+        out[item] = {"id": item, "label": ITEM_SHORT[item], "long_label": DATA_ITEM_LABELS[item],
+                     "unit": ITEM_UNITS[item], "min": lo, "max": hi,
+                     "scale": "log" if item in LOG_ITEMS else "linear",
+                     "range_text": f"{_fmt(lo)}–{_fmt(hi)} {ITEM_UNITS[item]}"}
+    return out
+
+
+def _fraction(v: float, r: dict) -> float:
+    lo, hi = r["min"], r["max"]
+    if r["scale"] == "log":
+        lo = max(lo, 1e-9)
+        if hi <= lo:
+            return 1.0
+        f = (math.log(max(v, lo)) - math.log(lo)) / (math.log(hi) - math.log(lo))
+    else:
+        f = v / hi if hi > 0 else 1.0
+    return round(min(1.0, max(0.04, f)), 4)
+
+
+def pal_face(card, ranges: dict, items=DATA_ITEMS) -> dict:
+    """The public face of a Safari Pal the viewer may see: name, values, bars against the deck's range."""
+    bars = []
+    for item in items:
+        v = float(getattr(card, item))
+        r = ranges[item]
+        bars.append({"item": item, "label": r["label"], "unit": r["unit"], "value": v,
+                     "text": f"{_fmt(v)} {r['unit']}", "fraction": _fraction(v, r), "scale": r["scale"]})
+    label = card.name + ": " + ", ".join(f"{b['label'].lower()} {b['text']}" for b in bars)
+    return {"id": card.id, "name": card.name, "bars": bars, "label": label}
+
+
+# ----------------------------------------------------------------------------- either game
+def _is_knockout(state) -> bool:
+    return hasattr(state, "trick") and not hasattr(state, "places")
