@@ -28,6 +28,15 @@ option, exactly as the chances below use them.
 Ties (K3): the earlier card wins, so only *strictly* higher later cards beat
 you, and you must be *strictly* higher than every card played before you.
 
+One concern, and why it is long (issue 28 allows three modules over 600 lines):
+the chances of Safari Knockout from one player's point of view, all built on
+one private sorted table of the deck (``_table``): the chance a play wins, the
+best play, the expected turns won by a plan, the deck's counting facts the
+lessons quote (ranks, ties per item, the pigeonhole rule for who is out) and,
+for the Simulation lab, Monte Carlo estimates (``estimate_*``) to set beside
+the exact answers. If it grows, the seam is the ``estimate_*`` block, which
+would need the table made public.
+
 >>> from safari_kit.cards.model import SafariPal
 >>> deck = tuple(SafariPal(f"C{i}", f"A{i}", i, 10 - i, i % 3, 1) for i in range(1, 9))
 >>> view = KnockoutView(hand=("C7", "C2"), later=(2,))

@@ -17,6 +17,17 @@ Board formulas
   (N(N−1)…(N−k+1)) = C(S,k)/C(N,k), known-safe places revealed first.
 * Optimal stopping: with n cards archived by stopping now, continue while
   P(next safe) > n/(n+1).
+
+One concern, and why it is long (issue 28 allows three modules over 600 lines):
+the chances of Safari Witness from one player's knowledge. Every question the
+lessons ask (identify, reveal another, two clues, challenge, stop or go on) has
+its exact answer here and, for the Simulation lab and
+``tests/probability/test_witness_montecarlo.py``, its Monte Carlo estimate
+(``sample_worlds``, ``mc_*``) drawn from the same precomputed bitset tables;
+``query_timings`` times the exact queries on those tables. Exact answers and
+estimates share those private tables, which is why they stay in one module. If
+it grows, the seam is the ``mc_*`` block (with ``sample_worlds`` and
+``query_timings``), which would need the tables made public.
 """
 from __future__ import annotations
 

@@ -8,6 +8,18 @@ ending the game) happen inside ``apply`` as the rulings say (W3–W7).
 
 Cards are held as indices into ``game.cards``; ids appear only at the edges
 (actions, observations, records).
+
+One concern, and why it is long (issue 28 allows three modules over 600 lines):
+this is the rules' state machine and nothing else. Everything that can live
+outside it already does: the rules' constants and phase help in
+:mod:`~safari_kit.witness.rules`, the reasons a move is refused in
+:mod:`~safari_kit.witness.explain`, what a seat sees in
+:mod:`~safari_kit.witness.observation`, the HTML in
+:mod:`~safari_kit.witness.html`. What is left is one ``_do_<Action>`` method per
+action (each a ruling, W3–W11, abilities included) over the one private table
+they all change, and the legal-action list they all share (kept fast for the
+simulations: the phases as module names, :class:`DeclareGrid` built on demand).
+Split into mixins, every method would reach into the others' private fields.
 """
 from __future__ import annotations
 
