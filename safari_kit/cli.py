@@ -413,11 +413,11 @@ def _setup_bench(sub) -> None:
 
 # ---------------------------------------------------------------------- lessons
 def _run_lessons(args) -> int:
-    from safari_kit.teaching.workspace import sync_copies
+    from safari_kit.authoring.workspace import sync_copies
 
     make_copy = None
     if args.student:
-        from safari_kit.teaching.student import read_lesson, strip_solutions
+        from safari_kit.authoring.student import read_lesson, strip_solutions
 
         def make_copy(path):
             return strip_solutions(read_lesson(path))[0]
@@ -475,8 +475,8 @@ def _setup_class(sub) -> None:
 @_guarded
 def _run_results(args) -> int:
     """export: a session's database to CSV/Parquet; wipe: delete a session's files; pool: results files."""
-    from safari_kit.teaching import class_export as X
-    from safari_kit.teaching import class_store as S
+    from safari_kit.class_results import class_export as X
+    from safari_kit.class_results import class_store as S
 
     if args.action == "wipe":
         gone = S.wipe(args.folder, args.session)
@@ -488,7 +488,7 @@ def _run_results(args) -> int:
     if args.action == "export":
         records = S.ResultStore(args.folder, args.session, create=False).records()
     else:  # pool: a file that cannot be read or trusted is left out with one line, the others pooled (issue 26)
-        from safari_kit.teaching.class_tables import pool_files
+        from safari_kit.class_results.class_tables import pool_files
 
         results = pool_files(args.folder, warn=False)
         records = list(results.records)

@@ -218,11 +218,11 @@ LINKED_DOCS = ("rules.md", "data.md")
 
 
 def _student_module():
-    """safari_kit.teaching.student from this checkout (the build venv does not install the kit; the module
+    """safari_kit.authoring.student from this checkout (the build venv does not install the kit; the module
     needs the standard library and jupytext only)."""
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
-    from safari_kit.teaching import student
+    from safari_kit.authoring import student
 
     return student
 

@@ -66,7 +66,7 @@ def _code_cells(lesson: str) -> list[str]:
     """The code cells of a lesson's student copy (what the site serves), or of a made-up lesson (.json)."""
     if lesson.endswith(".json"):
         return json.loads(Path(lesson).read_text(encoding="utf-8"))
-    from safari_kit.teaching import student
+    from safari_kit.authoring import student
 
     notebook, _ = student.student_copy(student.read_lesson(REPO / "notebooks" / lesson), lesson)
     return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]

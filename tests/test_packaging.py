@@ -70,7 +70,7 @@ def test_installed_wheel_shows_the_rulings_text(wheel, tmp_path):
     with zipfile.ZipFile(whl) as z:
         assert z.read("safari_kit/data/rules.md") == (repo / "docs" / "rules.md").read_bytes()
         z.extractall(site)
-    code = ("from safari_kit.teaching import rulebook as r; print(r.rules_path()); "
+    code = ("from safari_kit.tutorial import rulebook as r; print(r.rules_path()); "
             "print(r.ruling_markdown('K3').split()[:3])")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)},
                           capture_output=True, text=True, timeout=60)

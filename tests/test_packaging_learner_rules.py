@@ -1,7 +1,7 @@
 """The wheel carries the learners' rules pages (issue 27): their two sources and every card picture.
 
 The app's "Rules of Safari Witness" page and the Rules tutorial's rulings read them from the installed
-package (safari_kit/teaching/learner_rules/), so a wheel without them would break both. Built once with pip,
+package (safari_kit/tutorial/learner_rules/), so a wheel without them would break both. Built once with pip,
 as tests/test_packaging.py does (its fixture).
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from safari_kit.teaching import learner_rules as LR
+from safari_kit.tutorial import learner_rules as LR
 from tests.test_packaging import wheel  # noqa: F401  (the fixture: the wheel, built once)
 
 
@@ -18,7 +18,7 @@ from tests.test_packaging import wheel  # noqa: F401  (the fixture: the wheel, b
 def test_the_wheel_carries_the_rules_pages_and_their_pictures(wheel):  # noqa: F811
     _repo, path = wheel
     names = set(zipfile.ZipFile(path).namelist())
-    folder = "safari_kit/teaching/learner_rules/"
+    folder = "safari_kit/tutorial/learner_rules/"
     assert {f"{folder}witness.md", f"{folder}knockout.md"} <= names
     pictures = {p.file_name for game in LR.GAMES for p in LR.pictures(game)}
     assert {f"{folder}pictures/{name}" for name in pictures} <= names

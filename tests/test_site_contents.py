@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.answer_leaks import find_leaks
+from safari_kit.authoring.answer_leaks import find_leaks
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from safari_kit.teaching.class_records import SimulationRun, now  # noqa: E402
-from safari_kit.teaching.class_store import ResultStore  # noqa: E402
+from safari_kit.class_results.class_records import SimulationRun, now  # noqa: E402
+from safari_kit.class_results.class_store import ResultStore  # noqa: E402
 
 
 def _process(folder: str, proc: int, threads: int, per: int, out) -> None:

@@ -2,7 +2,7 @@
 
 Why pictures drawn here and stored: the rules pages must show their cards without running a cell (JupyterLab,
 JupyterLite, Voici) and in the app without a card-table widget, so each picture is a file shipped in the wheel
-(``safari_kit/teaching/learner_rules/pictures/``) and embedded in the pages as a ``data:`` URL. Drawing them
+(``safari_kit/tutorial/learner_rules/pictures/``) and embedded in the pages as a ``data:`` URL. Drawing them
 with table.js (the code that draws every lab's cards) keeps them exactly the cards a learner meets in the labs.
 
 A Mugshot picture is one SVG (the cards side by side, the table's text styles inlined); a Safari Pals picture
@@ -13,7 +13,7 @@ Run after changing a picture in a page's text, or table.js's drawing::
     .venv/bin/python tools/draw_rules_cards.py            # draw every picture the two pages name
     .venv/bin/python tools/draw_rules_cards.py --check    # only say which pictures are missing
 
-then ``python -m safari_kit.teaching.learner_rules.notebook --write`` to put them in the notebooks.
+then ``python -m safari_kit.tutorial.learner_rules.notebook --write`` to put them in the notebooks.
 Needs Debian's chromium and playwright (the test extra), like the browser tests.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from safari_kit.teaching import learner_rules as LR  # noqa: E402
+from safari_kit.tutorial import learner_rules as LR  # noqa: E402
 
 STATIC = ROOT / "safari_kit" / "widgets" / "static"
 #: the table's text styles an SVG needs once it is out of the table (table.css, without the .safari-table scope)

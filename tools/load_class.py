@@ -349,9 +349,9 @@ def check_records(folder: str, session: str, results: list) -> dict:
     each once: nothing lost, nothing doubled, nothing of anyone else."""
     from collections import Counter
 
-    from safari_kit.teaching.class_records import to_dict
-    from safari_kit.teaching.class_store import ResultStore
-    from safari_kit.teaching.results_file import parse_results
+    from safari_kit.class_results.class_records import to_dict
+    from safari_kit.class_results.class_store import ResultStore
+    from safari_kit.class_results.results_file import parse_results
 
     def key(r) -> str:
         return json.dumps(to_dict(r), sort_keys=True, default=str)

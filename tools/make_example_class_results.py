@@ -15,7 +15,7 @@ and their records come from the kit's own code at a fixed seed:
   continuing with a boldness of their own, each reveal safe with its exact chance;
 * Knockout plays: the lab's "win leading" question, outcome drawn with its chance;
 * Rules tutorial quiz answers, before the labs: the tutorial's own questions and choices
-  (:mod:`safari_kit.teaching.tutorial_quiz`), a few skipped (a skipped question records
+  (:mod:`safari_kit.tutorial.tutorial_quiz`), a few skipped (a skipped question records
   nothing), each right with a chance that stands for how hard the class found that rule
   (``QUIZ_RIGHT``), a wrong answer one of the other choices at random. They draw from a
   generator of their own, so the other records are the same draws as without them.
@@ -37,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 from safari_kit.probability import witness as PW  # noqa: E402
 from safari_kit.simulation import challenge_positions as CP  # noqa: E402
-from safari_kit.teaching.class_export import write_csv  # noqa: E402
-from safari_kit.teaching.class_records import (ChallengeDecision, Guess, KnockoutPlay, QuizAnswer,  # noqa: E402
-                                               SimulationRun)
-from safari_kit.teaching.tutorial_quiz import questions as quiz_questions  # noqa: E402
-from safari_kit.teaching.tutorials import script  # noqa: E402
+from safari_kit.class_results.class_export import write_csv  # noqa: E402
+from safari_kit.class_results.class_records import (ChallengeDecision, Guess, KnockoutPlay, QuizAnswer,  # noqa: E402
+                                                    SimulationRun)
+from safari_kit.tutorial.tutorial_quiz import questions as quiz_questions  # noqa: E402
+from safari_kit.tutorial.tutorials import script  # noqa: E402
 from safari_kit.widgets.labs.simulation_draws import draw_rng, questions  # noqa: E402
 
 SEED = 2126

@@ -2,7 +2,7 @@
 
 Reads the learners' copies (as ``make student`` makes them: no solutions, no teacher notes) and prints
 per lesson: sentences, the share over 25 words, the longest; ``-v`` lists the sentences over the limits.
-What a sentence and a word are: :mod:`safari_kit.teaching.learner_words`. The test that holds every lesson
+What a sentence and a word are: :mod:`safari_kit.authoring.learner_words`. The test that holds every lesson
 to the limits is tests/notebooks/test_learner_words.py.
 
 Run:   .venv/bin/python tools/measure_learner_words.py                 # every lesson of notebooks/
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from safari_kit.teaching.learner_words import LONG, MAX_LONG_SHARE, MAX_WORDS, LessonWords, measure  # noqa: E402
+from safari_kit.authoring.learner_words import LONG, MAX_LONG_SHARE, MAX_WORDS, LessonWords, measure  # noqa: E402
 
 LESSONS = "[0-9][0-9]-*.ipynb"
 

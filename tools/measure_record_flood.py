@@ -59,8 +59,8 @@ def main(argv=None) -> int:
     comm.create_comm = lambda **kw: CountingComm(**kw)
 
     import safari_kit
-    from safari_kit.teaching.class_session import RESULTS_ENV, results_location
-    from safari_kit.teaching.class_store import ResultStore
+    from safari_kit.class_results.class_session import RESULTS_ENV, results_location
+    from safari_kit.class_results.class_store import ResultStore
     from safari_kit.widgets.app import LabChooser
 
     assert Path(safari_kit.__file__).resolve().is_relative_to(tree), safari_kit.__file__
@@ -69,7 +69,7 @@ def main(argv=None) -> int:
     os.environ[RESULTS_ENV] = results_location(folder, "flood")
     tag = uuid.uuid4().hex * 2  # one browser's tag (this checkout reads it; the old code has none)
     try:
-        from safari_kit.teaching.learner_tags import tags_folder
+        from safari_kit.class_results.learner_tags import tags_folder
     except ImportError:
         tags_folder = None
     if tags_folder is not None:

@@ -1,10 +1,10 @@
 """Issue 27 (part E2): the Rules tutorials' own sentences (intros, steps, the rulings' one-line summaries).
 
 Prints how many sentences a learner reads there, how many are over 25 words, the longest, and the rulings'
-summaries over 25 words, with the lessons' measure (safari_kit.teaching.learner_words).
+summaries over 25 words, with the lessons' measure (safari_kit.authoring.learner_words).
 
 Run: ``.venv/bin/python tools/measure_tutorial_words.py`` (this checkout), or with ``--file`` an older
-tutorials.py, e.g. ``git show 72da1b8:safari_kit/teaching/tutorials.py > /tmp/t.py`` then ``--file /tmp/t.py``.
+tutorials.py, e.g. ``git show 72da1b8:safari_kit/tutorial/tutorials.py > /tmp/t.py`` then ``--file /tmp/t.py``.
 """
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import argparse
 import importlib.util
 import sys
 
-from safari_kit.teaching.learner_words import count_words, split_sentences
+from safari_kit.authoring.learner_words import count_words, split_sentences
 
 
 def load(path: str | None):
     if path is None:
-        from safari_kit.teaching import tutorials
+        from safari_kit.tutorial import tutorials
 
         return tutorials
     spec = importlib.util.spec_from_file_location("old_tutorials", path)

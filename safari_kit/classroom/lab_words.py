@@ -13,7 +13,7 @@ import functools
 import importlib
 from collections import Counter
 
-from safari_kit.teaching.teacher_page import LabWords
+from safari_kit.class_results.teacher_page import LabWords
 
 __all__ = ["lab_words"]
 

@@ -16,7 +16,7 @@ writes the file ``<folder>/<kernel id>`` holding the browser's *tag*,
 ``HMAC-SHA256(secret, user id)`` in hex: the same for every kernel of one
 browser, different between browsers, and no use to anyone without the secret
 (the user id cannot be recovered from it). The lab reads its own tag when its
-learner joins (:mod:`safari_kit.teaching.learner_tags`, a layer below the class
+learner joins (:mod:`safari_kit.class_results.learner_tags`, a layer below the class
 server: the lab's kernel imports it, never the class server).
 
 The folder is created 0700 (files 0600) and removed by :func:`stop` when the

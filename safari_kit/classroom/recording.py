@@ -2,8 +2,8 @@
 
 :func:`recording` creates the session's store (``FOLDER/SESSION.sqlite3``; the session name
 is the start's date and time, ``2026-12-04-1905``, unless ``--session`` names it),
-puts its path in :data:`~safari_kit.teaching.class_session.RESULTS_ENV` for every kernel
-(the labs open it with :func:`~safari_kit.teaching.class_session.store_from_env`),
+puts its path in :data:`~safari_kit.class_results.class_session.RESULTS_ENV` for every kernel
+(the labs open it with :func:`~safari_kit.class_results.class_session.store_from_env`),
 makes the teacher's token and gives :func:`safari_kit.classroom.serve.run` the app to launch,
 :class:`ClassroomVoila`. Without ``--results`` nothing is recorded and the plain class server runs.
 
@@ -31,10 +31,10 @@ from safari_kit.classroom.teacher import TeacherAccess, handlers
 from safari_kit.classroom import owner_tags
 from safari_kit.classroom.addresses import learner_urls
 from safari_kit.classroom.settings import ClassSettings
-from safari_kit.teaching.class_session import RESULTS_ENV, session_name
-from safari_kit.teaching.class_hold import hold
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.learner_tags import tags_folder
+from safari_kit.class_results.class_session import RESULTS_ENV, session_name
+from safari_kit.class_results.class_hold import hold
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.learner_tags import tags_folder
 
 __all__ = ["ClassroomVoila", "Recording", "recording", "teacher_url"]
 

@@ -9,9 +9,9 @@ prints the teacher's address with it; it is never written into a learner's page.
   counted (:class:`~safari_kit.classroom.wrong_keys.WrongKeys`): past 10 from one
   address or 100 from everyone in a minute, key tries get 429 "wait a minute" unchecked.
 * ``GET <base>teacher``: with the teacher cookie, the page
-  (:func:`safari_kit.teaching.teacher_page.render`); without it, 403 in words.
+  (:func:`safari_kit.class_results.teacher_page.render`); without it, 403 in words.
 * ``GET <base>teacher/results.csv``: the session's CSV export
-  (:func:`safari_kit.teaching.class_export.csv_text`), with the cookie only: a key in
+  (:func:`safari_kit.class_results.class_export.csv_text`), with the cookie only: a key in
   its address would land in the browser's downloads list and history.
 
 The teacher cookie is signed with the Voilà app's ``cookie_secret`` (new at every
@@ -30,10 +30,10 @@ import tornado.web
 from tornado.ioloop import IOLoop
 
 from safari_kit.classroom.wrong_keys import SLOW_ANSWER_SECONDS, WrongKeys
-from safari_kit.teaching.class_export import csv_text
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.class_tables import ClassResults
-from safari_kit.teaching.teacher_page import LabWords, forbidden_page, render
+from safari_kit.class_results.class_export import csv_text
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.class_tables import ClassResults
+from safari_kit.class_results.teacher_page import LabWords, forbidden_page, render
 
 __all__ = ["COOKIE", "TeacherAccess", "TeacherPageHandler", "TeacherCsvHandler", "handlers"]
 

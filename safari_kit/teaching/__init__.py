@@ -1,16 +1,22 @@
-"""What the lessons teach with, and what the class leaves behind. Several concerns, for now in one package:
+"""The lessons' exercises and hints: what a learner's kernel checks when a lesson calls ``check``.
 
-- exercises and hints a learner's kernel checks (``exercises``, ``lesson_NN``, ``deck``, ``learner_words``);
-- the Rules tutorials and their quiz (``tutorials``, ``tutorial_quiz``, ``rulebook``) and the learners' rules
-  pages (``learner_rules``);
-- the class's results: records, recorder, results files, the SQLite store, tables, export and the teacher's
-  page (``class_*``, ``results_*``, ``recorder``, ``nicknames``, ``learner_tags``, ``bounded_numbers``,
-  ``teacher_page``);
-- authoring tools run when the lessons are built: student copies, the learners' workspace and the
-  answer-leak detector (``student``, ``workspace``, ``answer_leaks``).
+- ``exercises``: ``check``, ``Exercise``, ``Hint``, ``Feedback`` and the register of every exercise;
+- ``lesson_NN``: each lesson's exercises (answers computed with the kit, never typed in) and its hints;
+- ``lessons``: imports every ``lesson_NN`` so the register is complete; ``deck``: the card table the lessons use.
 
-Issue 28 splits them into packages of their own; the names below stay importable from here.
+Why this package holds only these: it runs in the learner's kernel (and in the browser's Python), where the
+build-time tools and the class server's store have no business. Issue 28 moved the other concerns out:
+the authoring tools run when the lessons are built to :mod:`safari_kit.authoring` (the layer above: they read
+the exercises), the class's results to :mod:`safari_kit.class_results` and the Rules tutorials with the
+learners' rules pages to :mod:`safari_kit.tutorial` (the layers below: lesson 05 reads the class tables, lesson
+07 the tutorials). Their old import paths (under ``safari_kit.teaching``) still work for a release, with
+a DeprecationWarning naming the new one (:mod:`safari_kit.teaching._moved`).
+
+``from safari_kit.teaching import check`` is what every lesson types: it stays here, without a warning.
 """
+from safari_kit.teaching import _moved
 from safari_kit.teaching.exercises import Exercise, Feedback, Hint, check, exercises, register
+
+_moved.install()
 
 __all__ = ["Exercise", "Feedback", "Hint", "check", "exercises", "register"]

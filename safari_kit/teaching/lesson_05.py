@@ -5,7 +5,7 @@ The questions are in notebooks/05-simulation-lab.md. Every answer is computed
 with the kit: standard errors with
 :class:`~safari_kit.probability.distributions.Estimate`, the exact
 probabilities with :mod:`safari_kit.probability.witness`, the class's tables with
-:mod:`safari_kit.teaching.class_tables` from the class file the learner loaded
+:mod:`safari_kit.class_results.class_tables` from the class file the learner loaded
 (:func:`load_class`: the shipped example export until they load their own class's).
 """
 from __future__ import annotations
@@ -99,9 +99,9 @@ CLASS_QUESTION = "identify-animal"
 @functools.lru_cache(maxsize=1)
 def example_class():
     """The shipped example class (data/example-class-results.csv) as
-    :class:`~safari_kit.teaching.class_tables.ClassResults`."""
-    from safari_kit.teaching.class_export import example_path
-    from safari_kit.teaching.class_tables import ClassResults
+    :class:`~safari_kit.class_results.class_tables.ClassResults`."""
+    from safari_kit.class_results.class_export import example_path
+    from safari_kit.class_results.class_tables import ClassResults
 
     return ClassResults.from_csv(example_path())
 
@@ -111,10 +111,10 @@ _LOADED: list = []  # the class file the lesson loaded last (issue 26: the check
 
 def load_class(path=None):
     """Load a class's CSV export (the teacher's page's download, ``safari-kit results export`` or ``pool --csv``)
-    as :class:`~safari_kit.teaching.class_tables.ClassResults`, and make it the class the §6 exercises check
+    as :class:`~safari_kit.class_results.class_tables.ClassResults`, and make it the class the §6 exercises check
     against: the right answer is computed from the file the learner loaded. ``None``: the shipped example."""
-    from safari_kit.teaching.class_export import example_path
-    from safari_kit.teaching.class_tables import ClassResults
+    from safari_kit.class_results.class_export import example_path
+    from safari_kit.class_results.class_tables import ClassResults
 
     same = path is None or Path(path).resolve() == example_path().resolve()
     results = example_class() if same else ClassResults.from_csv(path)

@@ -12,7 +12,7 @@ QUIZ_ROUND = 3  # 07.round3-cards: "how many cards does each player get in round
 
 def _scripts():
     """The rules tutorial's scripts (plain engine code, no widgets: a plain ``pip install .`` is enough)."""
-    from safari_kit.teaching import tutorials
+    from safari_kit.tutorial import tutorials
 
     return tutorials
 

@@ -2,29 +2,29 @@
 
 The chooser of the app shows a :class:`JoinPanel` (with the one download link of every lab):
 a learner *may* give a nickname (nothing else). Until they do, no lab records anything. When they join, the panel
-makes one :class:`~safari_kit.teaching.recorder.Recorder` for the page, whose sink is
-the class server's store when the server records (:func:`~safari_kit.teaching.class_session.store_from_env`),
+makes one :class:`~safari_kit.class_results.recorder.Recorder` for the page, whose sink is
+the class server's store when the server records (:func:`~safari_kit.class_results.class_session.store_from_env`),
 and every lab opened afterwards records into it (:meth:`safari_kit.widgets.labs.base.Lab.use_recorder`).
 
 The panel says what is kept before the learner joins, in the words of :func:`what_is_kept`:
 on a recording class server, the nickname and the actions, in the teacher's database until
 the teacher wipes it; anywhere else, nothing leaves the page unless the learner downloads
-their results file. A nickname that cannot be used (:func:`~safari_kit.teaching.nicknames.clean_nickname`:
+their results file. A nickname that cannot be used (:func:`~safari_kit.class_results.nicknames.clean_nickname`:
 too long, hidden characters, mixed alphabets; or, on a recording server, held by another
-learner: :func:`~safari_kit.teaching.class_learner.claim_nickname`) is refused in plain words and
+learner: :func:`~safari_kit.class_results.class_learner.claim_nickname`) is refused in plain words and
 the learner is not joined. Once joined, the nickname is fixed for the page: a value sent
 later from the page (devtools) changes nothing — the recorder holds the name.
 
 Issue 26: on a recording class server the learner id comes from the browser's owner tag
-(:mod:`safari_kit.teaching.learner_tags`), so every page of one browser is one learner: a second
+(:mod:`safari_kit.class_results.learner_tags`), so every page of one browser is one learner: a second
 page joins under the nickname the browser holds. Record numbers come from the store (shared by
 the pages), and each record passes the learner's quota
-(:func:`~safari_kit.teaching.class_learner.take_quota`) before it goes to the class's database;
+(:func:`~safari_kit.class_results.class_learner.take_quota`) before it goes to the class's database;
 one over it stays in the learner's download only, and the panel says so once.
 
 :class:`ResultsDownload` is the "Download my results" button (the chooser's, or a lab's own
 outside the app): pressing it makes the session's results file
-(:mod:`safari_kit.teaching.results_file`, the learner's own records only) and hands it to the
+(:mod:`safari_kit.class_results.results_file`, the learner's own records only) and hands it to the
 browser once. Before issue 26 the file was a ``data:`` URI re-sent after every record: 49 MB
 to a page that pressed Simulate for 45 s.
 """
@@ -38,12 +38,12 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
-from safari_kit.teaching.class_learner import CLASS_QUOTA, NicknameTaken, Quota, admit, claim_nickname
-from safari_kit.teaching.class_records import NICKNAME_MAX, Record, RecordError
-from safari_kit.teaching.class_session import store_from_env
-from safari_kit.teaching.learner_tags import kernel_id_from_connection_file, learner_for_kernel
-from safari_kit.teaching.nicknames import RAW_MAX, NicknameError, clean_nickname
-from safari_kit.teaching.recorder import Recorder
+from safari_kit.class_results.class_learner import CLASS_QUOTA, NicknameTaken, Quota, admit, claim_nickname
+from safari_kit.class_results.class_records import NICKNAME_MAX, Record, RecordError
+from safari_kit.class_results.class_session import store_from_env
+from safari_kit.class_results.learner_tags import kernel_id_from_connection_file, learner_for_kernel
+from safari_kit.class_results.nicknames import RAW_MAX, NicknameError, clean_nickname
+from safari_kit.class_results.recorder import Recorder
 
 __all__ = ["JoinPanel", "ResultsDownload", "DownloadButton", "what_is_kept", "over_quota_words", "this_kernel_id"]
 
@@ -87,7 +87,7 @@ def over_quota_words(quota: Quota) -> str:
 class JoinPanel:
     """The nickname box of the chooser; ``recorder`` is None until the learner joins.
 
-    ``store``: where records go (a :class:`~safari_kit.teaching.class_store.ResultStore`); by default the
+    ``store``: where records go (a :class:`~safari_kit.class_results.class_store.ResultStore`); by default the
     class server's store named in the environment, or none (records stay in the page for the download).
     ``on_join(recorder)`` is called once, when the learner joins. ``kernel_id``: this page's kernel (by
     default read from the kernel's connection file), whose owner tag names the learner; ``quota``: records
@@ -153,7 +153,7 @@ class JoinPanel:
         return learner_for_kernel(self.store.path, self.kernel_id or this_kernel_id())
 
     def join(self, nickname) -> Recorder | None:
-        """Join under ``nickname`` (cleaned: :func:`~safari_kit.teaching.nicknames.clean_nickname`); returns the
+        """Join under ``nickname`` (cleaned: :func:`~safari_kit.class_results.nicknames.clean_nickname`); returns the
         recorder, or None when refused (the panel says why)."""
         if self.recorder is not None:  # joined already: the name is fixed, whatever the page sends now
             self.nickname.value = self.recorder.nickname

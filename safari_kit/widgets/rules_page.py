@@ -3,7 +3,7 @@
 Why in the app: a learner who plays in the classroom app (Voilà, or the static site's Voici app) never opens a
 notebook, and the Rules tutorial shows one rule at a time; this page is the whole game on one screen, in the
 same words and with the same card pictures as the lessons' page ``notebooks/rules-safari-witness.ipynb``
-(both rendered from one source: :mod:`safari_kit.teaching.learner_rules`). The pictures are ``data:`` images,
+(both rendered from one source: :mod:`safari_kit.tutorial.learner_rules`). The pictures are ``data:`` images,
 so Voilà needs to serve no file. Nothing to deal and nothing to record: the chooser's seed is accepted and
 ignored, and :meth:`use_recorder` keeps nothing.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-from safari_kit.teaching import learner_rules
+from safari_kit.tutorial import learner_rules
 
 
 class RulesPage:

@@ -20,8 +20,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from safari_kit.teaching.answer_leaks import find_leaks
-from safari_kit.teaching.student import TEACHER_ONLY
+from safari_kit.authoring.answer_leaks import find_leaks
+from safari_kit.authoring.student import TEACHER_ONLY
 from tests.make_lab import REPO, changed_tracked, git, tracked_clone
 
 BINDER_LINK = re.compile(r"\[!\[([^\]]*)\]\([^)]*\)\]\((https://mybinder\.org/v2/gh/[^)\s]+)\)")

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.class_records import SimulationRun, to_dict
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.results_file import parse_results
+from safari_kit.class_results.class_records import SimulationRun, to_dict
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.results_file import parse_results
 from tests.browser.helpers import screenshot
 from tests.browser.test_a11y_axe import APP_ROOT, choose
 from tests.browser.test_app_voila import button

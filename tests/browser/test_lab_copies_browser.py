@@ -2,7 +2,7 @@
 
 Issue 17, part 2. JupyterLab marks a notebook changed ("unsaved" dot, "Leave site?") when the
 kernel it starts reports a kernelspec or ``language_info`` other than the file's; the copies in
-``my-lessons/`` carry this machine's (safari_kit/teaching/workspace.py). The file browser lists
+``my-lessons/`` carry this machine's (safari_kit/authoring/workspace.py). The file browser lists
 one file per lesson (no jupytext ``.md`` twin), the "official Jupyter news?" toast is off for
 the environment (share/jupyter/lab/settings/overrides.json, installed with the kit), and a
 lesson's link to the rules opens them. Runs the real ``make lab`` on a clone of the tracked files.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching import learner_rules as LR
+from safari_kit.tutorial import learner_rules as LR
 from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.helpers import open_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button

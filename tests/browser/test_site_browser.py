@@ -93,8 +93,8 @@ def _cells(nb: dict) -> list[tuple[str, str]]:
 
 def _answer_free(nb: dict, name: str) -> list[str]:
     """What in a served notebook gives answers away: the leak detector's finds, solution or teacher cells."""
-    from safari_kit.teaching.answer_leaks import find_leaks
-    from safari_kit.teaching.student import TEACHER_ONLY
+    from safari_kit.authoring.answer_leaks import find_leaks
+    from safari_kit.authoring.student import TEACHER_ONLY
 
     found = [str(leak) for leak in find_leaks(nb, name, recaps=True)]
     for kind, source in _cells(nb):
@@ -107,7 +107,7 @@ def _answer_free(nb: dict, name: str) -> list[str]:
 
 def test_the_site_serves_learners_the_answer_free_student_copies(offline_site, tmp_path):
     """files/, the contents index and Voici's pages hold exactly the student copies, none with an answer."""
-    from safari_kit.teaching.student import write_student_copies
+    from safari_kit.authoring.student import write_student_copies
 
     root = offline_site.root
     assert json.loads((root / "BUILD.json").read_text())["teacher"] is False

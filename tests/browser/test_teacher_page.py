@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.class_export import read_csv
-from safari_kit.teaching.class_records import QuizAnswer
-from safari_kit.teaching.class_store import ResultStore
+from safari_kit.class_results.class_export import read_csv
+from safari_kit.class_results.class_records import QuizAnswer
+from safari_kit.class_results.class_store import ResultStore
 from tests.server.class_server import class_server
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from safari_kit.classroom.lab_words import lab_words
-from safari_kit.teaching.class_export import read_csv
-from safari_kit.teaching.class_store import ResultStore
+from safari_kit.class_results.class_export import read_csv
+from safari_kit.class_results.class_store import ResultStore
 from tests.server.class_server import class_server
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from safari_kit.teaching.tutorials import KNOCKOUT_INTRO, WITNESS_INTRO
+from safari_kit.tutorial.tutorials import KNOCKOUT_INTRO, WITNESS_INTRO
 from tests.browser.helpers import screenshot
 from tests.browser.keys import app_page_for
 from tests.browser.test_app_voila import app_errors, open_lab

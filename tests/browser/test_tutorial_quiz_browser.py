@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from safari_kit.teaching.tutorial_quiz import questions
-from safari_kit.teaching.tutorials import witness_script
+from safari_kit.tutorial.tutorial_quiz import questions
+from safari_kit.tutorial.tutorials import witness_script
 from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.helpers import screenshot
 from tests.browser.keys import app_page_for, assert_focus_kept, button_named, live_text, tab_to, wait_said
@@ -118,7 +118,7 @@ def test_every_quiz_question_is_named_and_seen_without_scrolling(app_page, game)
     """Issue 27: a learner played both tutorials to the end in the app and never saw a question. Opened from the
     chooser at the page's top and stepped on with Next (as a learner does, no scrolling), each quiz step shows a
     box named "Quiz", its question and every answer inside the 1366x768 window."""
-    from safari_kit.teaching.tutorials import knockout_script
+    from safari_kit.tutorial.tutorials import knockout_script
 
     page = app_page
     script = witness_script() if game == "Safari Witness" else knockout_script()

@@ -3,7 +3,7 @@
 The tutorial linked each ruling to ``../docs/rules.md``: resolved against the page's address, that 404ed in
 JupyterLab (``make lab``'s root is ``my-lessons/``), in Voilà (no Markdown served) and in the static site.
 Now a ruling is a ``<details>``: a click shows its words with no address involved. Since issue 27 those are a
-learner's words (the ruling's section of the learners' rules page, safari_kit.teaching.learner_rules), not
+learner's words (the ruling's section of the learners' rules page, safari_kit.tutorial.learner_rules), not
 docs/rules.md's developer text, and they end with the name of the game's whole rules page. Here a click on a
 ruling's line shows that text in both places (the static site: tests/browser/test_site_subpath.py), and the
 tutorial holds no link.
@@ -15,7 +15,7 @@ import pytest
 import html
 import re
 
-from safari_kit.teaching import learner_rules, rulebook
+from safari_kit.tutorial import learner_rules, rulebook
 from tests.browser.helpers import open_and_run, screenshot, write_notebook
 from tests.browser.test_app_voila import app_errors, button, open_lab
 

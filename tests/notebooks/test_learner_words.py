@@ -3,7 +3,7 @@
 The learners' copy is what ``make student`` makes (no solutions, no teacher notes). Its prose is the text of
 its markdown cells without headings, tables and code; a sentence ends at ``.``, ``!`` or ``?`` (not after
 "e.g." or inside 0.38), and every bullet item is a sentence of its own (the full definition is in
-:mod:`safari_kit.teaching.learner_words`). Per lesson, the test fails on any sentence over 40 words, or when
+:mod:`safari_kit.authoring.learner_words`). Per lesson, the test fails on any sentence over 40 words, or when
 more than 5 % of the sentences are over 25 words, and prints the offending sentences with their word counts.
 
 ``tools/measure_learner_words.py`` prints the figures per lesson (``-v``: the sentences over the limits).
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.learner_words import (
+from safari_kit.authoring.learner_words import (
     LONG,
     MAX_LONG_SHARE,
     MAX_WORDS,

@@ -141,7 +141,7 @@ def test_alex_pair_each_common_wrong_answer_gets_its_own_hint():
 
 
 def test_lesson_02_prints_the_count_the_alex_pair_hint_asks_for():
-    from safari_kit.teaching.student import read_lesson, student_copy
+    from safari_kit.authoring.student import read_lesson, student_copy
     copy = student_copy(read_lesson(ROOT / "notebooks" / "02-identification.ipynb"))[0]
     code = "\n".join("".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "code")
     assert "alex_pair_counts()[\"both\"]" in code
@@ -222,7 +222,7 @@ def test_safe_each_common_wrong_answer_gets_its_own_hint():
 
 def test_lesson_03_lists_the_name_cards_the_safe_hints_point_to():
     """The hints say "the list of name cards above": the learner's copy prints them before 03.safe's check."""
-    from safari_kit.teaching.student import read_lesson, student_copy
+    from safari_kit.authoring.student import read_lesson, student_copy
     copy = student_copy(read_lesson(ROOT / "notebooks" / "03-challenge.ipynb"))[0]
     code = ["".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "code"]
     at = next(i for i, c in enumerate(code) if 'check("03.safe"' in c)

@@ -254,8 +254,8 @@ def _run_in_process(notebook: dict) -> dict:
 @pytest.mark.parametrize("stem", ["04-knockout", "06-cases-and-abilities", "07-rules-tutorial"])
 def test_lessons_04_to_07_print_no_answer_below_an_exercise(stem):
     """Lesson 05 is left to the kernel run (tests/notebooks/test_run_notebooks.py): its tournaments take long."""
-    from safari_kit.teaching.answer_leaks import find_leaks
-    from safari_kit.teaching.student import read_lesson, student_copy
+    from safari_kit.authoring.answer_leaks import find_leaks
+    from safari_kit.authoring.student import read_lesson, student_copy
 
     copy = _run_in_process(student_copy(read_lesson(NOTEBOOKS / f"{stem}.ipynb"))[0])
     leaks = find_leaks(copy, f"{stem}.ipynb")

@@ -14,8 +14,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from safari_kit.teaching.answer_leaks import find_leaks
-from safari_kit.teaching.student import make_student_copies
+from safari_kit.authoring.answer_leaks import find_leaks
+from safari_kit.authoring.student import make_student_copies
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -4,7 +4,7 @@ browser cannot join under the same nickname (nor a look-alike of it).
 At 9bdb9c7 every page's kernel made up a random learner id (a second tab was a new learner) and any
 nickname was accepted any number of times. Now the class server writes each kernel's owner tag (an HMAC
 of the browser's user id, never the cookie) beside the session's database, and the lab derives its learner
-id from it (safari_kit.classroom.owner_tags, safari_kit.teaching.learner_tags).
+id from it (safari_kit.classroom.owner_tags, safari_kit.class_results.learner_tags).
 
 Each page's notebook does what the chooser's Join button does: it joins under "Zed" (or, if that is taken,
 "Amy") and records one guess.
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from safari_kit.teaching.class_store import ResultStore
+from safari_kit.class_results.class_store import ResultStore
 from tests.server.class_learners import RawLearner
 from tests.server.class_server import Learner, class_server
 
@@ -53,7 +53,7 @@ def wait_records(folder: Path, n: int, server) -> list:
 
 
 def test_two_pages_of_one_browser_are_one_learner_and_another_browser_cannot_take_the_nickname():
-    from safari_kit.teaching.learner_tags import tags_folder  # here: the other test runs on 9bdb9c7's code too
+    from safari_kit.class_results.learner_tags import tags_folder  # here: the other test runs on 9bdb9c7's code too
 
     folder = Path(tempfile.mkdtemp(prefix="safari-one-browser-"))
     with class_server("--results", str(folder), "--session", SESSION, "--labs-per-minute", "0",

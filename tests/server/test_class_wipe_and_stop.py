@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.class_store import ResultStore, session_files
+from safari_kit.class_results.class_store import ResultStore, session_files
 from tests.server.class_server import Learner, class_server, request
 from tests.server.test_teacher_page import NOTEBOOK, get, teacher_opener
 

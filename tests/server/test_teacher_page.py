@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.class_export import csv_text
-from safari_kit.teaching.class_records import Guess, SimulationRun
-from safari_kit.teaching.class_store import ResultStore
+from safari_kit.class_results.class_export import csv_text
+from safari_kit.class_results.class_records import Guess, SimulationRun
+from safari_kit.class_results.class_store import ResultStore
 from tests.server.class_server import Learner, class_server, request
 
 SESSION = "t-2026"
@@ -27,8 +27,8 @@ AT = "2026-12-04T19:05:00+00:00"
 NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "id": "c1",
                "source": ["from fractions import Fraction\n",
-                          "from safari_kit.teaching.class_session import store_from_env\n",
-                          "from safari_kit.teaching.recorder import Recorder\n",
+                          "from safari_kit.class_results.class_session import store_from_env\n",
+                          "from safari_kit.class_results.recorder import Recorder\n",
                           "store = store_from_env()\n",
                           "rec = Recorder('Kern', sink=store.add)\n",
                           "rec.simulation_run(question='identify-animal', trials=50, successes=9, "

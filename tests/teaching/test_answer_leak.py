@@ -3,7 +3,7 @@ would type or read; the same detector finds the leaks the teacher's copies are k
 
 The student copies' *outputs* are searched where the copies are executed, in the slow
 tests/notebooks/test_run_notebooks.py::test_student_copy_runs_top_to_bottom (not twice); here their
-text, which needs no kernel. The detector is safari_kit.teaching.answer_leaks.
+text, which needs no kernel. The detector is safari_kit.authoring.answer_leaks.
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.answer_leaks import (NUMBER_WORDS, READ_IN_OUTPUTS, WORDED, find_leaks, lesson_of,
-                                              numbers_in, recap_cells)
+from safari_kit.authoring.answer_leaks import (NUMBER_WORDS, READ_IN_OUTPUTS, WORDED, find_leaks, lesson_of,
+                                               numbers_in, recap_cells)
 from safari_kit.teaching.exercises import Exercise, Hint, exercises
-from safari_kit.teaching.student import read_lesson, write_student_copies
+from safari_kit.authoring.student import read_lesson, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -231,7 +231,7 @@ def _printed(notebook: dict) -> dict:
 def _copy_at(commit: str, stem: str, tmp_path: Path) -> dict:
     import subprocess
 
-    from safari_kit.teaching.student import student_copy
+    from safari_kit.authoring.student import student_copy
     for suffix in (".ipynb", ".md"):
         try:
             blob = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:notebooks/{stem}{suffix}"],
@@ -279,7 +279,7 @@ def test_lessons_00_to_03_print_no_answer_below_an_exercise(stem, tmp_path):
 
 
 def student_copy_of(stem: str) -> dict:
-    from safari_kit.teaching.student import student_copy
+    from safari_kit.authoring.student import student_copy
     return student_copy(read_lesson(NOTEBOOKS / f"{stem}.ipynb"))[0]
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching.class_hold import SessionInUse, hold, hold_path
-from safari_kit.teaching.class_session import RESULTS_ENV, results_location
-from safari_kit.teaching.class_store import ResultStore, session_files, wipe
+from safari_kit.class_results.class_hold import SessionInUse, hold, hold_path
+from safari_kit.class_results.class_session import RESULTS_ENV, results_location
+from safari_kit.class_results.class_store import ResultStore, session_files, wipe
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def kill(proc: subprocess.Popen) -> None:
 
 def test_a_living_server_blocks_the_wipe_and_a_killed_ones_lock_file_does_not(tmp_path):
     ResultStore(tmp_path, "s1").close()
-    server = holder(f"from safari_kit.teaching.class_hold import hold\nh = hold({str(tmp_path)!r}, 's1')")
+    server = holder(f"from safari_kit.class_results.class_hold import hold\nh = hold({str(tmp_path)!r}, 's1')")
     try:
         assert hold_path(tmp_path, "s1").read_text().strip() == str(server.pid)
         with pytest.raises(SessionInUse, match=rf"still running with session 's1' \(process {server.pid}\): stop it "
@@ -51,8 +51,8 @@ def test_a_living_server_blocks_the_wipe_and_a_killed_ones_lock_file_does_not(tm
 
 def test_a_labs_kernel_that_opened_the_store_blocks_the_wipe_even_after_its_server_died(tmp_path):
     ResultStore(tmp_path, "s1").close()
-    server = holder(f"from safari_kit.teaching.class_hold import hold\nh = hold({str(tmp_path)!r}, 's1')")
-    lab = holder("from safari_kit.teaching.class_session import store_from_env\nstore = store_from_env()\n"
+    server = holder(f"from safari_kit.class_results.class_hold import hold\nh = hold({str(tmp_path)!r}, 's1')")
+    lab = holder("from safari_kit.class_results.class_session import store_from_env\nstore = store_from_env()\n"
                  "store.count()", env={RESULTS_ENV: results_location(tmp_path, "s1")})
     try:
         kill(server)

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from safari_kit.teaching.class_records import RecordError
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.class_tables import ClassResults, pool
-from safari_kit.teaching.recorder import Recorder, new_learner_id
-from safari_kit.teaching.results_file import parse_results
+from safari_kit.class_results.class_records import RecordError
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.class_tables import ClassResults, pool
+from safari_kit.class_results.recorder import Recorder, new_learner_id
+from safari_kit.class_results.results_file import parse_results
 
 
 def test_records_are_numbered_without_gaps_or_repeats_across_threads(tmp_path):

@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from safari_kit.teaching.class_records import (KINDS, ChallengeDecision, Guess, KnockoutPlay, QuizAnswer, RecordError,
-                                               SimulationRun, as_chance, from_dict, to_dict)
-from safari_kit.teaching.results_file import (ResultsFileError, file_name, parse_results, read_results, results_text,
-                                              write_results)
+from safari_kit.class_results.class_records import (KINDS, ChallengeDecision, Guess, KnockoutPlay, QuizAnswer,
+                                                    RecordError, SimulationRun, as_chance, from_dict, to_dict)
+from safari_kit.class_results.results_file import (ResultsFileError, file_name, parse_results, read_results,
+                                                   results_text, write_results)
 
 WHO = {"learner": "k3f9", "nickname": "Zed", "at": "2026-11-16T09:05:00+00:00"}
 

@@ -10,9 +10,9 @@ import pytest
 from safari_kit.cli import main
 from safari_kit.classroom.serve import run, serve
 from safari_kit.classroom.settings import ClassSettings
-from safari_kit.teaching.class_records import SimulationRun
-from safari_kit.teaching.class_session import RESULTS_ENV, results_location, session_name, store_from_env
-from safari_kit.teaching.class_store import ResultStore, StoreError
+from safari_kit.class_results.class_records import SimulationRun
+from safari_kit.class_results.class_session import RESULTS_ENV, results_location, session_name, store_from_env
+from safari_kit.class_results.class_store import ResultStore, StoreError
 
 
 def test_recording_is_off_without_the_variable():

@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 
 from safari_kit.cli import main
-from safari_kit.teaching import class_export as X
-from safari_kit.teaching.class_records import Guess, SimulationRun
-from safari_kit.teaching.class_store import SCHEMA_VERSION, ResultStore, StoreError, session_files, sessions, wipe
-from safari_kit.teaching.results_file import write_results
+from safari_kit.class_results import class_export as X
+from safari_kit.class_results.class_records import Guess, SimulationRun
+from safari_kit.class_results.class_store import SCHEMA_VERSION, ResultStore, StoreError, session_files, sessions, wipe
+from safari_kit.class_results.results_file import write_results
 from tests.teaching.test_class_records import session
 
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from safari_kit.teaching.class_export import read_csv
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
-from safari_kit.teaching.class_tables import (ClassResults, PoolError, brier, calibration_bin, pool, pool_files,
-                                              quiz_questions)
-from safari_kit.teaching.results_file import write_results
+from safari_kit.class_results.class_export import read_csv
+from safari_kit.class_results.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
+from safari_kit.class_results.class_tables import (ClassResults, PoolError, brier, calibration_bin, pool, pool_files,
+                                                   quiz_questions)
+from safari_kit.class_results.results_file import write_results
 from tests.teaching.test_class_records import session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,15 +183,15 @@ def test_runs_that_repeat_a_shared_seeds_draw_are_counted():
 # ---------------------------------------------------------------------- the Rules tutorial's quiz
 def _tutorial_ids() -> list[str]:
     """The quiz's ids in the order the tutorial asks them, read from the tutorial itself (not class_tables)."""
-    from safari_kit.teaching.tutorial_quiz import questions
-    from safari_kit.teaching.tutorials import knockout_script, witness_script
+    from safari_kit.tutorial.tutorial_quiz import questions
+    from safari_kit.tutorial.tutorials import knockout_script, witness_script
 
     return [q.id for s in (witness_script(), knockout_script()) for q in questions(s)]
 
 
 def _choices() -> dict[str, tuple[tuple[str, ...], str]]:
-    from safari_kit.teaching.tutorial_quiz import questions
-    from safari_kit.teaching.tutorials import knockout_script, witness_script
+    from safari_kit.tutorial.tutorial_quiz import questions
+    from safari_kit.tutorial.tutorials import knockout_script, witness_script
 
     return {q.id: (q.choices, q.answer) for s in (witness_script(), knockout_script()) for q in questions(s)}
 

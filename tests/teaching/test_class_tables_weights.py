@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from safari_kit.teaching.class_records import Guess, KnockoutPlay
-from safari_kit.teaching.class_tables import calibration_bin, pool
+from safari_kit.class_results.class_records import Guess, KnockoutPlay
+from safari_kit.class_results.class_tables import calibration_bin, pool
 
 AT = "2026-11-16T09:05:00+00:00"
 chances = st.fractions(0, 1, max_denominator=20)

@@ -11,10 +11,10 @@ from fractions import Fraction
 
 import pytest
 
-from safari_kit.teaching.class_export import COLUMNS, csv_text, parse_csv
-from safari_kit.teaching.class_records import Guess, RecordError, from_dict, to_dict
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.results_file import parse_results, results_text
+from safari_kit.class_results.class_export import COLUMNS, csv_text, parse_csv
+from safari_kit.class_results.class_records import Guess, RecordError, from_dict, to_dict
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.results_file import parse_results, results_text
 
 WHO = {"learner": "k3f9", "nickname": "Zed", "lab": "identification", "at": "2026-11-16T09:05:00+00:00"}
 

@@ -3,7 +3,7 @@
 What is checked, with a control for each check that it can fail:
 
 * every ruling docs/rules.md states (W1-W11, K1-K5) has a learner text, and the Rules tutorial's rulings too;
-* each learner text agrees with docs/rules.md in substance (:mod:`safari_kit.teaching.learner_rules.agreement`:
+* each learner text agrees with docs/rules.md in substance (:mod:`safari_kit.tutorial.learner_rules.agreement`:
   the numbers both ways, the names, the key facts; its docstring says the limits);
 * the lessons' pages ``notebooks/rules-safari-*.ipynb`` say what the source says (generated, then compared),
   have only markdown cells, and show every picture as a ``data:`` image (nothing to run, nothing to copy);
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from safari_kit.teaching import learner_rules as LR
-from safari_kit.teaching import rulebook, tutorials
-from safari_kit.teaching.learner_rules import agreement, notebook
+from safari_kit.tutorial import learner_rules as LR
+from safari_kit.tutorial import rulebook, tutorials
+from safari_kit.tutorial.learner_rules import agreement, notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS_RULINGS = sorted(rulebook._rulings(), key=lambda c: (c[0], int(c[1:])))
@@ -164,9 +164,9 @@ def test_sentences_are_short_and_free_of_code_names(game):
 
 @pytest.mark.parametrize("game", list(LR.GAMES))
 def test_the_lessons_page_passes_the_lessons_sentence_measure(game):
-    """The lessons' measure (safari_kit.teaching.learner_words: what tests/notebooks/test_learner_words.py
+    """The lessons' measure (safari_kit.authoring.learner_words: what tests/notebooks/test_learner_words.py
     applies to NN-* lessons) on the rules pages too: stricter here, no sentence over 25 words at all."""
-    from safari_kit.teaching.learner_words import LONG, measure
+    from safari_kit.authoring.learner_words import LONG, measure
 
     words = measure(notebook.path_of(game))
     assert len(words.sentences) >= 50 and not words.problems(), words.summary()

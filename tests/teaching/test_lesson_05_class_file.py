@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from safari_kit.teaching import lesson_05
-from safari_kit.teaching.class_export import example_path, read_csv, write_csv
+from safari_kit.class_results.class_export import example_path, read_csv, write_csv
 from safari_kit.teaching.exercises import check
 
 ROOT = Path(__file__).resolve().parents[2]

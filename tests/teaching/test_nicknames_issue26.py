@@ -11,11 +11,11 @@ from fractions import Fraction
 
 import pytest
 
-from safari_kit.teaching.class_learner import (TAKEN, NicknameTaken, Quota, claim_nickname, next_seq,
-                                               take_quota)
-from safari_kit.teaching.class_records import Guess, RecordError, check_who
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.nicknames import NicknameError, clean_nickname, nickname_key
+from safari_kit.class_results.class_learner import (TAKEN, NicknameTaken, Quota, claim_nickname, next_seq,
+                                                    take_quota)
+from safari_kit.class_results.class_records import Guess, RecordError, check_who
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.nicknames import NicknameError, clean_nickname, nickname_key
 
 LOOK_ALIKES = ["Zed", "zed", "  Zed  ", "Z\u0435d", "Zed\u200b", "\u202edeZ", "\uff3a\uff45\uff44", "ZED", "\u0396ed",
                "\u0396\u0435\u0501"]
@@ -106,8 +106,8 @@ def test_the_quota_is_a_burst_then_a_rate_then_a_cap(tmp_path):
 
 
 def test_wipe_removes_the_owner_tags_a_crashed_server_left(tmp_path):
-    from safari_kit.teaching.class_store import wipe
-    from safari_kit.teaching.learner_tags import tags_folder
+    from safari_kit.class_results.class_store import wipe
+    from safari_kit.class_results.learner_tags import tags_folder
 
     ResultStore(tmp_path, "s").close()
     tags = tags_folder(tmp_path / "s.sqlite3")
@@ -117,7 +117,7 @@ def test_wipe_removes_the_owner_tags_a_crashed_server_left(tmp_path):
 
 
 def test_admit_numbers_and_counts_the_quota_in_one_step(tmp_path):
-    from safari_kit.teaching.class_learner import admit
+    from safari_kit.class_results.class_learner import admit
 
     now = [0.0]
     quota = Quota(burst=2, seconds_per_record=10.0, cap=5)

@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from safari_kit.cli import main
-from safari_kit.teaching import class_export as X
-from safari_kit.teaching import results_file as RF
-from safari_kit.teaching.class_records import Guess, QuizAnswer, RecordError, SimulationRun, check_who, from_dict, \
-    to_dict
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.class_tables import ClassResults, PoolError, pool, pool_files
-from safari_kit.teaching.results_file import ResultsFileError, parse_results, read_results, results_text, \
+from safari_kit.class_results import class_export as X
+from safari_kit.class_results import results_file as RF
+from safari_kit.class_results.class_records import (Guess, QuizAnswer, RecordError, SimulationRun, check_who,
+                                                    from_dict, to_dict)
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.class_tables import ClassResults, PoolError, pool, pool_files
+from safari_kit.class_results.results_file import ResultsFileError, parse_results, read_results, results_text, \
     write_results
 from tests.teaching.test_class_records import WHO, session
 

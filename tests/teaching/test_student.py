@@ -10,7 +10,7 @@ import jupytext
 
 import pytest
 
-from safari_kit.teaching.student import main, make_student_copies, strip_solutions, student_copy
+from safari_kit.authoring.student import main, make_student_copies, strip_solutions, student_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"

@@ -6,10 +6,10 @@ from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
-from safari_kit.teaching.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
-from safari_kit.teaching.class_tables import ClassResults, pool
+from safari_kit.class_results.class_records import ChallengeDecision, Guess, QuizAnswer, SimulationRun
+from safari_kit.class_results.class_tables import ClassResults, pool
 from safari_kit.classroom.lab_words import lab_words
-from safari_kit.teaching.teacher_page import forbidden_page, render
+from safari_kit.class_results.teacher_page import forbidden_page, render
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "data" / "example-class-results.csv"

@@ -11,10 +11,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from safari_kit.classroom.lab_words import lab_words
-from safari_kit.teaching.class_records import Guess, KnockoutPlay
-from safari_kit.teaching.class_store import ResultStore, session_files
-from safari_kit.teaching.class_tables import ClassResults, pool
-from safari_kit.teaching.teacher_page import render, wipe_command
+from safari_kit.class_results.class_records import Guess, KnockoutPlay
+from safari_kit.class_results.class_store import ResultStore, session_files
+from safari_kit.class_results.class_tables import ClassResults, pool
+from safari_kit.class_results.teacher_page import render, wipe_command
 from tests.teaching.test_teacher_page import EXAMPLE, NOW, Tables, page_of
 
 AT = "2026-11-16T09:05:00+00:00"

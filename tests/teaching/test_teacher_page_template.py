@@ -13,9 +13,9 @@ import pytest
 
 jinja2 = pytest.importorskip("jinja2")
 
-from safari_kit.teaching import teacher_page  # noqa: E402
-from safari_kit.teaching.class_records import Guess, KnockoutPlay  # noqa: E402
-from safari_kit.teaching.class_tables import pool  # noqa: E402
+from safari_kit.class_results import teacher_page  # noqa: E402
+from safari_kit.class_results.class_records import Guess, KnockoutPlay  # noqa: E402
+from safari_kit.class_results.class_tables import pool  # noqa: E402
 from tests.teaching.test_teacher_page import AT, Tables, page_of  # noqa: E402
 
 NASTY = ["<script>alert(1)</script>", '=HYPERLINK("http://x","y")']
@@ -49,7 +49,8 @@ def test_the_page_is_one_line_as_before():
 
 def test_a_learners_kernel_never_needs_jinja2():
     """The labs (and the static site's Python) do not import the teacher's page, so not jinja2 either."""
-    code = ("import sys, safari_kit.widgets.app, safari_kit.teaching.class_session, safari_kit.teaching.recorder\n"
-            "print('jinja2' in sys.modules, 'safari_kit.teaching.teacher_page' in sys.modules)")
+    code = ("import sys, safari_kit.widgets.app, safari_kit.class_results.class_session, "
+            "safari_kit.class_results.recorder\n"
+            "print('jinja2' in sys.modules, 'safari_kit.class_results.teacher_page' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]

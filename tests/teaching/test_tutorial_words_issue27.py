@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from safari_kit.teaching import tutorials as T
-from safari_kit.teaching.learner_words import count_words, split_sentences
+from safari_kit.tutorial import tutorials as T
+from safari_kit.authoring.learner_words import count_words, split_sentences
 
 LIMIT = 25
 

@@ -8,7 +8,7 @@ import pytest
 
 from safari_kit.knockout import KnockoutGame
 from safari_kit.probability.knockout import ties_per_item
-from safari_kit.teaching import tutorials as T
+from safari_kit.tutorial import tutorials as T
 from safari_kit.witness import WitnessGame
 from safari_kit.witness.state import MIN_SAFE, UNIDENTIFIED_SIZE
 
@@ -53,7 +53,7 @@ def test_each_step_cites_rulings_the_engine_applied(script):
 
 def test_rulings_have_a_summary_and_their_full_text(script):
     """Each ruling a step names has its line here and its text in docs/rules.md (shown inline, issue 18)."""
-    from safari_kit.teaching import rulebook
+    from safari_kit.tutorial import rulebook
 
     for step in script.steps:
         for code in step.rulings:

@@ -1,11 +1,11 @@
-"""Working copies of the lessons (safari_kit/teaching/workspace.py; ``safari-kit lessons``, ``make lab``)."""
+"""Working copies of the lessons (safari_kit/authoring/workspace.py; ``safari-kit lessons``, ``make lab``)."""
 from __future__ import annotations
 
 import json
 import shutil
 
 from safari_kit.cli import main
-from safari_kit.teaching.workspace import MANIFEST, SOURCE, kernel_metadata, sync_copies
+from safari_kit.authoring.workspace import MANIFEST, SOURCE, kernel_metadata, sync_copies
 
 META = {"kernelspec": {"display_name": "K", "language": "python", "name": "python3"},
         "language_info": {"name": "python", "version": "3.x"}}

@@ -10,9 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from safari_kit.teaching.class_session import RESULTS_ENV, results_location
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.results_file import parse_results
+from safari_kit.class_results.class_session import RESULTS_ENV, results_location
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.results_file import parse_results
 from safari_kit.widgets.app import LabChooser
 from safari_kit.widgets.class_join import JoinPanel, what_is_kept
 
@@ -105,7 +105,7 @@ def test_what_is_kept_is_said_in_short_sentences(monkeypatch):
     and what is not kept."""
     import re
 
-    from safari_kit.teaching.learner_words import count_words, split_sentences
+    from safari_kit.authoring.learner_words import count_words, split_sentences
 
     monkeypatch.delenv(RESULTS_ENV, raising=False)
     chooser = LabChooser()

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from safari_kit.teaching.recorder import Recorder  # noqa: E402
+from safari_kit.class_results.recorder import Recorder  # noqa: E402
 from safari_kit.widgets.app import LABS  # noqa: E402
 from safari_kit.widgets.labs.identification import IdentificationLab  # noqa: E402
 
@@ -56,7 +56,7 @@ def test_a_joined_learner_guesses_before_the_chance_is_shown_then_sees_it():
 
 
 def test_a_lab_opened_after_joining_never_showed_the_chances(monkeypatch):
-    from safari_kit.teaching.class_session import RESULTS_ENV
+    from safari_kit.class_results.class_session import RESULTS_ENV
     from safari_kit.widgets.app import LabChooser
 
     monkeypatch.delenv(RESULTS_ENV, raising=False)

@@ -11,10 +11,10 @@ from fractions import Fraction
 
 import pytest
 
-from safari_kit.teaching.class_learner import TAKEN, Quota
-from safari_kit.teaching.class_store import ResultStore
-from safari_kit.teaching.learner_tags import tags_folder
-from safari_kit.teaching.results_file import parse_results
+from safari_kit.class_results.class_learner import TAKEN, Quota
+from safari_kit.class_results.class_store import ResultStore
+from safari_kit.class_results.learner_tags import tags_folder
+from safari_kit.class_results.results_file import parse_results
 from safari_kit.widgets.class_join import JoinPanel, over_quota_words
 
 

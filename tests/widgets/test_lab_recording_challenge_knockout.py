@@ -20,9 +20,9 @@ from safari_kit.knockout import Play  # noqa: E402
 from safari_kit.probability import witness as PW  # noqa: E402
 from safari_kit.probability.knockout import best_play, p_win_following, p_win_leading, view_of  # noqa: E402
 from safari_kit.probability.knowledge import Knowledge  # noqa: E402
-from safari_kit.teaching.class_records import ChallengeDecision, KnockoutPlay, to_dict  # noqa: E402
-from safari_kit.teaching.class_tables import pool  # noqa: E402
-from safari_kit.teaching.recorder import Recorder  # noqa: E402
+from safari_kit.class_results.class_records import ChallengeDecision, KnockoutPlay, to_dict  # noqa: E402
+from safari_kit.class_results.class_tables import pool  # noqa: E402
+from safari_kit.class_results.recorder import Recorder  # noqa: E402
 from safari_kit.widgets.labs.base import fraction_html  # noqa: E402
 from safari_kit.widgets.labs.challenge import ChallengeLab  # noqa: E402
 from safari_kit.widgets.labs.knockout import KnockoutLab, chance_html  # noqa: E402

@@ -1,7 +1,7 @@
 """Issue 21: the Simulation and Identification labs record for the class experiment.
 
 Driven from Python as a click would (``button.click()``), with a
-:class:`~safari_kit.teaching.recorder.Recorder` handed to the lab as the chooser does
+:class:`~safari_kit.class_results.recorder.Recorder` handed to the lab as the chooser does
 (``lab.use_recorder``). Each record must equal what the lab shows, and its exact chance an
 independent computation (inclusion–exclusion, or counting the cards the learner cannot place);
 nothing is recorded before joining, for a refused action, or twice for one action.
@@ -18,9 +18,9 @@ pytest.importorskip("ipywidgets")
 
 from safari_kit.probability import witness as PW  # noqa: E402
 from safari_kit.probability.knowledge import Knowledge  # noqa: E402
-from safari_kit.teaching.class_records import Guess, SimulationRun, to_dict  # noqa: E402
-from safari_kit.teaching.class_tables import pool  # noqa: E402
-from safari_kit.teaching.recorder import Recorder  # noqa: E402
+from safari_kit.class_results.class_records import Guess, SimulationRun, to_dict  # noqa: E402
+from safari_kit.class_results.class_tables import pool  # noqa: E402
+from safari_kit.class_results.recorder import Recorder  # noqa: E402
 from safari_kit.widgets.labs import simulation as S  # noqa: E402
 from safari_kit.widgets.labs.identification import IdentificationLab, card_label  # noqa: E402
 from safari_kit.widgets.labs.simulation import SimulationLab  # noqa: E402
@@ -109,7 +109,7 @@ def test_the_opening_run_is_recorded_for_a_learner_who_had_joined():
 
 
 def test_through_the_chooser_the_opening_run_counts_only_for_a_learner_who_had_joined(monkeypatch):
-    from safari_kit.teaching.class_session import RESULTS_ENV
+    from safari_kit.class_results.class_session import RESULTS_ENV
     from safari_kit.widgets.app import LabChooser
 
     monkeypatch.delenv(RESULTS_ENV, raising=False)

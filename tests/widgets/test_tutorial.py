@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("anywidget")
 
-from safari_kit.teaching import learner_rules, rulebook  # noqa: E402
-from safari_kit.teaching import tutorials as T  # noqa: E402
+from safari_kit.tutorial import learner_rules, rulebook  # noqa: E402
+from safari_kit.tutorial import tutorials as T  # noqa: E402
 from safari_kit.widgets.labs.tutorial import RulesTutorial  # noqa: E402
 
 GAMES = ("witness", "knockout")

@@ -1,7 +1,7 @@
 """The Rules tutorial's quiz (issue 21): every right answer is the engine's, no question tells a hidden card,
 and the lab records each question's first answer once the learner joined — right, wrong, twice, skipped.
 
-The engine checks here are independent of :mod:`safari_kit.teaching.tutorial_quiz`: each one replays the
+The engine checks here are independent of :mod:`safari_kit.tutorial.tutorial_quiz`: each one replays the
 step a question asks about (or asks ``is_legal``) on a clone of the position and compares.
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("anywidget")
 
 from safari_kit.knockout.actions import Play  # noqa: E402
-from safari_kit.teaching import tutorials as T  # noqa: E402
-from safari_kit.teaching.recorder import Recorder  # noqa: E402
-from safari_kit.teaching.tutorial_quiz import known_places, questions, visible_cards  # noqa: E402
+from safari_kit.tutorial import tutorials as T  # noqa: E402
+from safari_kit.class_results.recorder import Recorder  # noqa: E402
+from safari_kit.tutorial.tutorial_quiz import known_places, questions, visible_cards  # noqa: E402
 from safari_kit.widgets.labs.tutorial import RulesTutorial  # noqa: E402
 from safari_kit.witness import actions as A  # noqa: E402
 from safari_kit.witness.rules import MIN_SAFE, UNIDENTIFIED_SIZE  # noqa: E402
@@ -324,7 +324,7 @@ def test_no_quiz_from_another_seat_and_bad_choices():
 def test_what_the_lab_records_is_what_the_teachers_quiz_table_counts():
     """Issue 21 (follow-up): two learners answer every question in the labs, one always right, one always with
     the choice after the right one; the class's quiz table (the teacher's page) reads their records."""
-    from safari_kit.teaching.class_tables import pool
+    from safari_kit.class_results.class_tables import pool
 
     records = []
     for nickname, off in (("Ann", 0), ("Bo", 1)):
@@ -365,7 +365,7 @@ def test_the_quiz_is_named_and_sits_under_next(game):
 def test_the_quiz_words_are_short_sentences():
     """Issue 27: one idea a sentence, at most about 25 words. The questions, their choices, and the whys the quiz
     builds itself (a ruling's own line is the rulings' text, checked with them)."""
-    from safari_kit.teaching.tutorials import knockout_script, witness_script
+    from safari_kit.tutorial.tutorials import knockout_script, witness_script
 
     for script in (witness_script(), knockout_script()):
         for q in questions(script):

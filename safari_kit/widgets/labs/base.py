@@ -165,7 +165,7 @@ class Lab:
     record_lab = "lab"
 
     def use_recorder(self, recorder, opening: bool = False, download: ResultsDownload | None = None) -> None:
-        """Record this lab's actions into ``recorder`` (a :class:`~safari_kit.teaching.recorder.Recorder`;
+        """Record this lab's actions into ``recorder`` (a :class:`~safari_kit.class_results.recorder.Recorder`;
         None: stop recording). The chooser calls it for every lab it opens (``opening=True``: the lab was
         just built for a learner who had joined, so what it did while opening, such as the Simulation lab's
         first run, is the learner's too) and for the open lab when the learner joins. ``download``: a

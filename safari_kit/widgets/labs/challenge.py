@@ -42,7 +42,7 @@ the record is ``lab.steps`` (this challenge) and ``lab.history`` (finished turns
 The class experiment (issue 21): once the learner joined, each stop-or-continue *decision*
 (the moment both Stop and a reveal are allowed: ``decision_now``; a forced reveal before 4 safe
 and a forced Stop with no place left are no decisions) is recorded as a
-:class:`~safari_kit.teaching.class_records.ChallengeDecision` with the numbers the box showed
+:class:`~safari_kit.class_results.class_records.ChallengeDecision` with the numbers the box showed
 (safe so far, P(next safe), the expected cards of stopping and of revealing on), what the rule
 said and what the learner chose. Its ``result`` (cards archived, 0 for a failed challenge) is known
 only when the challenge ends, so a challenge's decisions are recorded together when it ends, once

@@ -59,7 +59,7 @@ Hidden information stays hidden: the synced state holds the learner's hand, the 
 the chances computed from the learner's view, never another hand.
 
 The class experiment (issue 21): once the learner joined, each card they play is recorded when its turn is
-settled, as a :class:`~safari_kit.teaching.class_records.KnockoutPlay` (the chance shown for it, whether it won,
+settled, as a :class:`~safari_kit.class_results.class_records.KnockoutPlay` (the chance shown for it, whether it won,
 the best chance in the hand, the data item named; no card). Plays made by "Play to end of round" are the
 lab's, not the learner's, and are not recorded.
 

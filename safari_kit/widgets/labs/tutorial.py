@@ -1,12 +1,12 @@
 """RulesTutorial: a scripted game of either kind, step by step, each rule explained as it happens.
 
 The script (the exact set-up, the actions and the explanation of each step)
-is data in :mod:`safari_kit.teaching.tutorials`; the engine plays every
+is data in :mod:`safari_kit.tutorial.tutorials`; the engine plays every
 action, so what the table shows is what the rules did. Next / Back / Restart
 move through the steps; at each step the lab shows the table from the
 learner's seat (seat 0 by default), the explanation with its rulings (W4,
 K3, ...), each opening on its text in a learner's words, the section of that game's learners' rules page
-(:mod:`safari_kit.teaching.learner_rules`; docs/rules.md is the developers' text), with the page's name to
+(:mod:`safari_kit.tutorial.learner_rules`; docs/rules.md is the developers' text), with the page's name to
 read it whole (inline, not a link: a link in a widget resolves against the page's address, which no one path
 fits in JupyterLab, Voilà and the static site), a line of facts
 read from the engine, and
@@ -16,7 +16,7 @@ own TOM look).
 **The quiz** (issue 21; issue 27: it sits right under Back / Next, in a box named "Quiz: question n of N",
 because under the cards it fell below a 768 px window in the app and nobody found it; the first step says how
 many questions come). At a few steps a multiple-choice question asks what the next step will do under
-the rules (:mod:`safari_kit.teaching.tutorial_quiz`: every right answer is read from the engine, and a question
+the rules (:mod:`safari_kit.tutorial.tutorial_quiz`: every right answer is read from the engine, and a question
 names only what the learner's seat knows then). A choice button answers it: the lab says "Right" or "Not
 quite" with the ruling's one-sentence why (under the question, in green or red, and to a screen reader), and
 marks the buttons ✓ / ✗ (answered, they are off: ipywidgets greys a disabled button's colour away, so the
@@ -45,13 +45,13 @@ from safari_kit.widgets.table import CardTable
 
 def _script(game: str):
     # the scripts are teaching data (one layer up); imported here, at the edge, on demand
-    from safari_kit.teaching import tutorials as tutorials
+    from safari_kit.tutorial import tutorials as tutorials
 
     return tutorials.script(game)
 
 
 def _quiz(script) -> dict:
-    from safari_kit.teaching.tutorial_quiz import questions_by_step
+    from safari_kit.tutorial.tutorial_quiz import questions_by_step
 
     return questions_by_step(script)
 
@@ -186,7 +186,7 @@ class RulesTutorial(Lab):
 
     # ------------------------------------------------------------------ drawing
     def _show(self, k: int) -> None:
-        from safari_kit.teaching import learner_rules, tutorials
+        from safari_kit.tutorial import learner_rules, tutorials
 
         self.step = k
         step = self.script.steps[k]

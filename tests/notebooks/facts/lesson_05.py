@@ -134,7 +134,7 @@ def _conf() -> Callable[[], tuple]:
 
 def _brier_of_perfect_guesses() -> int:
     """The Brier score of guessing 1 for what happens and 0 for what does not (lesson 05 §6)."""
-    from safari_kit.teaching.class_tables import brier
+    from safari_kit.class_results.class_tables import brier
 
     return int(brier([(Fraction(1), 1), (Fraction(0), 0)]))
 
@@ -144,7 +144,7 @@ _RARE_ROUND = 86  # the Given above
 
 def _brier_example() -> tuple:
     """Lesson 05 §6: what one guess of 0.2 adds to a Brier score when the event happens, and when it does not."""
-    from safari_kit.teaching.class_tables import brier
+    from safari_kit.class_results.class_tables import brier
 
     guess = Fraction(1, 5)
     g = f"{float(guess):g}"

@@ -13,7 +13,7 @@ def _k07() -> dict:
     """The rules tutorial's numbers: its scripts (played by the engines) and the rules they show."""
     from safari_kit.knockout.rules import ROUNDS, cards_per_player
     from safari_kit.teaching import lesson_07
-    from safari_kit.teaching import tutorials as T
+    from safari_kit.tutorial import tutorials as T
     from safari_kit.witness.state import UNIDENTIFIED_SIZE
 
     log = [e for e, _, _ in T.witness_script().states()[-1].log]

@@ -1,0 +1,116 @@
+"""The learners' rules pages as notebooks: ``notebooks/rules-safari-witness.ipynb`` and ``...-knockout.ipynb``.
+
+Why notebooks of markdown cells only: a learner reads the page without running a cell, in JupyterLab, in the
+static site's JupyterLite and in Voici; the card pictures are ``data:`` images inside the markdown (JupyterLab's
+sanitizer lets ``data:`` through in ``<img src>``), so they travel with every copy of the page (``make lab``'s
+``my-lessons/``, the learners' copies, Binder, the site) without a picture file to copy beside it.
+
+The notebooks are generated from the one source of each page (:mod:`safari_kit.tutorial.learner_rules`), never
+edited by hand: ``--write`` writes the ``.ipynb`` and lets jupytext write its MyST twin (``notebooks/
+jupytext.toml``), as for the lessons; tests/teaching/test_learner_rules.py fails when a notebook no longer
+says what its source says (:func:`drift`). Their names start with ``rules-``, not a number, so they are pages,
+not lessons (the landing page, the prose-facts and the timing tests list ``0N-*`` lessons only).
+
+Run: ``python -m safari_kit.tutorial.learner_rules.notebook --write`` (or ``--check``).
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from safari_kit.tutorial.learner_rules import GAMES, NOTEBOOKS, data_url, page, picture_of
+
+ROOT = Path(__file__).resolve().parents[3]
+METADATA = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"}}
+
+
+def _markdown(body: str, game: str) -> str:
+    """A section's text for a markdown cell: each picture a ``data:`` image, its caption in italics under it."""
+    out = []
+    for line in body.splitlines():
+        picture = picture_of(line.strip(), game)
+        if picture is None:
+            out.append(line)
+        else:
+            out.extend([f"![{picture.caption}]({data_url(picture)})", "", f"*{picture.caption}*"])
+    return "\n".join(out)
+
+
+def cells(game: str) -> list[str]:
+    """The markdown cells of ``game``'s page: the title and introduction, then one cell per section."""
+    p = page(game)
+    first = f"# {p.title}\n\n{_markdown(p.intro, game)}"
+    return [first, *(f"## {s.title}\n\n{_markdown(s.body, game)}" for s in p.sections)]
+
+
+def notebook(game: str) -> dict:
+    """The page as an nbformat-4 notebook (markdown cells, stable ids, the lessons' kernel metadata)."""
+    return {"cells": [{"cell_type": "markdown", "id": f"rules-{game}-{i:02d}", "metadata": {},
+                       "source": text.splitlines(keepends=True)} for i, text in enumerate(cells(game))],
+            "metadata": json.loads(json.dumps(METADATA)), "nbformat": 4, "nbformat_minor": 5}
+
+
+def path_of(game: str, folder: Path = ROOT / "notebooks") -> Path:
+    return folder / f"{NOTEBOOKS[game]}.ipynb"
+
+
+def drift(game: str, folder: Path = ROOT / "notebooks") -> str:
+    """'' when the committed notebook holds exactly the page's cells, else a diff (source first)."""
+    path = path_of(game, folder)
+    try:
+        have_nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"{path}: cannot be read ({exc}): run python -m safari_kit.tutorial.learner_rules.notebook --write"
+
+    def lines(texts: list[tuple[str, str]]) -> list[str]:
+        out = []
+        for kind, text in texts:
+            out.append(f"=== {kind} cell")
+            out.extend(line[:160] for line in text.splitlines())
+        return out
+
+    want = lines([("markdown", c) for c in cells(game)])
+    have = lines([(c.get("cell_type", "?"), "".join(c.get("source", ""))) for c in have_nb.get("cells", [])])
+    if want == have:
+        return ""
+    return "\n".join(difflib.unified_diff(want, have, f"{game}.md (the source)", path.name, lineterm="", n=1))
+
+
+def write(folder: Path = ROOT / "notebooks") -> list[Path]:
+    """Write both notebooks, and their MyST twins through jupytext (so ``jupytext --sync`` changes nothing)."""
+    written = []
+    jupytext = shutil.which("jupytext", path=str(Path(sys.executable).parent)) or "jupytext"
+    for game in GAMES:
+        path = path_of(game, folder)
+        path.write_text(json.dumps(notebook(game), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        twin = path.with_suffix(".md")
+        twin.unlink(missing_ok=True)  # jupytext --sync takes the newer file as the source: the notebook
+        subprocess.run([jupytext, "--sync", "--quiet", str(path)], check=True, cwd=folder)
+        written += [path, twin]
+    return written
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Write or check the learners' rules notebooks.")
+    parser.add_argument("--write", action="store_true", help="write notebooks/rules-*.ipynb and their .md twins")
+    parser.add_argument("--check", action="store_true", help="say whether the notebooks match their source")
+    args = parser.parse_args(argv)
+    if args.write:
+        for path in write():
+            print(f"wrote {path.relative_to(ROOT)}")
+    problems = [d for game in GAMES if (d := drift(game))]
+    for d in problems:
+        print(d)
+    if not problems:
+        print("the rules notebooks say what their source says")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
