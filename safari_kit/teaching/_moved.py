@@ -63,6 +63,16 @@ class OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         # the import system hands the importer whatever sys.modules holds under the old name when this returns
         sys.modules[old] = importlib.import_module(new)
 
+    def get_code(self, fullname: str) -> types.CodeType:
+        """``python -m <old path>`` (docs/teachers.md named ``-m safari_kit.teaching.learner_rules.notebook``):
+        runpy asks for the old module's code; it is a two-line hand-over that warns and runs the new module as
+        ``__main__`` (its own file, its own ``__spec__``)."""
+        source = (f"import runpy, warnings\n"
+                  f"warnings.warn({fullname!r} + ' has moved to ' + {MOVED[fullname]!r} + "
+                  f"' (issue 28); the old path goes in a later release', DeprecationWarning, stacklevel=1)\n"
+                  f"runpy.run_module({MOVED[fullname]!r}, run_name='__main__', alter_sys=True)\n")
+        return compile(source, f"<old path {fullname}>", "exec")
+
 
 def install() -> None:
     """Put the finder first on :data:`sys.meta_path`, once (before the path finder, which would find nothing)."""
