@@ -73,17 +73,20 @@ def test_file_browser_shows_each_lesson_once_and_links_open_the_rules(browser, m
         # the notebook draws only the cells near the screen: bring the one with the link there first
         page.evaluate("""async () => {
             const nb = window.jupyterapp.shell.currentWidget.content;
-            const i = nb.widgets.findIndex(c => c.model.sharedModel.getSource().includes('docs/rules.md'));
+            const i = nb.widgets.findIndex(c => c.model.sharedModel.getSource().includes('rules-safari-witness.ipynb'));
             nb.activeCellIndex = i;
             await nb.scrollToItem(i, 'center');
         }""")
-        link = page.locator('.jp-RenderedMarkdown a[href*="rules.md"]').first
+        # issue 27: "Getting help" links the learners' own rules pages (docs/rules.md is the developers' page)
+        link = page.locator('.jp-RenderedMarkdown a[href*="rules-safari-witness.ipynb"]').first
         link.wait_for(state="visible")
         link.click()
-        page.wait_for_function("() => window.jupyterapp.shell.currentWidget.title.label === 'rules.md'")
+        page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.title.label === 'rules-safari-witness.ipynb'")
+        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown img").first.wait_for()
         page.wait_for_timeout(500)
         screenshot(page, "make-lab-rules-link")
         text = page.evaluate("() => window.jupyterapp.shell.currentWidget.node.innerText")
-        assert "W1" in text, text[:300]
+        assert "Rules of Safari Witness" in text, text[:300]
     finally:
         context.close()

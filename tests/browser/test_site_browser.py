@@ -349,22 +349,24 @@ def test_opening_a_lesson_changes_nothing(site_page, js_errors, offline_site):
 
 
 def test_a_lessons_link_to_the_rules_opens_them_with_their_pictures(site_page, js_errors, offline_site):
-    """Lesson 00's link to docs/rules.md (item 5): the site ships the docs, shown as Markdown Preview."""
+    """Lesson 00's link to the learners' rules page (issue 27; it linked docs/rules.md, the developers' page):
+    the site ships the page beside the lessons, its card pictures inside it."""
     page = site_page
     lesson = "notebooks/00-start-here.ipynb"
     page.goto(f"{offline_site.url}lab/index.html?path={lesson}", wait_until="domcontentloaded")
     page.wait_for_function(KERNEL_IDLE, arg=lesson, timeout=120_000, polling=200)
-    link = current_notebook(page).locator("a", has_text="docs/rules.md").first  # JupyterLab resolves the href
+    link = current_notebook(page).locator("a", has_text="Rules of Safari Witness").first
     link.wait_for(timeout=120_000)
     link.scroll_into_view_if_needed()
     link.click()
-    viewer = page.locator(".jp-MarkdownViewer").first
-    viewer.wait_for(timeout=30_000)
     page.wait_for_function("""() => {
-        const imgs = [...document.querySelectorAll('.jp-MarkdownViewer img')];
-        return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);
-    }""", timeout=30_000)
-    assert "W4" in viewer.inner_text()
+        const tab = [...document.querySelectorAll('.lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel')]
+            .some(t => t.textContent.trim() === 'rules-safari-witness.ipynb');
+        const imgs = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown img')];
+        return tab && imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);
+    }""", timeout=60_000)
+    text = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first.inner_text()
+    assert "Rules of Safari Witness" in text, text[:300]
     screenshot(page, "site-rules-from-lesson")
     assert page.request.get(offline_site.url + "favicon.ico").ok
     assert not page.outside, f"requests to other hosts: {page.outside}"

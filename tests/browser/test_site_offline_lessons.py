@@ -29,9 +29,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 #: lesson -> (code that shows the sentence offline, text an exact cell prints offline)
 LESSONS = {
     "notebooks/03-challenge.ipynb": (["streak_estimate(S, N, places", "simulate_streaks(S - known"],
-                                     ["optimal (DP):", "-> stop", "E[archive] optimal"]),
+                                     ["best play:", "-> stop", "safe place(s): P(reach 4 safe) ="]),
     "notebooks/04-knockout.ipynb": (["import numpy as np", "simulate_knockout(20_000", "ranks = pd.DataFrame"],
-                                    ["K23 Lion", "Best lead:", "decided by the tie rule", "Best first play:"]),
+                                    ["Lion: weight", "Best lead:", "decided by the tie rule", "Best first play:"]),
 }
 
 CELLS = """() => window.jupyterapp.shell.currentWidget.model.sharedModel.cells
