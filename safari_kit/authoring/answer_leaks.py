@@ -30,9 +30,8 @@ Where: the text of every cell (markdown and code: a learner scrolls), and the ou
 an exercise's check or below it (issue 27: a printout one screen below an exercise answers it for a learner
 who scrolls on before answering). Only an output that says it is a recap is left out: a code cell tagged
 ``recap``, or one under a markdown heading whose title says "Recap" or "Summary" (to the next heading of the
-same or a higher level); ``recaps=True`` reports those too. Where a printout below an exercise would answer
-it, the lesson shows another card or example. Only the exercises of the notebook's own lesson are
-looked for (``02-*.ipynb``: ``02.*``): a later lesson may use an earlier answer. Lesson 07's quiz asks
+same or a higher level); ``recaps=True`` reports those too. Only the exercises of the notebook's own lesson
+are looked for (``02-*.ipynb``: ``02.*``): a later lesson may use an earlier answer. Lesson 07's quiz asks
 the rules its tutorials show, so its answers are looked for in its text only (:data:`READ_IN_OUTPUTS`).
 
 Run ``python -m safari_kit.authoring.answer_leaks FOLDER`` to list the leaks of every notebook in a
