@@ -52,7 +52,7 @@ lint: $(STAMP)
 # green with it: on the shared machine it cut the Voila tests from 570 s to 424 s, with two more timeouts.
 TEST_WORKERS ?= 0
 test: lint
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=40 --junitxml=test-artifacts/junit.xml
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=40 --junitxml=test-artifacts/junit.xml
 
 check: lint
 	$(PY) -m pytest -q -p no:cacheprovider -n 2 -m "not slow and not browser" --ignore=tests/browser --ignore=tests/binder

@@ -7,6 +7,7 @@ whose knockout part defaults to 49 generated, valid Safari Pals.
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,23 @@ def uses_browser(item: pytest.Item) -> bool:
     return item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", ())
 
 
+#: seconds per test file from a CI run (``python tools/suite_times.py --write-durations tests/suite_durations.json``)
+SUITE_DURATIONS = REPO / "tests" / "suite_durations.json"
+
+
+def _durations() -> dict[str, float]:
+    try:
+        return {str(k): float(v) for k, v in json.loads(SUITE_DURATIONS.read_text(encoding="utf-8")).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def _file(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
 def _group(item: pytest.Item) -> str | None:
+    """The xdist group a test needs: its own mark, or the group of a fixed path it shares (None: any worker)."""
     mark = item.get_closest_marker("xdist_group")
     if mark is not None:
         return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
@@ -75,27 +92,46 @@ def _group(item: pytest.Item) -> str | None:
     return sorted(groups)[0] if groups else None
 
 
+def _longest_first(items: list, unit, seconds: dict[str, float]) -> list:
+    """``items`` with each unit's tests together, the units longest first (their order inside kept).
+
+    pytest-xdist (``--dist loadgroup --no-loadscope-reorder``) hands the units to its workers in this order, so
+    the longest ones start first and the two workers end close together (longest-processing-time-first).
+    """
+    units: dict[str, list] = {}
+    for item in items:
+        units.setdefault(unit(item), []).append(item)
+    weight = {u: sum(seconds.get(f, 1.0) for f in {_file(i) for i in its}) for u, its in units.items()}
+    order = sorted(units, key=lambda u: -weight[u])  # stable: equal weights keep their collected order
+    return [item for u in order for item in units[u]]
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Browser tests run last, and tests sharing a fixed path share an xdist group.
+    """Browser tests run last; each test file is one xdist unit (a module's servers start once), longest first;
+    tests sharing a fixed path share a unit.
 
     The browser tests' session-wide Playwright (sync API) leaves its event loop registered as the running loop
     of the main thread until the session ends, so a test run after it that calls ``asyncio.run`` (the class
     server's tests, the load test) fails with "asyncio.run() cannot be called from a running event loop".
-    Every browser test is therefore moved after every other test, each keeping its order; xdist hands each
-    worker its tests in this order too. The one exception: a file that reads what a build left
-    (``SHARED_PATH_FILES``, no event loop there) runs after the build, at the end, in the build's xdist group
-    (on a fresh clone it would otherwise find no build and skip).
+    Every browser test is therefore moved after every other test; xdist hands each worker its units in this
+    order too. The one exception: a file that reads what a build left (``SHARED_PATH_FILES``, no event loop
+    there) runs after the build, at the end of the build's unit (on a fresh clone it would otherwise find no
+    build and skip).
     """
     groups = {item.nodeid: _group(item) for item in items}
+    seconds = _durations()
 
     def reads_a_build(item) -> bool:
         return any(item.nodeid.startswith(path + "::") for path in SHARED_PATH_FILES)
 
+    def unit(item) -> str:
+        return groups[item.nodeid] or _file(item)
+
     others = [i for i in items if not uses_browser(i) and not reads_a_build(i)]
     browser = [i for i in items if uses_browser(i)]
     readers = [i for i in items if reads_a_build(i) and not uses_browser(i)]
-    items[:] = others + browser + readers
+    items[:] = _longest_first(others, unit, seconds) + _longest_first(browser + readers, unit, seconds)
     for item in items:
-        if groups[item.nodeid] and item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(unit(item)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import conftest
 from tests.conftest import SHARED_PATH_FILES, pytest_collection_modifyitems, uses_browser
 
 
@@ -50,13 +51,14 @@ def assert_no_test_without_a_browser_after_one_with(items) -> None:
     assert not late, f"run after Playwright started, with its event loop marked running: {late}"
 
 
-def test_browser_tests_run_after_every_other_test_each_in_its_order():
+def test_browser_tests_run_after_every_other_test_each_in_its_order(monkeypatch):
+    monkeypatch.setattr(conftest, "_durations", lambda: {})  # every file 1 s: the site's three files go first
     items = suite()
     pytest_collection_modifyitems(None, items)
     assert_no_test_without_a_browser_after_one_with(items)
     # the test that reads the wheels the site build left runs after it (on a fresh clone, before it, it skipped)
     assert [i.nodeid.split("::")[1] for i in items] == [
-        "test_load", "test_w1", "test_app", "test_offline", "test_online", "test_links", "test_trim"]
+        "test_load", "test_w1", "test_offline", "test_online", "test_links", "test_trim", "test_app"]
 
 
 def test_control_pytests_own_order_runs_a_server_test_after_a_browser_test():
@@ -64,10 +66,38 @@ def test_control_pytests_own_order_runs_a_server_test_after_a_browser_test():
         assert_no_test_without_a_browser_after_one_with(suite())
 
 
-def test_tests_of_the_static_site_share_one_xdist_group_and_others_have_none():
+def test_tests_of_the_static_site_share_one_xdist_group_and_every_other_file_is_its_own():
     items = suite()
     pytest_collection_modifyitems(None, items)
     groups = {i.nodeid.split("::")[1]: (m.args[0] if (m := i.get_closest_marker("xdist_group")) else None)
               for i in items}
-    assert groups == {"test_app": None, "test_offline": "static-site", "test_online": "static-site",
-                      "test_links": "static-site", "test_trim": "static-site", "test_load": None, "test_w1": None}
+    assert groups == {"test_app": "tests/browser/test_app_voila.py", "test_offline": "static-site",
+                      "test_online": "static-site", "test_links": "static-site", "test_trim": "static-site",
+                      "test_load": "tests/server/test_class_load.py", "test_w1": "tests/witness/test_w1.py"}
+
+
+def test_the_longest_files_go_first_each_unit_whole_and_browser_tests_still_last(monkeypatch):
+    """The order pytest-xdist hands out (longest first), from tests/suite_durations.json's seconds."""
+    seconds = {"tests/witness/test_w1.py": 30.0, "tests/server/test_class_load.py": 5.0,
+               "tests/browser/test_app_voila.py": 200.0, "tests/browser/test_site_browser.py": 10.0,
+               "tests/browser/test_site_startup.py": 10.0, "tests/browser/test_site_links.py": 1.0}
+    monkeypatch.setattr(conftest, "_durations", lambda: seconds)
+    items = suite()
+    pytest_collection_modifyitems(None, items)
+    assert [i.nodeid.split("::")[1] for i in items] == [
+        "test_w1", "test_load", "test_app", "test_offline", "test_online", "test_links", "test_trim"]
+    assert_no_test_without_a_browser_after_one_with(items)
+    # the static site's files are one unit, weighed together: 520 s now, before the app's 200 s
+    seconds["tests/browser/test_site_links.py"] = 500.0
+    items = suite()
+    pytest_collection_modifyitems(None, items)
+    assert [i.nodeid.split("::")[1] for i in items][2:] == [
+        "test_offline", "test_online", "test_links", "test_trim", "test_app"]
+
+
+def test_the_durations_file_names_files_that_exist():
+    """A renamed test file would silently lose its place (it weighs 1 s): tools/suite_times.py rewrites it."""
+    seconds = conftest._durations()
+    assert len(seconds) > 100
+    missing = [f for f in seconds if not (conftest.REPO / f).exists()]
+    assert len(missing) <= len(seconds) // 10, f"rewrite tests/suite_durations.json; gone: {missing[:10]}"

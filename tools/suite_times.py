@@ -7,10 +7,16 @@ effect on each tier can be compared run to run.
 
     python tools/suite_times.py                 # test-artifacts/junit.xml
     python tools/suite_times.py other.xml --files 30
+    python tools/suite_times.py --write-durations tests/suite_durations.json   # after a CI run
+
+``--write-durations`` keeps each test file's seconds (rounded) in a JSON file the suite reads to hand the
+slowest files to pytest-xdist's workers first (tests/conftest.py): the longest job last would leave one
+worker idle while the other finishes it.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -45,8 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("xml", nargs="?", default="test-artifacts/junit.xml", type=Path)
     parser.add_argument("--files", type=int, default=20, help="how many of the slowest files to list (default 20)")
+    parser.add_argument("--write-durations", type=Path, metavar="JSON",
+                        help="also write each test file's seconds to this JSON file (tests/suite_durations.json)")
     args = parser.parse_args(argv)
     per_file, per_tier, count = times(args.xml)
+    if args.write_durations:
+        kept = {f: round(s, 1) for f, s in sorted(per_file.items()) if f.startswith("tests/")}
+        args.write_durations.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {len(kept)} files' seconds to {args.write_durations}")
     total = sum(per_tier.values())
     print(f"{args.xml}: {sum(count.values())} tests, {total:.0f} s in tests (setup and teardown included)")
     print("\nby tier")
