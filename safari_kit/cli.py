@@ -413,8 +413,17 @@ def _setup_bench(sub) -> None:
 
 # ---------------------------------------------------------------------- lessons
 def _run_lessons(args) -> int:
-    from safari_kit.authoring.workspace import sync_copies
+    from pathlib import Path
 
+    from safari_kit.authoring.workspace import kit_lessons, sync_copies
+
+    # no --from: the kit's own lessons, from any folder (issue 29: on a learner's hub server there is no
+    # checkout, and the old default, ./notebooks, failed there)
+    source = kit_lessons() if args.source is None else Path(args.source)
+    if args.source is not None and source.is_dir() and not any(source.glob("*.ipynb")):
+        _write(sys.stderr, f"safari-kit lessons: {source}: no lessons (*.ipynb) in this folder; --from expects "
+                           "a folder of lessons such as the kit's notebooks/ (leave --from out for the kit's own)")
+        return EXIT_BAD_INPUT
     make_copy = None
     if args.student:
         from safari_kit.authoring.student import read_lesson, strip_solutions
@@ -422,7 +431,7 @@ def _run_lessons(args) -> int:
         def make_copy(path):
             return strip_solutions(read_lesson(path))[0]
     try:
-        done = sync_copies(args.source, args.dest, make_copy=make_copy)
+        done = sync_copies(source, args.dest, make_copy=make_copy)
     except ValueError as exc:  # a lesson that cannot be read: the message names the file
         _write(sys.stderr, f"safari-kit lessons: {exc}")
         return EXIT_BAD_INPUT
@@ -439,8 +448,9 @@ def _setup_lessons(sub) -> None:
                     "kit's own files. Run again to bring in newer lessons: a copy whose cells you edited is "
                     "kept (and named), any other copy is updated."))
     p.add_argument("dest", nargs="?", default="my-lessons", help="the folder of copies (default: my-lessons)")
-    p.add_argument("--from", dest="source", default="notebooks", metavar="SOURCE",
-                   help="the kit's lessons (default: notebooks)")
+    p.add_argument("--from", dest="source", default=None, metavar="SOURCE",
+                   help="a folder of lessons (default: the kit's own: notebooks/ of a checkout, or the lessons "
+                        "installed with the kit, from any folder)")
     p.add_argument("--student", action="store_true",
                    help="answer-free copies for learners: no solutions, no teachers' notes")
     p.set_defaults(func=_run_lessons)

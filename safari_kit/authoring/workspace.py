@@ -40,8 +40,11 @@ from pathlib import Path
 
 from safari_kit.authoring.student import read_lesson
 
-#: the lessons of a source checkout (the kit's notebooks/ folder; not part of an installed wheel)
+#: the lessons of a source checkout (the kit's notebooks/ folder)
 SOURCE = Path(__file__).resolve().parents[2] / "notebooks"
+#: the lessons an installed wheel carries (pyproject's force-include: notebooks/ and the docs they link to), so
+#: ``safari-kit lessons --student`` works on a learner's server with no checkout (issue 29)
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "lessons" / "notebooks"
 #: remembers, per copy, the hash of the cells last written, so edited copies are recognised
 MANIFEST = ".safari-kit-copies.json"
 #: the kit's docs that lessons link to, copied beside the lessons
@@ -61,6 +64,25 @@ class Copied:
                  "kept": "kept: you edited it, so the newer lesson was not copied over it "
                          f"(delete {self.path.name} and run this again to get it)"}
         return f"{self.path}: {words[self.action]}"
+
+
+class NoLessons(FileNotFoundError):
+    """Neither a checkout's notebooks/ nor the lessons of an installed kit are here (a broken install)."""
+
+
+def kit_lessons() -> Path:
+    """The kit's own lessons: a checkout's ``notebooks/`` (the source), else the copy installed with the kit.
+
+    A checkout is recognised by its ``pyproject.toml`` beside ``notebooks/``, so a stray ``notebooks`` folder
+    next to an installed package is never taken for the lessons.
+    """
+    if (SOURCE.parent / "pyproject.toml").is_file() and any(SOURCE.glob("*.ipynb")):
+        return SOURCE
+    if any(SHIPPED.glob("*.ipynb")):
+        return SHIPPED
+    raise NoLessons(f"the kit's lessons are not installed: expected the folder {SHIPPED} (the kit's wheel "
+                    f"carries it) or a checkout's {SOURCE}; reinstall the kit, or name a folder of lessons "
+                    "with --from FOLDER")
 
 
 def kernel_metadata() -> dict:
@@ -168,7 +190,7 @@ _IMAGE_LINK = re.compile(r"\]\((img/[^)\s]+)\)")
 
 def _copy_docs(docs: Path, out: Path) -> None:
     """Copy the docs the lessons link to, and the pictures they show (reference: always the newest)."""
-    present = [docs / name for name in LINKED_DOCS if (docs / name).is_file()]
+    present = [path for path in (_linked_doc(docs, name) for name in LINKED_DOCS) if path.is_file()]
     for path in present:
         out.mkdir(exist_ok=True)
         shutil.copyfile(path, out / path.name)
@@ -176,3 +198,13 @@ def _copy_docs(docs: Path, out: Path) -> None:
             if (docs / image).is_file():
                 (out / image).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(docs / image, out / image)
+
+
+def _linked_doc(docs: Path, name: str) -> Path:
+    """Doc ``name`` of folder ``docs``; the installed lessons' rules.md is the kit's one copy of it (the wheel
+    carries docs/rules.md once, as ``safari_kit/data/rules.md``, and TOML allows one key a path)."""
+    if name == "rules.md" and docs == SHIPPED.parent / "docs" and not (docs / name).is_file():
+        from safari_kit.tutorial.rulebook import rules_path
+
+        return rules_path()
+    return docs / name
