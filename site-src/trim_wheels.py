@@ -9,7 +9,8 @@ of a core the start-up wheels' unpacking took about 7 s (tools/profile_site_kern
   (found by importing them: tests/test_site_trim_wheels.py checks the kept set still imports);
 * anywidget's bundled JavaScript (1.1 MB, in the wheel for Jupyter servers to serve): the site serves
   anywidget's front end from its own labextensions folder, never from the kernel's files;
-* ``tests`` folders.
+* ``tests`` folders;
+* the kit's lessons in its own wheel (``safari_kit/data/lessons/``, for ``safari-kit lessons`` on a server).
 
 The wheel's RECORD is rewritten for the files kept. A rule that removes nothing from the wheel it names stops
 the build (the wheel changed: update this list), so a rule cannot silently stop working.
@@ -45,8 +46,14 @@ def _tests(name: str) -> bool:
     return "/tests/" in f"/{name}" and ".dist-info/" not in name
 
 
+def _kit_lessons(name: str) -> bool:
+    """The kit's lessons as its wheel carries them for ``safari-kit lessons`` on a server (issue 29): the site
+    serves its own copies of the lessons as files, and no import reads these."""
+    return name.startswith("safari_kit/data/lessons/")
+
+
 #: (distribution, what its wheel does without); ``tests`` applies to every wheel (none is required to have one)
-RULES = {"pygments": _pygments_unused, "anywidget": _anywidget_bundles}
+RULES = {"pygments": _pygments_unused, "anywidget": _anywidget_bundles, "safari-kit": _kit_lessons}
 
 
 def trim_wheel(wheel: Path, dist: str, out: Path) -> tuple[Path, int, int]:

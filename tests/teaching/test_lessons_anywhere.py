@@ -99,3 +99,18 @@ def test_the_installed_wheel_copies_its_own_lessons_from_any_folder(wheel, tmp_p
     assert (out / "docs" / "data.md").is_file()
     for image in ("card-back.png", "card-mugshot.png", "card-safari-pal.png"):
         assert (out / "docs" / "img" / image).read_bytes() == (REPO / "docs" / "img" / image).read_bytes()
+
+
+@pytest.mark.slow  # builds the wheel with pip (make test runs it; make check skips it)
+def test_the_static_site_drops_the_wheels_lessons(wheel, tmp_path):  # noqa: F811
+    """The static site unpacks the kit's wheel on every visit: the lessons it carries for servers are trimmed."""
+    sys.path.insert(0, str(REPO / "site-src"))
+    try:
+        import trim_wheels
+    finally:
+        sys.path.remove(str(REPO / "site-src"))
+    _repo, whl = wheel
+    trimmed, dropped, _bytes = trim_wheels.trim_wheel(whl, "safari-kit", tmp_path / "trim")
+    names = zipfile.ZipFile(trimmed).namelist()
+    assert dropped >= len(LESSONS) and not [n for n in names if n.startswith("safari_kit/data/lessons/")]
+    assert {"safari_kit/data/rules.md", "safari_kit/data/cards.csv"} <= set(names)
