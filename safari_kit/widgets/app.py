@@ -24,8 +24,15 @@ seed** box (unticked), ``SAFARI_KIT_CLASS_SEED=42`` fixes the shared seed 42
 for everyone; unset (or ``off``) there is no box and nobody can pick a seed.
 Wherever a class seed is shown, the lab says anyone can compute every card.
 In the static site (Python in the learner's browser, which the learner owns)
-no class seed is offered and no page says "in secret" or "fair deal".
+no class seed is offered and no page says "in secret" or "fair deal"; on a learner's own JupyterHub server
+(or Binder: :func:`~safari_kit.widgets.labs.base.learner_owns_the_server`) no page says them either.
 ``LabChooser(fair=False)`` gives the notebook behaviour (a visible seed).
+
+**Labs ready before "Open lab"** (issue 31, item 2). In the static site (Python in a slow laptop's browser) the
+chooser builds a few labs ahead once the page has drawn it: the lab chosen in the list, the game's first lab that
+deals cards, and whatever the learner picks next; "Open lab" then shows a ready lab at once. A ready lab is used
+once, for the lab and seed it was built for, so the fair-play rules above hold unchanged
+(:mod:`safari_kit.widgets.ready_labs`).
 """
 from __future__ import annotations
 
@@ -38,9 +45,11 @@ import ipywidgets as W
 
 from safari_kit.presentation.offline import data_package_missing, needs_package, when_loaded
 from safari_kit.widgets.class_join import JoinPanel, what_is_kept
-from safari_kit.widgets.labs.base import BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, Lab, guarded, python_in_browser
+from safari_kit.widgets.labs.base import (BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, OWN_SERVER_DEAL_WORDS, Lab, guarded,
+                                          learner_owns_the_server, python_in_browser)
 from safari_kit.widgets.labs.limits import bounded_int
 from safari_kit.widgets.quiet import keep_errors_off_the_page
+from safari_kit.widgets.ready_labs import NEVER_AHEAD, PICK_PAUSE, ReadyLabs, ShownSignal, ready_by_default
 
 
 @dataclass(frozen=True)
@@ -109,9 +118,12 @@ class LabChooser:
     control), ``"on"`` (the control is offered, unticked), an int (that shared
     seed, fixed) or None (read ``$SAFARI_KIT_CLASS_SEED``; unset: ``"off"``).
     In the learner's browser (the static site) it is always ``"off"``.
+    ``ready``: build labs ahead (see the module's docstring); None: only where Python runs in the learner's
+    browser, or as ``$SAFARI_KIT_READY_LABS`` says.
     """
 
-    def __init__(self, seed: int = 1, fair: bool = True, class_seed: str | int | None = None):
+    def __init__(self, seed: int = 1, fair: bool = True, class_seed: str | int | None = None,
+                 ready: bool | None = None):
         keep_errors_off_the_page()  # in Voilà's kernel: tracebacks and logs go to the server's log, not the page
         self.errors: list[str] = []
         self.fair = bool(fair)
@@ -129,6 +141,9 @@ class LabChooser:
         self.current: Lab | None = None
         #: joining the class experiment with a nickname (issue 21): optional; until then nothing is recorded
         self.join = JoinPanel(on_join=self._joined)
+        #: labs built ahead (None: each lab is built when it is opened)
+        self.ready_labs = ReadyLabs(self._build_ahead) if ready_by_default(ready) else None
+        self.shown_signal = ShownSignal(self._chooser_shown) if self.ready_labs is not None else None
         self.game.observe(self._on_game, names="value")
         self.lab.observe(self._on_lab, names="value")
         self.shared.observe(self._on_shared, names="value")
@@ -140,6 +155,8 @@ class LabChooser:
         else:
             intro = ("Every lab deals its own cards in your browser: no two tabs get the same deal. "
                      + BROWSER_DEAL_WORDS if python_in_browser() else
+                     "Every lab deals its own cards: no two tabs get the same deal. " + OWN_SERVER_DEAL_WORDS
+                     if learner_owns_the_server() else
                      "Every lab shuffles its cards in secret on the server: no two screens, and no two "
                      "tabs, get the same deal.")
             setting = self.class_seed_setting
@@ -185,7 +202,8 @@ class LabChooser:
             f"with the class. {html.escape(what_is_kept(self.join.recording))}</p></div>")
         self.start_hint.add_class("safari-start-hint")
         self.stage.children = [self.start_hint]
-        self.widget = W.VBox([top, row, self.join.widget, self.stage])
+        self.widget = W.VBox([top, row, self.join.widget, self.stage]
+                             + ([self.shown_signal] if self.shown_signal is not None else []))
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})
 
@@ -237,6 +255,32 @@ class LabChooser:
         entries = self.entries()
         if self.lab.value is not None and self.lab.value < len(entries):
             self.blurb.value = f"<i>{html.escape(entries[self.lab.value].blurb)}</i>"
+            if self.shown_signal is not None and self.shown_signal.shown:  # the learner picked: build it ahead
+                self._build_labs_ahead(PICK_PAUSE)
+
+    # ------------------------------------------------------------------ labs built ahead (issue 31)
+    def _key(self, entry: LabEntry) -> tuple:
+        """What a lab built ahead must match to be opened: the lab, the seed it deals from, the mode."""
+        return (entry, self.shared_seed, self.fair)
+
+    def _build_ahead(self, key: tuple) -> Lab | None:
+        entry, seed, fair = key
+        return None if entry.cls in NEVER_AHEAD else entry.build(seed, fair=fair)
+
+    def _ahead(self) -> list[LabEntry]:
+        """The labs to have ready now: the one chosen in the list, then the game's first lab that deals cards."""
+        entries = self.entries()
+        chosen = [entries[self.lab.value]] if self.lab.value is not None and self.lab.value < len(entries) else []
+        dealing = [e for e in entries if e.cls not in NEVER_AHEAD | {"RulesTutorial", "RulesPage"}][:1]
+        return chosen + dealing
+
+    def _build_labs_ahead(self, delay: float = 0.0) -> None:
+        if self.ready_labs is not None:
+            self.ready_labs.want([self._key(e) for e in self._ahead()], delay)
+
+    def _chooser_shown(self) -> None:
+        """The page has drawn the chooser and the browser is idle: build the first labs ahead."""
+        self._build_labs_ahead()
 
     def open(self, game: str | None = None, lab: str | None = None, seed: int | None = None) -> Lab | None:
         """Open a lab (by default the one chosen in the widgets); returns it."""
@@ -260,9 +304,16 @@ class LabChooser:
     @guarded
     def _open(self) -> Lab | None:
         entry = self.entries()[self.lab.value]
-        self.stage.children = [W.HTML(f"<p>Opening {html.escape(entry.title)}…</p>")]
+        # built ahead for this lab and this seed, never shown: used once (else built now, as before); nothing
+        # more is built ahead while the learner starts on it
+        ready = None
+        if self.ready_labs is not None:
+            self.ready_labs.want([])
+            ready = self.ready_labs.take(self._key(entry))
+        if ready is None:
+            self.stage.children = [W.HTML(f"<p>Opening {html.escape(entry.title)}…</p>")]
         try:
-            self.current = entry.build(self.shared_seed, fair=self.fair)
+            self.current = ready if ready is not None else entry.build(self.shared_seed, fair=self.fair)
         except ModuleNotFoundError as exc:
             missing = data_package_missing(exc)
             if missing is None:

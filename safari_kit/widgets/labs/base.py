@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import html
 import logging
+import os
 import traceback
 
 import ipywidgets as W
@@ -35,7 +36,7 @@ from safari_kit.widgets.class_join import ResultsDownload
 from safari_kit.widgets.live import LiveRegion
 # the chances in HTML live in presentation (issue 28: the widget-free flows write them too); one copy, re-exported
 from safari_kit.presentation.chance_html import count_html, count_lines, fraction_html  # noqa: F401
-from safari_kit.widgets.quiet import page_words
+from safari_kit.widgets.quiet import QUIET_ENV, page_words
 
 log = logging.getLogger("safari_kit.widgets")
 
@@ -51,9 +52,28 @@ def python_in_browser() -> bool:
     return sys.platform == "emscripten"
 
 
+#: JupyterHub gives every single-user server its user's name (Binder's servers are JupyterHub's too)
+HUB_USER_ENV = "JUPYTERHUB_USER"
+
+
+def learner_owns_the_server() -> bool:
+    """True on a server the learner owns: a per-learner JupyterHub server (or Binder), not the class server.
+
+    There the learner can open JupyterLab or a terminal and read their own kernels, so a deal is not secret
+    from them (issue 29: a learner printed her lab's seed and every card), and no page may say "in secret".
+    The class server (``safari-kit class``, ``--hub`` too) sets ``$SAFARI_KIT_QUIET_ERRORS=1`` in every kernel
+    it starts (:mod:`safari_kit.classroom.serve`): a class server a teacher starts from their own hub server
+    inherits ``JUPYTERHUB_USER``, and its learners still own nothing. ``make app`` on a laptop is neither: the
+    person who started it owns it, and learners at that laptop have only the page (docs/teachers.md, "What is
+    fair where").
+    """
+    return bool(os.environ.get(HUB_USER_ENV, "").strip()) and os.environ.get(QUIET_ENV, "").strip() != "1"
+
+
 def where_python_runs() -> str:
-    """Where the kernel deals, in a learner's words: a server's kernel, or the browser's own (JupyterLite)."""
-    return "in your browser" if python_in_browser() else "on the server"
+    """Where the kernel deals, in a learner's words: a server's kernel, the learner's own, or the browser's."""
+    return "in your browser" if python_in_browser() else \
+        "on your own server" if learner_owns_the_server() else "on the server"
 
 
 #: what a class seed gives away, said wherever one is shown (issue 19: the kit computes every card in one line)
@@ -62,6 +82,9 @@ CLASS_SEED_WARNING = ("Anyone who knows the seed can compute every card, the fac
 #: what a deal in the learner's own browser is (the static site): theirs, not secret from them
 BROWSER_DEAL_WORDS = ("Python runs in this browser, so the face-down cards are on this computer: "
                       "good for practice, not for contests (those need the class server).")
+#: what a deal on the learner's own server is (a per-learner JupyterHub server, Binder): theirs, not secret
+OWN_SERVER_DEAL_WORDS = ("Your labs run on your own server, so the face-down cards are not hidden from you. "
+                         "That is good for practice and homework, not for contests (those need the class server).")
 
 
 #: the card table's face-down places, at their one tab stop: where the keyboard goes when a turn asks for a
@@ -113,6 +136,8 @@ class Lab:
                 "<span style='color:#555'>"
                 + (f"Your own deal: the cards are shuffled in your browser, and every Reset deals new ones. "
                    f"{BROWSER_DEAL_WORDS}" if python_in_browser() else
+                   f"Your own deal: every Reset deals new cards. {OWN_SERVER_DEAL_WORDS}"
+                   if learner_owns_the_server() else
                    "Fair deal: the cards are shuffled in secret on the server, and every Reset deals new ones.")
                 + "</span>")
         elif self.fair:  # the class seed is shown in the note (the chooser has the one Seed box)

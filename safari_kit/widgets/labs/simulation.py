@@ -74,7 +74,7 @@ from safari_kit.presentation.simulation_runs import (  # noqa: F401 - the lab's 
     INTERVAL_WORDS, PICTURE_WORDS, TOURNAMENTS_KEPT, SimulationRuns, bar_letter, bot_words, learner_tournament_html,
     outside_words, pooled_path as _pooled_path, same_on_screens, stopped_words, tournament_html,
 )
-from safari_kit.widgets.labs.base import Lab, Progress, guarded, python_in_browser
+from safari_kit.widgets.labs.base import Lab, Progress, guarded, learner_owns_the_server, python_in_browser
 from safari_kit.widgets.labs.limits import Pacer, bounded_int, in_kernel, low_priority, pin_range
 from safari_kit.widgets.labs.simulation_tournament import (  # noqa: F401 - as before
     BOT_CHOICES, PLAYERS, TOURNAMENT_CHUNK, TOURNAMENT_GAMES, TournamentTab,
@@ -123,6 +123,7 @@ class SimulationLab(TournamentTab, Lab):
         self.header.value = f"<h3 style='margin:2px 12px 2px 0;white-space:nowrap'>{html.escape(self.title)}</h3>"
         if self.secret:
             seed_words = ("a seed drawn in your browser" if python_in_browser()
+                          else "a seed drawn on your own server" if learner_owns_the_server()
                           else "a secret seed drawn on the server")
             self.deal_note.value = ("<span style='color:#555'>Your own draws: the questions, trials and games "
                                     f"here come from {seed_words}. No two "
