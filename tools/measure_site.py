@@ -132,51 +132,137 @@ def new_page(browser, outside: list[str]):
     return context, page
 
 
-#: the app page's start-up sentence (site-src/build_site.py, STARTING)
+#: the app page's start-up sentence (site-src/starting.js)
 STARTING = "Starting Python in your browser"
+#: what the learner opens in every visit (the lab of the issue's figures)
+GAME, LAB, LAB_ROOT = "Safari Witness", "Identification", ".safari-identification-lab"
+CHOOSER = ".safari-app .widget-dropdown select"
+
+#: put in every page and frame before its own scripts: when the start-up sentence first showed (inserted, and
+#: the first paint after it: render-blocking styles hold every paint), and the navigation's timing (a service
+#: worker's start, the first byte of the page): why the sentence comes when it comes
+PAGE_PROBE = """(() => {
+  const m = window.__safariMeasure = {inserted: null, fcp: null};
+  const obs = new MutationObserver(() => {
+    const n = document.getElementById('safari-starting');
+    if (n && m.inserted === null && (n.textContent || '').includes(%s)) {
+      m.inserted = performance.now();
+      obs.disconnect();
+    }
+  });
+  obs.observe(document, {childList: true, subtree: true, characterData: true});
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries())
+      if (e.name === 'first-contentful-paint' && m.fcp === null) m.fcp = e.startTime; })
+      .observe({type: 'paint', buffered: true});
+  } catch (e) { /* no paint timing */ }
+})();""" % json.dumps(STARTING)
+
+PROBE_READ = """() => {
+  const m = window.__safariMeasure || {}, n = performance.getEntriesByType('navigation')[0] || {};
+  return {inserted: m.inserted, fcp: m.fcp, workerStart: n.workerStart || 0, responseStart: n.responseStart || 0,
+          responseEnd: n.responseEnd || 0, domInteractive: n.domInteractive || 0,
+          dcl: n.domContentLoadedEventEnd || 0};
+}"""
+
+
+def open_identification(root) -> dict:
+    """What a learner does on the chooser, as fast as the page lets them (no fixed pauses: messages reach the
+    kernel in order): pick Safari Witness (already picked: a click sends nothing), pick Identification, press
+    Open lab; until its cards are on the table. ``root``: the page, or the landing page's frame of the app.
+    Returns the seconds of each step."""
+    from tests.browser.test_app_voila import button
+
+    t0 = time.perf_counter()
+    app = root.locator(".safari-app")
+    button(app.locator(".widget-toggle-buttons"), GAME).click()
+    root.locator(CHOOSER).first.select_option(label=LAB)
+    t1 = time.perf_counter()
+    button(app, "Open lab").click()
+    root.locator(f".safari-app {LAB_ROOT} .safari-table .st-card").first.wait_for(timeout=600_000)
+    t2 = time.perf_counter()
+    return {"pick_seconds": t1 - t0, "open_seconds": t2 - t1}
+
+
+def _sentence(probe: dict) -> float | None:
+    """Seconds from the navigation to the first paint that holds the start-up sentence."""
+    if probe.get("inserted") is None:
+        return None
+    return max(probe["inserted"], probe.get("fcp") or 0) / 1000
 
 
 def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None) -> dict:
     """One visit of the app page in ``page``: seconds, bytes and requests until Identification is playable
-    (and the browser's CPU seconds, where ``cpu_seconds`` counts them)."""
-    from tests.browser.test_app_voila import open_lab
-
+    (and the browser's CPU seconds, where ``cpu_seconds`` counts them). The page is opened without waiting
+    for anything (``commit``): a wait for DOMContentLoaded would put the sentence after Voici's whole script."""
     counter.reset()
     cpu0 = cpu_seconds()
     t0 = time.perf_counter()
-    page.goto(url + APP, wait_until="domcontentloaded")
-    sentence = None
-    try:
-        page.wait_for_function(f"() => document.body && document.body.innerText.includes({json.dumps(STARTING)})",
-                               timeout=10_000, polling=50)
-        sentence = time.perf_counter() - t0
-    except Exception:  # noqa: BLE001 - a site built before the sentence existed
-        pass
-    page.wait_for_function(
-        f"() => document.querySelector('.safari-app .widget-dropdown select') || "
-        f"document.body.innerText.includes({json.dumps(FRIENDLY)})", timeout=600_000, polling=100)
+    page.goto(url + APP, wait_until="commit")
+    page.wait_for_function(f"() => document.querySelector({json.dumps(CHOOSER)}) || "
+                           f"(document.body && document.body.innerText.includes({json.dumps(FRIENDLY)}))",
+                           timeout=600_000, polling=100)
     ready = time.perf_counter() - t0
+    probe = page.evaluate(PROBE_READ)
+    steps: dict = {}
     if page.locator(".safari-app").count():
-        open_lab(page, "Safari Witness", "Identification", ".safari-identification-lab")
+        steps = open_identification(page)
         what = "Identification lab playable (cards on the table)"
     else:
         what = "kernel ready, start-up check's sentence shown (the lab needs part 1: the kit imports numpy)"
+    seconds = time.perf_counter() - t0
     cpu = cpu_seconds()
-    return {"what": what, "seconds": time.perf_counter() - t0, "chooser_seconds": ready,
+    return {"what": what, "seconds": seconds, "chooser_seconds": ready, "lab_seconds": seconds - ready, **steps,
             "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0,
-            "sentence_seconds": sentence, "bytes": counter.bytes, "requests": counter.requests,
-            "statuses": counter.statuses(), "log": list(counter.log)}
+            "sentence_seconds": _sentence(probe), "probe": probe, "bytes": counter.bytes,
+            "requests": counter.requests, "statuses": counter.statuses(), "log": list(counter.log)}
 
 
-def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None) -> list[dict]:
+#: the landing page's link to the app
+PLAY = "Play the labs"
+
+
+def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_seconds=lambda: None) -> dict:
+    """A visit through the landing page: it is read for ``read`` seconds, then "Play the labs" is clicked:
+    seconds from the click to the chooser and to a playable lab. Where the site starts the app while the
+    landing page is read (a frame of the app page, shown on the click), the app is that frame; otherwise the
+    click opens the app page."""
+    counter.reset()
+    cpu0 = cpu_seconds()
+    page.goto(url + "index.html", wait_until="domcontentloaded")
+    page.wait_for_timeout(read * 1000)
+    prestarted = page.locator("iframe.safari-prestart").count() > 0
+    t0 = time.perf_counter()
+    page.get_by_role("link", name=PLAY).click()
+    root = page
+    if prestarted:
+        page.wait_for_function("() => { const f = document.querySelector('iframe.safari-prestart');"
+                               " return f && getComputedStyle(f).visibility === 'visible'; }", timeout=60_000)
+        root = next(f for f in page.frames if f.url.endswith(APP))
+    root.wait_for_function(f"() => document.querySelector({json.dumps(CHOOSER)})", timeout=600_000, polling=50)
+    chooser = time.perf_counter() - t0
+    steps = open_identification(root)
+    seconds = time.perf_counter() - t0
+    cpu = cpu_seconds()
+    return {"what": f"landing page read {read:g} s, then {PLAY}" + (" (prestarted frame)" if prestarted else ""),
+            "prestarted": prestarted, "seconds": seconds, "chooser_seconds": chooser, "lab_seconds": seconds - chooser,
+            **steps, "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0, "sentence_seconds": None,
+            "bytes": counter.bytes, "requests": counter.requests, "statuses": counter.statuses(),
+            "log": list(counter.log)}
+
+
+def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None,
+               landing: float | None = None) -> list[dict]:
     """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
-    storage and service worker, as a learner who comes back). A profile on disk, not an incognito context: the
-    in-memory cache of those keeps no file as big as the 8.6 MB wasm runtime, nor its compiled code."""
+    storage and service worker, as a learner who comes back); with ``landing``, a third one through the landing
+    page, read for that many seconds. A profile on disk, not an incognito context: the in-memory cache of those
+    keeps no file as big as the 8.6 MB wasm runtime, nor its compiled code."""
     profile = tempfile.mkdtemp(prefix="measure-site-profile-")
     try:
         context = pw.chromium.launch_persistent_context(profile, executable_path=exe, headless=True,
                                                         args=bench.CHROMIUM_ARGS,
                                                         viewport={"width": 1400, "height": 1000})
+        context.add_init_script(PAGE_PROBE)
         context.on("request", lambda r: outside.append(r.url)
                    if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:")) else None)
         visits = []
@@ -185,18 +271,40 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
             page.set_default_timeout(600_000)
             visits.append(app_to_playable(page, url, counter, cpu_seconds))
             page.close()
+        if landing is not None:
+            page = context.new_page()
+            page.set_default_timeout(600_000)
+            visits.append(landing_to_playable(page, url, counter, landing, cpu_seconds))
+            page.close()
         context.close()
         return visits
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def capped_app_visits(chromium: str, quota: float, url: str, counter: Counter, outside: list[str]) -> list[dict]:
-    """The two visits in a browser capped at ``quota`` of one core (a cgroup: the worker is capped too)."""
+#: ``capped_chromium`` with this many cores caps nothing on this machine: the browser's CPU seconds are counted
+UNCAPPED = 64.0
+
+
+def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Counter, outside: list[str],
+                       landing: float | None = None) -> list[dict]:
+    """The visits in a browser capped at ``quota`` of one core (a cgroup: the worker is capped too); with
+    ``quota`` None, uncapped, its CPU seconds counted where a cgroup can be made (root), else not counted."""
     from playwright.sync_api import sync_playwright
 
-    with capped_chromium(chromium, quota) as (exe, cpu_seconds), sync_playwright() as pw:
-        return app_visits(pw, exe, url, counter, outside, cpu_seconds)
+    try:
+        cap = capped_chromium(chromium, UNCAPPED if quota is None else quota)
+        exe, cpu_seconds = cap.__enter__()
+    except RuntimeError:
+        if quota is not None:
+            raise
+        cap, exe, cpu_seconds = None, chromium, (lambda: None)
+    try:
+        with sync_playwright() as pw:
+            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing)
+    finally:
+        if cap is not None:
+            cap.__exit__(None, None, None)
 
 
 def lesson_and_clicks(browser, url: str, counter: Counter, outside: list[str], clicks: int) -> dict:
@@ -268,15 +376,103 @@ def row(name: str, samples: list[float]) -> str:
     return f"  {name:52s} n={s['n']:3d}  median {s['median']:6.1f}  p95 {s['p95']:6.1f}  max {s['max']:6.1f} ms"
 
 
+VISITS = ("first visit", "second visit", "via the landing page")
+
+
 def visit_rows(visits: list[dict], where: str) -> str:
     lines = []
-    for name, v in zip(("first visit ", "second visit"), visits):
-        shown = f"{v['sentence_seconds']:.1f} s" if v["sentence_seconds"] is not None else "never"
+    for name, v in zip(VISITS, visits):
+        shown = f"{v['sentence_seconds']:.1f} s" if v.get("sentence_seconds") is not None else "never"
         cpu = f", {v['cpu_seconds']:.1f} CPU s" if v.get("cpu_seconds") is not None else ""
+        steps = (f"; chooser -> lab {v['lab_seconds']:.1f} s (picking {v['pick_seconds']:.1f} s, Open lab -> cards "
+                 f"{v['open_seconds']:.1f} s)") if "open_seconds" in v else ""
+        probe = v.get("probe") or {}
+        nav = (f"; page's first byte at {probe['responseStart'] / 1000:.1f} s"
+               + (f" (service worker started at {probe['workerStart'] / 1000:.1f} s)" if probe["workerStart"] else "")
+               + (f", first paint {probe['fcp'] / 1000:.1f} s" if probe.get("fcp") else "")) if probe else ""
         lines.append(f"  {where:>18s}, {name}: {v['seconds']:5.1f} s to playable{cpu}, {v['bytes'] / 1e6:5.1f} MB in "
                      f"{v['requests']:3d} requests {v['statuses']} (chooser at {v['chooser_seconds']:.1f} s, "
-                     f"start-up sentence at {shown})")
+                     f"start-up sentence at {shown}{nav}{steps})")
     return "\n".join(lines)
+
+
+#: the figures summarised over the runs: (key of a visit, its name in the table, unit)
+FIGURES = (("seconds", "to a playable lab", "s"), ("chooser_seconds", "to the chooser", "s"),
+           ("lab_seconds", "chooser -> playable lab", "s"), ("sentence_seconds", "start-up sentence shown", "s"),
+           ("cpu_seconds", "CPU", "CPU-s"), ("bytes", "downloaded", "MB"))
+
+
+def spread(values: list[float | None]) -> str:
+    """``median (min-max)`` of the runs' values, or ``-`` where none was measured."""
+    xs = [x for x in values if x is not None]
+    if not xs:
+        return "-"
+    med, lo, hi = statistics.median(xs), min(xs), max(xs)
+    digits = 1
+    return f"{med:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})" if len(xs) > 1 else f"{med:.{digits}f}"
+
+
+def summary(runs: dict[str, list[list[dict]]]) -> list[tuple[str, str, str, str]]:
+    """(where, visit, figure, median (range)) for every figure of every visit measured."""
+    rows = []
+    for where, visit_runs in runs.items():
+        for i, name in enumerate(VISITS):
+            per_run = [vs[i] for vs in visit_runs if len(vs) > i]
+            if not per_run:
+                continue
+            for key, label, unit in FIGURES:
+                scale = 1e-6 if key == "bytes" else 1
+                values = [None if v.get(key) is None else v[key] * scale for v in per_run]
+                if any(x is not None for x in values):
+                    rows.append((where, name, f"{label} ({unit})", spread(values)))
+    return rows
+
+
+def markdown(runs: dict[str, list[list[dict]]], n: int) -> str:
+    """The figures as a Markdown table: one row a visit, one column a figure (median and range of ``n`` runs)."""
+    head = "| Browser | Visit | " + " | ".join(f"{label} ({unit})" for _k, label, unit in FIGURES) + " |"
+    lines = [head, "|" + "---|" * (len(FIGURES) + 2)]
+    for where, visit_runs in runs.items():
+        for i, name in enumerate(VISITS):
+            per_run = [vs[i] for vs in visit_runs if len(vs) > i]
+            if not per_run:
+                continue
+            cells = []
+            for key, _label, _unit in FIGURES:
+                scale = 1e-6 if key == "bytes" else 1
+                cells.append(spread([None if v.get(key) is None else v[key] * scale for v in per_run]))
+            lines.append(f"| {where} | {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + f"\n\nMedian (range) of {n} run{'s' if n > 1 else ''}."
+
+
+def _cpu_ticks() -> dict[int, tuple[str, int]]:
+    ticks = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        ticks[int(stat.parent.name)] = (name, int(fields[11]) + int(fields[12]))
+    return ticks
+
+
+def machine_load(window: float = 1.0) -> str:
+    """The machine's load average and what else used its CPU over ``window`` seconds (by process name): a shared
+    machine's figures depend on it."""
+    import os
+
+    before = _cpu_ticks()
+    time.sleep(window)
+    after = _cpu_ticks()
+    hz = os.sysconf("SC_CLK_TCK")
+    used: collections.Counter = collections.Counter()
+    for pid, (name, t) in after.items():
+        if pid in before and pid != os.getpid():
+            used[name] += (t - before[pid][1]) / hz / window
+    busy = ", ".join(f"{name} {share:.0%}" for name, share in used.most_common(4) if share >= 0.05) or "nothing"
+    return f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; CPU over {window:g} s: {busy}"
 
 
 def main(argv=None) -> int:
@@ -284,10 +480,14 @@ def main(argv=None) -> int:
     ap.add_argument("--site", default=str(REPO / "site"), help="a built site (make site [OFFLINE=1])")
     ap.add_argument("--clicks", type=int, default=30, help="timed clicks of each kind (after 5 warm-up)")
     ap.add_argument("--no-jupyterlab", dest="jupyterlab", action="store_false")
-    ap.add_argument("--app-only", action="store_true", help="only the app page's two visits (no lesson, no clicks)")
+    ap.add_argument("--app-only", action="store_true", help="only the app page's visits (no lesson, no clicks)")
+    ap.add_argument("--runs", type=int, default=3, help="the app page's visits this many times (median and range)")
+    ap.add_argument("--landing", type=float, default=None, metavar="SECONDS",
+                    help="also a visit through the landing page, read this many seconds before Play the labs")
     ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES",
                     help="also measure the app page's visits with the browser capped at this share of one core "
                          "(0.25: a quarter; a cgroup, needs root)")
+    ap.add_argument("--markdown", action="store_true", help="also print the app's figures as a Markdown table")
     ap.add_argument("--plain-http-server", action="store_true",
                     help="serve with `python -m http.server`'s handler (no Cache-Control) instead of the site's "
                          "serve.py (site-src/serve_site.py: the documented way, and the reported figures)")
@@ -298,6 +498,9 @@ def main(argv=None) -> int:
     if not (site / "jupyter-lite.json").is_file():
         print(f"no site in {site}: run `make site OFFLINE=1` (or `make site`) first")
         return 1
+    if args.runs < 1:
+        print(f"--runs {args.runs}: give at least 1")
+        return 1
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(chromium).exists():
         print("Debian's chromium is needed (apt-get install chromium)")
@@ -307,19 +510,29 @@ def main(argv=None) -> int:
     runtime_dir = runtime_folder(site)
     runtime = sum(p.stat().st_size for p in runtime_dir.glob("*") if p.is_file())
 
-    from playwright.sync_api import sync_playwright
-
     counter, outside = Counter(), []
+    runs: dict[str, list[list[dict]]] = {"uncapped": []}
+    capped_name = f"capped at {args.cpu_quota:g} core" if args.cpu_quota else None
+    if capped_name:
+        runs[capped_name] = []
+    loads = [machine_load()]
     server, url = serve(site, counter, plain=args.plain_http_server)
+    lesson = None
     try:
-        with sync_playwright() as pw:
-            visits = app_visits(pw, chromium, url, counter, outside)
-            lesson = None
-            if not args.app_only:
+        for i in range(args.runs):
+            runs["uncapped"].append(counted_app_visits(chromium, None, url, counter, outside, args.landing))
+            if capped_name:
+                runs[capped_name].append(counted_app_visits(chromium, args.cpu_quota, url, counter, outside,
+                                                            args.landing))
+            loads.append(machine_load())
+            print(f"run {i + 1} of {args.runs} done", flush=True)
+        if not args.app_only:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium, headless=True, args=bench.CHROMIUM_ARGS)
                 lesson = lesson_and_clicks(browser, url, counter, outside, args.clicks)
                 browser.close()
-        capped = capped_app_visits(chromium, args.cpu_quota, url, counter, outside) if args.cpu_quota else None
     finally:
         server.shutdown()
     lab = (jupyterlab_clicks(args.clicks, chromium) if args.jupyterlab and not args.app_only
@@ -327,16 +540,23 @@ def main(argv=None) -> int:
 
     mode = "offline" if build.get("offline") else "online runtime"
     if args.list_requests:
-        for where, vs in (("uncapped", visits), ("capped", capped or [])):
-            for code, path in (vs[1]["log"] if len(vs) > 1 else []):
+        for where, visit_runs in runs.items():
+            for code, path in (visit_runs[0][1]["log"] if len(visit_runs[0]) > 1 else []):
                 print(f"  {where} second visit: {code} {path}")
     print(f"\nThe static site {site} ({mode}, Pyodide {build.get('pyodide', '?')}): {total / 1e6:.1f} MB on disk, "
           f"of which static/{runtime_dir.name}/ {runtime / 1e6:.1f} MB")
     served = "python -m http.server (no Cache-Control)" if args.plain_http_server else "the site's serve.py"
-    print(f"\nThe app page -> {visits[0]['what']}, headless chromium on this machine, served by {served}:")
-    print(visit_rows(visits, "uncapped"))
-    if capped:
-        print(visit_rows(capped, f"capped at {args.cpu_quota:g} core"))
+    print(f"\nThe app page -> {runs['uncapped'][0][0]['what']}, headless chromium on this machine, served by {served}:")
+    for i in range(args.runs):
+        print(f"run {i + 1}:")
+        for where, visit_runs in runs.items():
+            print(visit_rows(visit_runs[i], where))
+    print(f"\nMedian (range) of {args.runs} runs:")
+    for where, name, figure, value in summary(runs):
+        print(f"  {where:>18s}, {name:>20s}: {figure:32s} {value}")
+    print("\nThe machine while measuring (before, after each run):\n  " + "\n  ".join(loads))
+    if args.markdown:
+        print("\n" + markdown(runs, args.runs))
     if lesson is None:
         print(f"\nrequests to other hosts: {len(outside)}" + (f": {sorted(set(outside))[:10]}" if outside else ""))
         return 0
