@@ -90,7 +90,7 @@ $(SITE_STAMP): site-src/requirements.txt
 SITE_OUT ?= site
 site: $(SITE_STAMP)
 	$(SITE_VENV)/bin/python site-src/build_site.py --out $(SITE_OUT) $(if $(filter 1 yes true,$(OFFLINE)),--offline,) \
-		$(if $(filter 1 yes true,$(TEACHER)),--teacher,)
+		$(if $(filter 1 yes true,$(TEACHER)),--teacher,) $(if $(filter 1 yes true,$(PRESTART)),--prestart,)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache site .site-build

@@ -568,8 +568,9 @@ LESSON_NOTES = {"07": " <small><b>new to the games? start here</b></small>",
                 "05": " <small>needs the online site (pandas and numpy)</small>"}
 
 
-def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
-    """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart."""
+def landing_page(out: Path, contents: Path, teacher: bool = False, prestart: bool = False) -> None:
+    """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart; with
+    ``prestart`` (``make site PRESTART=1``) it starts the app in a hidden frame while it is read (index.html)."""
     tmpl = (SRC / "index.html").read_text()
 
     def items(folder: str) -> str:
@@ -587,7 +588,7 @@ def landing_page(out: Path, contents: Path, teacher: bool = False) -> None:
     rules = "\n".join(f'      <li><a href="./lab/index.html?path={LEARNERS}/{nb.name}">{_title(nb)}</a></li>'
                       for nb in sorted((contents / LEARNERS).glob("rules-*.ipynb"), reverse=True))
     page = (tmpl.replace("{{ lessons }}", items(LEARNERS)).replace("{{ rules }}", rules)
-            .replace("{{ teacher }}", section))
+            .replace("{{ teacher }}", section).replace("{{ prestart }}", "on" if prestart else "off"))
     (out / "index.html").write_text(page)
 
 
@@ -615,6 +616,8 @@ def main(argv=None) -> int:
     ap.add_argument("--offline", action="store_true", help="the npm core runtime and local wheels only")
     ap.add_argument("--teacher", action="store_true",
                     help="also the teacher's copies (worked solutions, teacher notes) in teacher/: not for the class")
+    ap.add_argument("--prestart", action="store_true",
+                    help="the landing page starts the app while it is read (for a class that goes to the app)")
     ap.add_argument("--out", default=str(REPO / "site"))
     ap.add_argument("--cache", default=str(REPO / ".site-build"))
     args = ap.parse_args(argv)
@@ -642,7 +645,7 @@ def main(argv=None) -> int:
     for page in kernel_startup.LESSON_PAGES:
         kernel_startup.add_starting_note(out / page, None if args.offline else CDN + "pyodide.js", "lesson")
     localize_pages(out, cache)
-    landing_page(out, contents, teacher=args.teacher)
+    landing_page(out, contents, teacher=args.teacher, prestart=args.prestart)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask every site for /favicon.ico
     log(f"{link_favicon(out)} pages link the site's favicon.ico (none asks the server's root for one)")
     shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
@@ -655,7 +658,7 @@ def main(argv=None) -> int:
     log(f"runtime in {version_runtime(out)}/, Voici's scripts in {version_voici_build(out)}/: named by their "
         "content, kept by browsers without asking")
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
-                                                "pyodide": PYODIDE_VERSION}, indent=1))
+                                                "prestart": args.prestart, "pyodide": PYODIDE_VERSION}, indent=1))
     check_local(out, args.offline)
     check_learner_pages(out, args.teacher)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
