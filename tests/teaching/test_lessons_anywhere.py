@@ -93,7 +93,8 @@ def test_the_installed_wheel_copies_its_own_lessons_from_any_folder(wheel, tmp_p
     # the very copies a checkout makes (same cells), and the docs the lessons link to
     assert main(["lessons", str(tmp_path / "from-checkout"), "--student", "--from", str(REPO / "notebooks")]) == 0
     for name in LESSONS:
-        mine, theirs = (json.loads(p.read_text(encoding="utf-8")) for p in (out / name, tmp_path / "from-checkout" / name))
+        mine, theirs = (json.loads(p.read_text(encoding="utf-8"))
+                        for p in (out / name, tmp_path / "from-checkout" / name))
         assert cells_hash(mine) == cells_hash(theirs), name
     assert (out / "docs" / "rules.md").read_bytes() == (REPO / "docs" / "rules.md").read_bytes()
     assert (out / "docs" / "data.md").is_file()
