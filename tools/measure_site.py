@@ -166,13 +166,19 @@ PROBE_READ = """() => {
 }"""
 
 
-def open_identification(root) -> dict:
-    """What a learner does on the chooser, as fast as the page lets them (no fixed pauses: messages reach the
-    kernel in order): pick Safari Witness (already picked: a click sends nothing), pick Identification, press
-    Open lab; until its cards are on the table. ``root``: the page, or the landing page's frame of the app.
-    Returns the seconds of each step."""
+#: seconds a learner reads the chooser before picking a lab (``--think``): not counted in the figures
+THINK = 2.0
+
+
+def open_identification(root, think: float = THINK) -> dict:
+    """What a learner does on the chooser: reads it for ``think`` seconds (not counted), then, as fast as the
+    page lets them (no fixed pauses: messages reach the kernel in order), picks Safari Witness (already picked:
+    a click sends nothing), picks Identification, presses Open lab; until its cards are on the table. ``root``:
+    the page, or the landing page's frame of the app. Returns the seconds of each step (and the pause)."""
     from tests.browser.test_app_voila import button
 
+    if think:
+        time.sleep(think)
     t0 = time.perf_counter()
     app = root.locator(".safari-app")
     button(app.locator(".widget-toggle-buttons"), GAME).click()
@@ -181,7 +187,7 @@ def open_identification(root) -> dict:
     button(app, "Open lab").click()
     root.locator(f".safari-app {LAB_ROOT} .safari-table .st-card").first.wait_for(timeout=600_000)
     t2 = time.perf_counter()
-    return {"pick_seconds": t1 - t0, "open_seconds": t2 - t1}
+    return {"pick_seconds": t1 - t0, "open_seconds": t2 - t1, "think_seconds": think}
 
 
 def _sentence(probe: dict) -> float | None:
@@ -191,7 +197,7 @@ def _sentence(probe: dict) -> float | None:
     return max(probe["inserted"], probe.get("fcp") or 0) / 1000
 
 
-def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None) -> dict:
+def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None, think: float = THINK) -> dict:
     """One visit of the app page in ``page``: seconds, bytes and requests until Identification is playable
     (and the browser's CPU seconds, where ``cpu_seconds`` counts them). The page is opened without waiting
     for anything (``commit``): a wait for DOMContentLoaded would put the sentence after Voici's whole script."""
@@ -206,11 +212,11 @@ def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None) 
     probe = page.evaluate(PROBE_READ)
     steps: dict = {}
     if page.locator(".safari-app").count():
-        steps = open_identification(page)
+        steps = open_identification(page, think)
         what = "Identification lab playable (cards on the table)"
     else:
         what = "kernel ready, start-up check's sentence shown (the lab needs part 1: the kit imports numpy)"
-    seconds = time.perf_counter() - t0
+    seconds = time.perf_counter() - t0 - steps.get("think_seconds", 0)
     cpu = cpu_seconds()
     return {"what": what, "seconds": seconds, "chooser_seconds": ready, "lab_seconds": seconds - ready, **steps,
             "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0,
@@ -222,7 +228,8 @@ def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None) 
 PLAY = "Play the labs"
 
 
-def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_seconds=lambda: None) -> dict:
+def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_seconds=lambda: None,
+                        think: float = THINK) -> dict:
     """A visit through the landing page: it is read for ``read`` seconds, then "Play the labs" is clicked:
     seconds from the click to the chooser and to a playable lab. Where the site starts the app while the
     landing page is read (a frame of the app page, shown on the click), the app is that frame; otherwise the
@@ -241,8 +248,8 @@ def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_secon
         root = next(f for f in page.frames if f.url.endswith(APP))
     root.wait_for_function(f"() => document.querySelector({json.dumps(CHOOSER)})", timeout=600_000, polling=50)
     chooser = time.perf_counter() - t0
-    steps = open_identification(root)
-    seconds = time.perf_counter() - t0
+    steps = open_identification(root, think)
+    seconds = time.perf_counter() - t0 - think
     cpu = cpu_seconds()
     return {"what": f"landing page read {read:g} s, then {PLAY}" + (" (prestarted frame)" if prestarted else ""),
             "prestarted": prestarted, "seconds": seconds, "chooser_seconds": chooser, "lab_seconds": seconds - chooser,
@@ -252,7 +259,7 @@ def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_secon
 
 
 def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None,
-               landing: float | None = None) -> list[dict]:
+               landing: float | None = None, think: float = THINK) -> list[dict]:
     """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
     storage and service worker, as a learner who comes back); with ``landing``, a third one through the landing
     page, read for that many seconds. A profile on disk, not an incognito context: the in-memory cache of those
@@ -269,12 +276,12 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
         for _ in range(2):
             page = context.new_page()
             page.set_default_timeout(600_000)
-            visits.append(app_to_playable(page, url, counter, cpu_seconds))
+            visits.append(app_to_playable(page, url, counter, cpu_seconds, think))
             page.close()
         if landing is not None:
             page = context.new_page()
             page.set_default_timeout(600_000)
-            visits.append(landing_to_playable(page, url, counter, landing, cpu_seconds))
+            visits.append(landing_to_playable(page, url, counter, landing, cpu_seconds, think))
             page.close()
         context.close()
         return visits
@@ -287,7 +294,7 @@ UNCAPPED = 64.0
 
 
 def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Counter, outside: list[str],
-                       landing: float | None = None) -> list[dict]:
+                       landing: float | None = None, think: float = THINK) -> list[dict]:
     """The visits in a browser capped at ``quota`` of one core (a cgroup: the worker is capped too); with
     ``quota`` None, uncapped, its CPU seconds counted where a cgroup can be made (root), else not counted."""
     from playwright.sync_api import sync_playwright
@@ -301,7 +308,7 @@ def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Co
         cap, exe, cpu_seconds = None, chromium, (lambda: None)
     try:
         with sync_playwright() as pw:
-            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing)
+            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing, think)
     finally:
         if cap is not None:
             cap.__exit__(None, None, None)
@@ -442,7 +449,8 @@ def markdown(runs: dict[str, list[list[dict]]], n: int) -> str:
                 scale = 1e-6 if key == "bytes" else 1
                 cells.append(spread([None if v.get(key) is None else v[key] * scale for v in per_run]))
             lines.append(f"| {where} | {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + f"\n\nMedian (range) of {n} run{'s' if n > 1 else ''}."
+    return "\n".join(lines) + f"\n\nMedian (range) of {n} run{'s' if n > 1 else ''}; the seconds a learner reads " \
+        "the chooser before picking a lab are not counted."
 
 
 def _cpu_ticks() -> dict[int, tuple[str, int]]:
@@ -484,6 +492,8 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=3, help="the app page's visits this many times (median and range)")
     ap.add_argument("--landing", type=float, default=None, metavar="SECONDS",
                     help="also a visit through the landing page, read this many seconds before Play the labs")
+    ap.add_argument("--think", type=float, default=THINK, metavar="SECONDS",
+                    help="seconds a learner reads the chooser before picking a lab (not counted; 0: at once)")
     ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES",
                     help="also measure the app page's visits with the browser capped at this share of one core "
                          "(0.25: a quarter; a cgroup, needs root)")
@@ -520,10 +530,11 @@ def main(argv=None) -> int:
     lesson = None
     try:
         for i in range(args.runs):
-            runs["uncapped"].append(counted_app_visits(chromium, None, url, counter, outside, args.landing))
+            runs["uncapped"].append(counted_app_visits(chromium, None, url, counter, outside, args.landing,
+                                                       args.think))
             if capped_name:
                 runs[capped_name].append(counted_app_visits(chromium, args.cpu_quota, url, counter, outside,
-                                                            args.landing))
+                                                            args.landing, args.think))
             loads.append(machine_load())
             print(f"run {i + 1} of {args.runs} done", flush=True)
         if not args.app_only:
@@ -546,7 +557,8 @@ def main(argv=None) -> int:
     print(f"\nThe static site {site} ({mode}, Pyodide {build.get('pyodide', '?')}): {total / 1e6:.1f} MB on disk, "
           f"of which static/{runtime_dir.name}/ {runtime / 1e6:.1f} MB")
     served = "python -m http.server (no Cache-Control)" if args.plain_http_server else "the site's serve.py"
-    print(f"\nThe app page -> {runs['uncapped'][0][0]['what']}, headless chromium on this machine, served by {served}:")
+    print(f"\nThe app page -> {runs['uncapped'][0][0]['what']}, headless chromium on this machine, served by {served}; "
+          f"the chooser read {args.think:g} s before a lab is picked (not counted):")
     for i in range(args.runs):
         print(f"run {i + 1}:")
         for where, visit_runs in runs.items():

@@ -279,8 +279,10 @@ class LabChooser:
             self.ready_labs.want([self._key(e) for e in self._ahead()], delay)
 
     def _chooser_shown(self) -> None:
-        """The page has drawn the chooser and the browser is idle: build the first labs ahead."""
-        self._build_labs_ahead()
+        """The page has drawn the chooser and the browser is idle: build the first labs ahead (unless a lab was
+        opened already: the learner is playing, and the kernel is theirs)."""
+        if self.stage.children == (self.start_hint,):
+            self._build_labs_ahead()
 
     def open(self, game: str | None = None, lab: str | None = None, seed: int | None = None) -> Lab | None:
         """Open a lab (by default the one chosen in the widgets); returns it."""

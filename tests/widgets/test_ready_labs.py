@@ -98,6 +98,14 @@ def test_a_crafted_message_and_a_lab_that_cannot_be_built_change_nothing(monkeyp
     assert type(lab).__name__ == "IdentificationLab" and app.errors == []
 
 
+def test_a_learner_who_opened_a_lab_before_the_page_was_idle_gets_no_labs_built_behind_them(monkeypatch):
+    monkeypatch.delenv("SAFARI_KIT_CLASS_SEED", raising=False)
+    app = chooser()
+    app.open("Safari Witness", "Identification")  # before the page said "shown": built on the click
+    shown(app)
+    assert ready_titles(app) == [] and app.ready_labs.built == 0
+
+
 def test_the_simulation_lab_is_never_built_ahead(monkeypatch):
     monkeypatch.delenv("SAFARI_KIT_CLASS_SEED", raising=False)
     app = chooser()
