@@ -251,15 +251,42 @@ def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_secon
     steps = open_identification(root, think)
     seconds = time.perf_counter() - t0 - think
     cpu = cpu_seconds()
-    return {"what": f"landing page read {read:g} s, then {PLAY}" + (" (prestarted frame)" if prestarted else ""),
+    return {"name": "via the landing page" + (" (app prestarted)" if prestarted else ""),
+            "what": f"landing page read {read:g} s, then {PLAY}" + (" (prestarted frame)" if prestarted else ""),
             "prestarted": prestarted, "seconds": seconds, "chooser_seconds": chooser, "lab_seconds": seconds - chooser,
             **steps, "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0, "sentence_seconds": None,
             "bytes": counter.bytes, "requests": counter.requests, "statuses": counter.statuses(),
             "log": list(counter.log)}
 
 
+#: the landing page's link to the lessons, and the lesson it opens
+LESSONS_LINK, FIRST_LESSON = "Open the lessons", "notebooks/00-start-here.ipynb"
+
+
+def landing_to_lesson(page, url: str, counter: Counter, read: float, cpu_seconds=lambda: None) -> dict:
+    """A visit through the landing page to the lessons (what a site that starts the app on its landing page costs
+    a learner who goes to the lessons): read for ``read`` seconds, then "Open the lessons": seconds from the click
+    to the lesson's idle kernel (in ``seconds``)."""
+    counter.reset()
+    cpu0 = cpu_seconds()
+    page.goto(url + "index.html", wait_until="domcontentloaded")
+    page.wait_for_timeout(read * 1000)
+    prestarted = page.locator("iframe.safari-prestart").count() > 0
+    t0 = time.perf_counter()
+    page.get_by_role("link", name=LESSONS_LINK).click()
+    page.wait_for_function(KERNEL_IDLE, arg=FIRST_LESSON, timeout=600_000, polling=100)
+    seconds = time.perf_counter() - t0
+    cpu = cpu_seconds()
+    return {"name": "landing page, then lesson 00" + (" (app prestarted)" if prestarted else ""),
+            "what": f"landing page read {read:g} s, then {LESSONS_LINK}" + (" (prestarted frame)" if prestarted
+                                                                            else ""),
+            "prestarted": prestarted, "seconds": seconds, "chooser_seconds": None, "sentence_seconds": None,
+            "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0, "bytes": counter.bytes,
+            "requests": counter.requests, "statuses": counter.statuses(), "log": list(counter.log)}
+
+
 def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None,
-               landing: float | None = None, think: float = THINK) -> list[dict]:
+               landing: float | None = None, think: float = THINK, to: str = "app") -> list[dict]:
     """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
     storage and service worker, as a learner who comes back); with ``landing``, a third one through the landing
     page, read for that many seconds. A profile on disk, not an incognito context: the in-memory cache of those
@@ -281,7 +308,8 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
         if landing is not None:
             page = context.new_page()
             page.set_default_timeout(600_000)
-            visits.append(landing_to_playable(page, url, counter, landing, cpu_seconds, think))
+            visits.append(landing_to_lesson(page, url, counter, landing, cpu_seconds) if to == "lessons" else
+                          landing_to_playable(page, url, counter, landing, cpu_seconds, think))
             page.close()
         context.close()
         return visits
@@ -294,7 +322,7 @@ UNCAPPED = 64.0
 
 
 def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Counter, outside: list[str],
-                       landing: float | None = None, think: float = THINK) -> list[dict]:
+                       landing: float | None = None, think: float = THINK, to: str = "app") -> list[dict]:
     """The visits in a browser capped at ``quota`` of one core (a cgroup: the worker is capped too); with
     ``quota`` None, uncapped, its CPU seconds counted where a cgroup can be made (root), else not counted."""
     from playwright.sync_api import sync_playwright
@@ -308,7 +336,7 @@ def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Co
         cap, exe, cpu_seconds = None, chromium, (lambda: None)
     try:
         with sync_playwright() as pw:
-            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing, think)
+            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing, think, to)
     finally:
         if cap is not None:
             cap.__exit__(None, None, None)
@@ -386,9 +414,14 @@ def row(name: str, samples: list[float]) -> str:
 VISITS = ("first visit", "second visit", "via the landing page")
 
 
+def visit_name(v: dict, i: int) -> str:
+    return v.get("name") or VISITS[i]
+
+
 def visit_rows(visits: list[dict], where: str) -> str:
     lines = []
-    for name, v in zip(VISITS, visits):
+    for i, v in enumerate(visits):
+        name = visit_name(v, i)
         shown = f"{v['sentence_seconds']:.1f} s" if v.get("sentence_seconds") is not None else "never"
         cpu = f", {v['cpu_seconds']:.1f} CPU s" if v.get("cpu_seconds") is not None else ""
         steps = (f"; chooser -> lab {v['lab_seconds']:.1f} s (picking {v['pick_seconds']:.1f} s, Open lab -> cards "
@@ -397,9 +430,10 @@ def visit_rows(visits: list[dict], where: str) -> str:
         nav = (f"; page's first byte at {probe['responseStart'] / 1000:.1f} s"
                + (f" (service worker started at {probe['workerStart'] / 1000:.1f} s)" if probe["workerStart"] else "")
                + (f", first paint {probe['fcp'] / 1000:.1f} s" if probe.get("fcp") else "")) if probe else ""
+        chooser = (f"chooser at {v['chooser_seconds']:.1f} s, start-up sentence at {shown}"
+                   if v.get("chooser_seconds") is not None else "the seconds: from the click to the kernel's idle")
         lines.append(f"  {where:>18s}, {name}: {v['seconds']:5.1f} s to playable{cpu}, {v['bytes'] / 1e6:5.1f} MB in "
-                     f"{v['requests']:3d} requests {v['statuses']} (chooser at {v['chooser_seconds']:.1f} s, "
-                     f"start-up sentence at {shown}{nav}{steps})")
+                     f"{v['requests']:3d} requests {v['statuses']} ({chooser}{nav}{steps})")
     return "\n".join(lines)
 
 
@@ -423,10 +457,11 @@ def summary(runs: dict[str, list[list[dict]]]) -> list[tuple[str, str, str, str]
     """(where, visit, figure, median (range)) for every figure of every visit measured."""
     rows = []
     for where, visit_runs in runs.items():
-        for i, name in enumerate(VISITS):
+        for i in range(len(VISITS)):
             per_run = [vs[i] for vs in visit_runs if len(vs) > i]
             if not per_run:
                 continue
+            name = visit_name(per_run[0], i)
             for key, label, unit in FIGURES:
                 scale = 1e-6 if key == "bytes" else 1
                 values = [None if v.get(key) is None else v[key] * scale for v in per_run]
@@ -440,10 +475,11 @@ def markdown(runs: dict[str, list[list[dict]]], n: int) -> str:
     head = "| Browser | Visit | " + " | ".join(f"{label} ({unit})" for _k, label, unit in FIGURES) + " |"
     lines = [head, "|" + "---|" * (len(FIGURES) + 2)]
     for where, visit_runs in runs.items():
-        for i, name in enumerate(VISITS):
+        for i in range(len(VISITS)):
             per_run = [vs[i] for vs in visit_runs if len(vs) > i]
             if not per_run:
                 continue
+            name = visit_name(per_run[0], i)
             cells = []
             for key, _label, _unit in FIGURES:
                 scale = 1e-6 if key == "bytes" else 1
@@ -492,6 +528,9 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=3, help="the app page's visits this many times (median and range)")
     ap.add_argument("--landing", type=float, default=None, metavar="SECONDS",
                     help="also a visit through the landing page, read this many seconds before Play the labs")
+    ap.add_argument("--landing-to", choices=("app", "lessons"), default="app",
+                    help="where the landing page's visit goes: Play the labs (app) or Open the lessons (lessons: "
+                         "seconds from the click to lesson 00's idle kernel, in the 'to a playable lab' column)")
     ap.add_argument("--think", type=float, default=THINK, metavar="SECONDS",
                     help="seconds a learner reads the chooser before picking a lab (not counted; 0: at once)")
     ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES",
@@ -531,10 +570,10 @@ def main(argv=None) -> int:
     try:
         for i in range(args.runs):
             runs["uncapped"].append(counted_app_visits(chromium, None, url, counter, outside, args.landing,
-                                                       args.think))
+                                                       args.think, args.landing_to))
             if capped_name:
                 runs[capped_name].append(counted_app_visits(chromium, args.cpu_quota, url, counter, outside,
-                                                            args.landing, args.think))
+                                                            args.landing, args.think, args.landing_to))
             loads.append(machine_load())
             print(f"run {i + 1} of {args.runs} done", flush=True)
         if not args.app_only:
