@@ -32,12 +32,16 @@ class AddressRateMixin(KernelPolicy):
         super().__init__(**kwargs)
         self._starts: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
 
+    def _rate_client(self, handler: Any) -> str:
+        """Whose starts a page counts as: its network address (the hub's class service: its hub user)."""
+        return handler.request.remote_ip or "?"
+
     def _check_page(self, handler: Any) -> None:
         """Raise 429 with the learner's sentence when this page's computer took labs too fast; else count it."""
         super()._check_page(handler)
         if handler is None or self.new_kernels_per_minute <= 0:
             return
-        client = handler.request.remote_ip or "?"
+        client = self._rate_client(handler)
         now = time.monotonic()
         starts = self._starts[client]
         while starts and now - starts[0] > 60:

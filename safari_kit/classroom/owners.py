@@ -37,7 +37,7 @@ from jupyter_server.auth.identity import PasswordIdentityProvider
 from safari_kit.classroom import owner_tags
 from safari_kit.classroom.policy import KernelPolicy
 
-__all__ = ["KernelOwnerIdentityProvider", "OwnersMixin", "kernel_id_of", "user_id_of"]
+__all__ = ["KernelOwnerIdentityProvider", "OwnersMixin", "kernel_id_of", "user_id_of", "owner_checked"]
 
 # Voilà's kernel routes: /api/kernels/<id>[/channels], /voila/api/shutdown/<id>, and with
 # preheating or progressive rendering /voila/query/<id>, /voila/execution/<id>
@@ -77,33 +77,42 @@ def _is_page(handler) -> bool:
     return isinstance(handler, VoilaHandler)
 
 
+def owner_checked(user: Any, handler: Any, log: Any) -> Any:
+    """``user`` if the request may go on, None when it is on a kernel ``user`` does not own.
+
+    Shared by :class:`KernelOwnerIdentityProvider` (a browser's cookie) and the hub's class service
+    (:class:`safari_kit.classroom.hub.HubOwnerIdentityProvider`: the hub user's name).
+    """
+    kernel_id = kernel_id_of(handler)
+    if kernel_id is None:
+        if user is not None and _is_page(handler):
+            # the page's unload shutdown posts the _xsrf cookie's value: make sure the page has the cookie.
+            # tornado's xsrf_token reads current_user, which jupyter_server sets right after this call
+            handler.current_user = user
+            handler.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
+        return user
+    km = handler.settings.get("kernel_manager")
+    owned_by = getattr(km, "owned_by", None)
+    if owned_by is None:  # not the class server's kernel manager: nothing to check against
+        return user
+    if kernel_id not in km:  # no such kernel: the handler answers 404 (a uuid4 cannot be guessed)
+        return user
+    user_id = getattr(user, "username", None)
+    if not owned_by(kernel_id, user_id):
+        # no address in the log (what is kept: docs/teachers.md); safari_kit.classroom.request_log caps the lines
+        log.warning("Refused %s %s: this browser does not own kernel %s",
+                    handler.request.method, handler.request.path, kernel_id)
+        return None
+    return user
+
+
 class KernelOwnerIdentityProvider(PasswordIdentityProvider):
     """jupyter_server's identity provider, where a request on a kernel is someone only from its owner."""
 
     async def get_user(self, handler):
         got = super().get_user(handler)
         user = await got if isinstance(got, Awaitable) else got
-        kernel_id = kernel_id_of(handler)
-        if kernel_id is None:
-            if user is not None and _is_page(handler):
-                # the page's unload shutdown posts the _xsrf cookie's value: make sure the page has the cookie.
-                # tornado's xsrf_token reads current_user, which jupyter_server sets right after this call
-                handler.current_user = user
-                handler.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
-            return user
-        km = handler.settings.get("kernel_manager")
-        owned_by = getattr(km, "owned_by", None)
-        if owned_by is None:  # not the class server's kernel manager: nothing to check against
-            return user
-        if kernel_id not in km:  # no such kernel: the handler answers 404 (a uuid4 cannot be guessed)
-            return user
-        user_id = getattr(user, "username", None)
-        if not owned_by(kernel_id, user_id):
-            # no address in the log (what is kept: docs/teachers.md); safari_kit.classroom.request_log caps the lines
-            self.log.warning("Refused %s %s: this browser does not own kernel %s",
-                             handler.request.method, handler.request.path, kernel_id)
-            return None
-        return user
+        return owner_checked(user, handler, self.log)
 
 
 class OwnersMixin(KernelPolicy):

@@ -52,9 +52,10 @@ class ClassroomVoila(Voila):
         return routes
 
 
-def teacher_url(settings: ClassSettings, token: str) -> str:
-    """The teacher's address, printed by the class command (never shown to learners)."""
-    base = learner_urls(settings.ip, settings.port, settings.base_url)[0]
+def teacher_url(settings: ClassSettings, token: str, address: str | None = None) -> str:
+    """The teacher's address, printed by the class command (never shown to learners); ``address``: the learners'
+    address when it is not this machine's (the hub's public one, issue 29)."""
+    base = address or learner_urls(settings.ip, settings.port, settings.base_url)[0]
     return f"{base}teacher?token={token}"
 
 
@@ -69,8 +70,10 @@ class Recording:
 
 
 @contextlib.contextmanager
-def recording(settings: ClassSettings, print_fn: Callable[[str], object] = print) -> Iterator[Recording]:
-    """Set up the recording of ``settings.results`` for the class server's run, and tidy up when it ends."""
+def recording(settings: ClassSettings, print_fn: Callable[[str], object] = print,
+              address: str | None = None) -> Iterator[Recording]:
+    """Set up the recording of ``settings.results`` for the class server's run, and tidy up when it ends
+    (``address``: see :func:`teacher_url`)."""
     folder = Path(settings.results)
     if folder.exists() and not folder.is_dir():
         raise OSError(f"--results {settings.results!r} is a file, not a folder")
@@ -87,7 +90,7 @@ def recording(settings: ClassSettings, print_fn: Callable[[str], object] = print
     path = str(store.path.resolve())
     lines = [f"Recording the class's results (session {session}) in {path}",
              "Teacher's page (keep this address to yourself: it holds the teacher's key):",
-             f"    {teacher_url(settings, token)}"]
+             f"    {teacher_url(settings, token, address)}"]
     try:
         # issue 26: each lab learns its browser's tag (one browser, one learner), in a private folder for this run
         owner_tags.start(tags_folder(store.path))

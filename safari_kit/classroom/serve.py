@@ -17,17 +17,21 @@ laptop). The served notebook is signed as trusted for the server's run only
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import socket
+import sys
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from safari_kit.classroom.addresses import learner_urls
 from safari_kit.classroom.config import voila_config
+from safari_kit.classroom.hub_env import HubService, public_address
 from safari_kit.classroom.settings import ClassSettings
 
-__all__ = ["template_root", "trust_notebook", "check_port_free", "serve", "run"]
+__all__ = ["template_root", "trust_notebook", "check_port_free", "serve", "run", "flushed"]
 
 
 def template_root() -> Path:
@@ -84,29 +88,62 @@ def check_port_free(ip: str, port: int) -> None:
                           f"or --ip") from None
 
 
-def run(notebook: str, settings: ClassSettings, print_fn=print) -> int:
+def flushed(print_fn: Callable[[str], object]) -> Callable[[str], None]:
+    """``print_fn``, then stdout flushed: under JupyterHub a service's stdout is a pipe, block-buffered, and the
+    addresses printed at the start never reached the hub's log (issue 29)."""
+    def out(text: str) -> None:
+        print_fn(text)
+        sys.stdout.flush()
+
+    return out
+
+
+def run(notebook: str, settings: ClassSettings, print_fn=print, environ: Mapping[str, str] | None = None) -> int:
     """``safari-kit class``: serve ``notebook`` to a class with ``settings`` until Ctrl+C; return the exit code.
 
     With ``settings.results`` the class's results are recorded and the teacher's page is served
-    (:func:`safari_kit.classroom.recording.recording` sets both up, and tidies up after).
+    (:func:`safari_kit.classroom.recording.recording` sets both up, and tidies up after). With ``settings.hub``
+    the server is a JupyterHub service: its address, port and path are the hub's (read from ``environ``, the
+    process's environment unless given: :mod:`safari_kit.classroom.hub_env`), and the hub's login comes first.
     """
+    print_fn = flushed(print_fn)
+    service = None
+    if settings.hub:
+        from safari_kit.classroom.hub_env import hub_settings, read_service
+
+        service = read_service(os.environ if environ is None else environ, settings.public_url)
+        settings = hub_settings(settings, service)
     if not settings.results:
-        return serve(notebook, settings, print_fn=print_fn)
+        return serve(notebook, settings, print_fn=print_fn, hub=service)
     from safari_kit.classroom.recording import recording  # the teaching layer: only when recording
 
-    with recording(settings, print_fn=print_fn) as rec:
+    address = (service.public_url or service.prefix) if service else None
+    with recording(settings, print_fn=print_fn, address=address) as rec:
+        lines = list(rec.lines)
+        if service is not None and rec.app_class.teacher_access is not None:
+            from safari_kit.classroom.hub import HubTeacherDoor
+
+            rec.app_class.teacher_access = dataclasses.replace(rec.app_class.teacher_access,
+                                                               door=HubTeacherDoor(settings.teacher_group))
+            who = f"the hub's admins and the group {settings.teacher_group}" if settings.teacher_group else \
+                "the hub's admins (--teacher-group names the teachers' group)"
+            lines.append(f"On the hub, {who} open it after the hub's login, without the key: "
+                         f"{address}teacher")
         return serve(notebook, settings, print_fn=print_fn, app_class=rec.app_class, kernel_env=rec.kernel_env,
-                     extra_lines=rec.lines)
+                     extra_lines=lines, hub=service)
 
 
 def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=None,
-        kernel_env: dict[str, str] | None = None, extra_lines: tuple[str, ...] | list[str] = ()) -> int:
+        kernel_env: dict[str, str] | None = None, extra_lines: tuple[str, ...] | list[str] = (),
+        hub: HubService | None = None) -> int:
     """Serve ``notebook`` to a class with ``settings`` until Ctrl+C; return the exit code.
 
     ``app_class``: a subclass of Voilà's app to launch instead (the teacher's page);
     ``kernel_env``: variables every kernel inherits (set in this process before any starts);
     ``extra_lines``: printed after the learners' address. :func:`run` passes all three when
     ``settings.results`` is set; without them nothing would be recorded, so it is refused.
+    ``hub``: the hub's service settings (``--hub``): the hub's login (:func:`safari_kit.classroom.hub.hub_config`)
+    and the hub's public address printed.
     """
     if settings.results and app_class is None:
         raise ValueError("recording results (--results) needs the teacher's page: call safari_kit.classroom.serve.run")
@@ -115,6 +152,10 @@ def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=N
     check_port_free(settings.ip, settings.port)
     root = template_root()
     config = voila_config(settings)
+    if hub is not None:
+        from safari_kit.classroom.hub import hub_config  # JupyterHub: imported with --hub only
+
+        hub_config(config, hub)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(root), os.environ.get("JUPYTER_PATH")) if p)
     # every kernel keeps tracebacks off its page, a ready lab's too (safari_kit.widgets.quiet.QUIET_ENV)
     os.environ["SAFARI_KIT_QUIET_ERRORS"] = "1"
@@ -125,13 +166,15 @@ def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=N
         app_class = Voila
 
     trust_notebook(notebook, root, config)
-    urls = learner_urls(settings.ip, settings.port, settings.base_url)
+    # on the hub, the hub's public address: the service's own (127.0.0.1) is no use to a learner
+    urls = [public_address(hub)] if hub is not None else learner_urls(settings.ip, settings.port, settings.base_url)
     print_fn("Safari kit class server: give learners this address" + (" (or one of these)" if len(urls) > 1 else "")
              + ":\n" + "\n".join(f"    {u}" for u in urls))
     for line in extra_lines:
         print_fn(line)
+    per = "hub user" if hub is not None else "computer"
     print_fn(f"Limits: {settings.max_kernels or 'no'} labs at most, {settings.new_kernels_per_minute or 'no limit of'}"
-             f" new labs per computer per minute, {settings.memory_limit_mb or 'no limit of'} MB per lab, idle labs "
+             f" new labs per {per} per minute, {settings.memory_limit_mb or 'no limit of'} MB per lab, idle labs "
              f"closed after {settings.cull_idle_seconds or 'never'} s. Stop with Ctrl+C.")
     if settings.pool_size:
         print_fn(f"Getting {settings.pool_size} labs ready (about {max(10, settings.pool_size * 2)} s on a 2-core "

@@ -123,6 +123,16 @@ SETTINGS: tuple[Setting, ...] = (
             "key) is printed at start (default: off, nothing recorded)", low=None, metavar="FOLDER"),
     Setting("session", "", "--session", "the session's name with --results: letters, digits, '-' and '_' "
             "(default: the start's date and time, e.g. 2026-12-04-1905)", low=None, metavar="NAME"),
+    # issue 29: the class server as a JupyterHub managed service (safari_kit.classroom.hub_env, .hub)
+    Setting("hub", False, "--hub", "run as a JupyterHub service: learners log in with their school account, a lab "
+            "belongs to the hub user, the address, port and path come from the hub (needs the 'hub' extra; "
+            "default: off)", low=None),
+    Setting("teacher_group", "", "--teacher-group", "with --hub: the hub group whose members (and the hub's "
+            "admins) open the teacher's page without its key, e.g. teachers-7b (default: admins only)",
+            low=None, metavar="GROUP"),
+    Setting("public_url", "", "--public-url", "with --hub: the hub's public address, e.g. https://hub.school.org/, "
+            "to print the learners' and teacher's addresses (default: the hub's JUPYTERHUB_PUBLIC_URL)",
+            low=None, metavar="URL"),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -266,7 +276,9 @@ def add_arguments(parser: argparse.ArgumentParser, settings: Sequence[Setting] =
         kwargs: dict[str, Any] = {"help": s.help_text(), "dest": s.dest}
         if s.metavar:
             kwargs["metavar"] = s.metavar
-        if s.low is None and s.high is None:
+        if isinstance(s.default, bool):  # a switch (--hub): on when given
+            kwargs.update(action="store_true", default=s.default)
+        elif s.low is None and s.high is None:
             kwargs["default"] = s.default if s.default != "" else None
         else:
             kwargs.update(type=_int_in(s), default=s.cli_default)
@@ -310,6 +322,9 @@ class ClassSettings:
     reclaim_after_seconds: int = _default("reclaim_after_seconds")
     results: str = _default("results")
     session: str = _default("session")
+    hub: bool = _default("hub")
+    teacher_group: str = _default("teacher_group")
+    public_url: str = _default("public_url")
 
     @property
     def pool_size(self) -> int:
@@ -319,7 +334,11 @@ class ClassSettings:
     def __post_init__(self):
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            if field.name in ("ip", "base_url", "results", "session"):
+            if field.name == "hub":
+                if not isinstance(value, bool):
+                    raise ValueError(f"class setting hub must be True or False, got {value!r}")
+                continue
+            if field.name in ("ip", "base_url", "results", "session", "teacher_group", "public_url"):
                 if not isinstance(value, str):
                     raise ValueError(f"class setting {field.name} must be text, got {value!r}")
                 continue
@@ -336,6 +355,9 @@ class ClassSettings:
         if self.page_bytes_per_10s and self.page_bytes_per_10s < (self.max_message_bytes or 64 * 1024):
             raise ValueError(f"class setting page_bytes_per_10s must be at least max_message_bytes "
                              f"({self.max_message_bytes}), got {self.page_bytes_per_10s}")
+        if not self.hub and (self.teacher_group or self.public_url):
+            raise ValueError("class settings teacher_group and public_url (--teacher-group, --public-url) need "
+                             "hub (--hub): without the hub there are no groups and no hub address")
         if self.max_message_bytes and self.max_message_bytes < 64 * 1024:
             raise ValueError(f"class setting max_message_bytes must be at least 65536 (the app's own messages), "
                              f"got {self.max_message_bytes}")

@@ -25,6 +25,7 @@ import asyncio
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import tornado.web
 from tornado.ioloop import IOLoop
@@ -50,6 +51,9 @@ class TeacherAccess:
     base_url: str = "/"
     words: Callable[[], LabWords] | None = None  # issue 26: the labs' names for labs and questions
     wrong_keys: WrongKeys = field(default_factory=WrongKeys, compare=False)
+    # issue 29: on JupyterHub (--hub), a second door beside the key: the hub's admins and the teachers' group
+    # (safari_kit.classroom.hub.HubTeacherDoor: ``async admitted(handler) -> bool``, which may redirect to login)
+    door: Any = field(default=None, compare=False)
 
     @property
     def page_path(self) -> str:
@@ -89,7 +93,15 @@ class _TeacherHandler(tornado.web.RequestHandler):
         self.set_signed_cookie(COOKIE, self._cookie_value(), expires_days=None, httponly=True, samesite="Strict",
                                path=self.access.page_path)
 
+    async def _let_in(self) -> bool:
+        """The teacher cookie, or (on the hub) the door; False: refused, or the door sent them to log in."""
+        if self._has_cookie():
+            return True
+        return self.access.door is not None and bool(await self.access.door.admitted(self))
+
     def _refuse(self) -> None:
+        if self._finished:  # the door sent a teacher who was not logged in to the hub's login
+            return
         self.set_status(403)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(forbidden_page())
@@ -129,7 +141,7 @@ class TeacherPageHandler(_TeacherHandler):
                 return self._refuse()
             self._set_cookie()
             return self.redirect(self.access.page_path, status=303)
-        if not self._has_cookie():
+        if not await self._let_in():
             return self._refuse()
         access = self.access
 
@@ -147,7 +159,7 @@ class TeacherCsvHandler(_TeacherHandler):
     """``<base>teacher/results.csv``: every record of the session, as ``safari-kit results export`` writes it."""
 
     async def get(self) -> None:
-        if not self._has_cookie():  # the cookie only: a key in this address would be kept by the browser
+        if not await self._let_in():  # the cookie only (or the hub): a key in this address would be kept
             return self._refuse()
         store = self.access.store
         text = await IOLoop.current().run_in_executor(None, lambda: csv_text(store.records()))

@@ -37,8 +37,11 @@ def test_every_setting_is_a_field_of_the_settings_in_order_with_its_declared_def
 
 def _other_value(setting):
     """A value of the flag that is not its default and is allowed."""
+    if isinstance(setting.default, bool):  # a switch (--hub)
+        return True
     if setting.low is None and setting.high is None:
-        return {"ip": "10.1.2.3", "base_url": "/7b/", "results": "class-results", "session": "7b-monday"}[setting.name]
+        return {"ip": "10.1.2.3", "base_url": "/7b/", "results": "class-results", "session": "7b-monday",
+                "teacher_group": "teachers-7b", "public_url": "https://hub.example.org/"}[setting.name]
     value = setting.cli_default + 7
     return value if setting.high is None else min(value, setting.high)
 
@@ -46,11 +49,13 @@ def _other_value(setting):
 @pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: s.flag)
 def test_every_flag_comes_back_as_its_setting_and_its_config_value(setting):
     given = _other_value(setting)
-    settings = from_arguments(_parse(setting.flag, str(given)))
+    hub = ("--hub",) if setting.name in ("teacher_group", "public_url") else ()  # they need --hub
+    flags = (setting.flag,) if given is True else (setting.flag, str(given))
+    settings = from_arguments(_parse(*hub, *flags))
     expected = given * setting.scale if setting.scale != 1 else given
     assert getattr(settings, setting.name) == expected
-    others = {s.name: getattr(settings, s.name) for s in SETTINGS if s is not setting}
-    assert others == {s.name: s.default for s in SETTINGS if s is not setting}  # nothing else moved
+    others = {s.name: getattr(settings, s.name) for s in SETTINGS if s is not setting and not (hub and s.name == "hub")}
+    assert others == {s.name: s.default for s in SETTINGS if s is not setting and not (hub and s.name == "hub")}
     if setting.config is not None:
         section, trait = setting.config
         assert voila_config(settings)[section][trait] == expected
@@ -63,7 +68,8 @@ def test_the_flags_the_guide_and_the_help_name_are_the_declared_ones():
     for setting in SETTINGS:
         assert setting.flag in help_text
     flags_in_table = {s.flag for s in SETTINGS if f"`{s.flag}`" in limits_table()}
-    assert flags_in_table == {s.flag for s in SETTINGS} - {"--base-url", "--results", "--session"}
+    assert flags_in_table == {s.flag for s in SETTINGS} - {"--base-url", "--results", "--session", "--hub",
+                                                           "--teacher-group", "--public-url"}
 
 
 def test_a_flag_out_of_its_bounds_names_the_flag_and_the_bound(capsys):
