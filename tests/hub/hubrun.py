@@ -192,8 +192,10 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 @contextlib.contextmanager
 def running_hub(classes: tuple[str, ...] = ("7b", "8c"), options: tuple[str, ...] = ("--ready-labs", "1",
-                                                                                   "--spare-labs", "0")):
-    """A hub serving the shipped config's ``classes``, each service with ``options`` added; stopped at the end."""
+                                                                                   "--spare-labs", "0"),
+                groups: dict[str, list[str]] | None = None):
+    """A hub serving the shipped config's ``classes``, each service with ``options`` added, its users in ``groups``
+    (default :data:`GROUPS`); stopped at the end."""
     chp = need_hub()
     folder = Path(tempfile.mkdtemp(prefix="safari-kit-hub-"))
     port = free_port()
@@ -201,7 +203,7 @@ def running_hub(classes: tuple[str, ...] = ("7b", "8c"), options: tuple[str, ...
     config.write_text(TEST_CONFIG.format(
         shipped=str(SHIPPED), port=port, hub_port=free_port(), api_port=free_port(), chp=chp, folder=folder,
         password=PASSWORD, admins=ADMINS, classes=list(classes), service_ports={n: free_port() for n in classes},
-        options=list(options), groups=GROUPS))
+        options=list(options), groups=GROUPS if groups is None else groups))
     log = folder / "hub.log"
     env = {**os.environ, "SAFARI_KIT_HUB_RESULTS": str(folder / "results"), "CONFIGPROXY_AUTH_TOKEN": "t" * 32,
            "SAFARI_KIT_APP": str(REPO / "notebooks" / "app.ipynb")}

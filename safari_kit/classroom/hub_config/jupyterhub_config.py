@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 #: the classes: name (letters, digits, '-'), and the port of its service on this machine (free, not public)
-CLASSES = [
+CLASSES: list[dict] = [
     {"name": "7b", "port": 8071},
     {"name": "8c", "port": 8072},
 ]
