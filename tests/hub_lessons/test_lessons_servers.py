@@ -28,8 +28,12 @@ def _hub_config(monkeypatch, **env):
     return PyFileConfigLoader(CONFIG.name, str(CONFIG.parent)).load_config()
 
 
+CULLER = "pip install jupyterhub-idle-culler (the hub's idle culler)"
+
+
 def test_the_kits_hub_config_loads_the_lessons_servers_beside_its_class_services(monkeypatch):
     assert LESSONS_SERVERS.is_file()
+    pytest.importorskip("jupyterhub_idle_culler", reason=CULLER)
     c = _hub_config(monkeypatch)
     names = [s["name"] for s in c.JupyterHub.services]
     assert "idle-culler" in names and len(names) >= 2, names  # appended: the class services are still there
@@ -43,6 +47,7 @@ def test_the_kits_hub_config_loads_the_lessons_servers_beside_its_class_services
 
 def test_the_culler_has_both_an_idle_timeout_and_a_maximum_age(monkeypatch):
     """An open page nobody clicks kept a server 'active' for over 5 minutes at --timeout=90: --max-age too."""
+    culler_app = pytest.importorskip("jupyterhub_idle_culler", reason=CULLER).IdleCuller
     c = _hub_config(monkeypatch)
     culler = next(s for s in c.JupyterHub.services if s["name"] == "idle-culler")
     command = culler["command"]
@@ -51,12 +56,19 @@ def test_the_culler_has_both_an_idle_timeout_and_a_maximum_age(monkeypatch):
     assert int(options["timeout"]) == 3600 and int(options["max-age"]) == 28800
     assert 0 < int(options["cull-every"]) <= int(options["timeout"])
     assert "cull-users" not in options  # learners' accounts stay
-    culler_app = pytest.importorskip("jupyterhub_idle_culler", reason="pip install jupyterhub-idle-culler "
-                                     "(the hub's culler; the 'hub' extra)").IdleCuller
     assert {f"--{name}" for name in options} <= {f"--{a}" for a in culler_app.aliases}, options
     short = _hub_config(monkeypatch, SAFARI_KIT_CULL_TIMEOUT="90", SAFARI_KIT_CULL_MAX_AGE="600")
     command = next(s for s in short.JupyterHub.services if s["name"] == "idle-culler")["command"]
     assert "--timeout=90" in command and "--max-age=600" in command
+
+
+def test_without_the_culler_installed_the_hub_starts_and_says_so(monkeypatch, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "jupyterhub_idle_culler" else real(name, *a))
+    c = _hub_config(monkeypatch)
+    assert "idle-culler" not in [s["name"] for s in c.JupyterHub.services]
+    assert "jupyterhub-idle-culler is not installed" in capsys.readouterr().err
 
 
 def test_a_learners_server_opens_jupyterlab_on_their_own_copies(monkeypatch):

@@ -26,6 +26,7 @@ Voilà runs no code from the page). The app there says so instead of "in secret"
 Figures from a 2-core machine (docs/teachers.md, "On a JupyterHub"): about 10-12 s from login to the lessons
 (three at once: 13-18 s), about 225 MB a learner with the app open (server 165 MB + one kernel 60 MB).
 """
+import importlib.util
 import os
 import sys
 
@@ -68,15 +69,20 @@ c.Spawner.mem_limit = "1G"
 c.Spawner.mem_guarantee = "256M"
 c.Spawner.cpu_limit = 1.0
 
-# the idle culler, as a hub service with only the permissions it needs (it never deletes users)
-c.JupyterHub.services.append({
-    "name": "idle-culler",
-    "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={CULL_TIMEOUT}",
-                f"--max-age={CULL_MAX_AGE}", f"--cull-every={CULL_EVERY}"],
-})
-c.JupyterHub.load_roles.append({
-    "name": "idle-culler",
-    "description": "Stop learners' servers nobody uses, and any server older than a school day",
-    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
-    "services": ["idle-culler"],
-})
+# the idle culler, as a hub service with only the permissions it needs (it never deletes users); not installed:
+# the hub starts without it and says so (a culler that cannot start would be restarted again and again)
+if importlib.util.find_spec("jupyterhub_idle_culler") is None:
+    print("lessons_servers.py: jupyterhub-idle-culler is not installed (pip install jupyterhub-idle-culler): "
+          "learners' servers are not stopped when idle", file=sys.stderr)
+else:
+    c.JupyterHub.services.append({
+        "name": "idle-culler",
+        "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={CULL_TIMEOUT}",
+                    f"--max-age={CULL_MAX_AGE}", f"--cull-every={CULL_EVERY}"],
+    })
+    c.JupyterHub.load_roles.append({
+        "name": "idle-culler",
+        "description": "Stop learners' servers nobody uses, and any server older than a school day",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    })
