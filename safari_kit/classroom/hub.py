@@ -109,6 +109,8 @@ class HubTeacherDoor:
 def hub_config(c: Any, service: HubService) -> None:
     """Change Voilà's config ``c`` (made by :func:`~safari_kit.classroom.config.voila_config`) for the hub."""
     c.Voila.identity_provider_class = IDENTITY_PROVIDER_CLASS
+    if service.public_url:  # Voilà's own "running at" line: the hub's public address, not the service's 127.0.0.1
+        c.Voila.custom_display_url = service.public_url
     c.VoilaConfiguration.multi_kernel_manager_class = KERNEL_MANAGER_CLASS
     # (the settings given to ClassroomKernelManager reach its subclass: traitlets reads the parents' sections)
     c.HubKernelManager.too_fast_message = TOO_FAST_FOR_A_USER

@@ -156,7 +156,9 @@ class HubUser:
         assert status == 200, body[:500]
         xsrf = re.search(r'name="_xsrf" value="([^"]+)"', body)
         form = {"username": self.name, "password": PASSWORD, **({"_xsrf": xsrf.group(1)} if xsrf else {})}
-        req = urllib.request.Request(self.hub.url + "hub/login?next=", data=urllib.parse.urlencode(form).encode())
+        # next: the hub's home page (its default would start this user's own server)
+        req = urllib.request.Request(self.hub.url + "hub/login?next=%2Fhub%2Fhome",
+                                     data=urllib.parse.urlencode(form).encode())
         with self.opener.open(req, timeout=60) as resp:
             assert resp.status == 200, resp.status
 
@@ -175,8 +177,9 @@ def wait_for_services(hub: Hub, deadline: float) -> None:
             opener = urllib.request.build_opener(_NoRedirect)
             try:
                 opener.open(req, timeout=5)
-            except urllib.error.HTTPError as exc:
-                if exc.code in (302, 303):
+            except urllib.error.HTTPError as exc:  # the service's own redirect to the hub's OAuth (the hub's
+                # redirect of a path it has no route for goes to /hub/services/...)
+                if exc.code in (302, 303) and "oauth2/authorize" in (exc.headers.get("Location") or ""):
                     waiting.discard(name)
             except OSError:
                 pass

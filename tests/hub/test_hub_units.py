@@ -252,7 +252,8 @@ def test_new_labs_per_minute_count_per_hub_user(tmp_path):
 
 def test_hub_config_sets_the_hubs_provider_and_kernel_manager():
     c = voila_config(ClassSettings(hub=True))
-    hub_config(c, hub_env.read_service(ENV))
+    hub_config(c, hub_env.read_service(ENV, "https://hub.school.org"))
+    assert c.Voila.custom_display_url == "https://hub.school.org/services/7b/"  # Voilà's log line: the public one
     assert c.Voila.identity_provider_class == "safari_kit.classroom.hub.HubOwnerIdentityProvider"
     assert c.VoilaConfiguration.multi_kernel_manager_class == "safari_kit.classroom.hub.HubKernelManager"
     assert c.HubKernelManager.too_fast_message == TOO_FAST_FOR_A_USER
