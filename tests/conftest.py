@@ -55,10 +55,16 @@ def card_csv(tmp_path):
     return write
 
 
-#: fixtures that hold one fixed folder or one build for the whole run: the tests using them share one xdist
-#: worker (``--dist loadgroup``), so two workers never build the static site into .site-build/ at once
+#: fixtures that hold one fixed folder or one build for the whole run (.site-build/), and the files whose tests
+#: use them: each file is one unit of pytest-xdist's work, except these, which are one unit together ("static-site"),
+#: so two workers never build the static site into .site-build/ at once. A test that uses one of the fixtures in
+#: a file not listed stops the run at collection (a new file must be added here).
 SHARED_PATH_FIXTURES = {"offline_site": "static-site", "online_site": "static-site"}
-#: test files that read what those builds leave (.site-build/wheels): in the same group, after the build
+SHARED_BUILD_FILES = {f"tests/browser/{name}.py": "static-site" for name in (
+    "test_a11y_axe_site", "test_site_browser", "test_site_learner_work", "test_site_links",
+    "test_site_offline_lessons", "test_site_prestart_browser", "test_site_snapshot", "test_site_startup",
+    "test_site_subpath")}
+#: test files that read what those builds leave (.site-build/wheels): in the same unit, after the build
 SHARED_PATH_FILES = {"tests/test_site_trim_wheels.py": "static-site"}
 
 
@@ -78,38 +84,45 @@ def _durations() -> dict[str, float]:
         return {}
 
 
-def _file(item: pytest.Item) -> str:
-    return item.nodeid.split("::")[0]
+def _file(nodeid: str) -> str:
+    return nodeid.split("::")[0]
 
 
-def _group(item: pytest.Item) -> str | None:
-    """The xdist group a test needs: its own mark, or the group of a fixed path it shares (None: any worker)."""
-    mark = item.get_closest_marker("xdist_group")
-    if mark is not None:
-        return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
-    groups = {SHARED_PATH_FIXTURES[f] for f in getattr(item, "fixturenames", ()) if f in SHARED_PATH_FIXTURES}
-    groups |= {g for path, g in SHARED_PATH_FILES.items() if item.nodeid.startswith(path + "::")}
-    return sorted(groups)[0] if groups else None
+def unit_of(nodeid: str) -> str:
+    """The unit of work pytest-xdist hands one worker whole: the test's file, or the group of files that share a
+    fixed path. From the test's id alone, because the xdist controller that hands out the units has no items."""
+    file = _file(nodeid.split("@")[0])
+    return SHARED_BUILD_FILES.get(file) or SHARED_PATH_FILES.get(file) or file
 
 
-def _longest_first(items: list, unit, seconds: dict[str, float]) -> list:
+def _check_shared_paths(items) -> None:
+    stray = sorted({_file(i.nodeid) for i in items
+                    if set(getattr(i, "fixturenames", ())) & set(SHARED_PATH_FIXTURES)
+                    and _file(i.nodeid) not in SHARED_BUILD_FILES})
+    if stray:
+        raise pytest.UsageError(f"{', '.join(stray)}: uses the static site's build (offline_site / online_site) "
+                                "but is not in SHARED_BUILD_FILES of tests/conftest.py: add it there, so the "
+                                "build never runs on two pytest-xdist workers at once")
+
+
+def _longest_first(items: list, seconds: dict[str, float]) -> list:
     """``items`` with each unit's tests together, the units longest first (their order inside kept).
 
-    pytest-xdist (``--dist loadgroup --no-loadscope-reorder``) hands the units to its workers in this order, so
-    the longest ones start first and the two workers end close together (longest-processing-time-first).
+    pytest-xdist (``--no-loadscope-reorder`` and the scheduler below) hands the units to its workers in this
+    order, so the longest start first and the two workers end close together (longest-processing-time-first).
     """
     units: dict[str, list] = {}
     for item in items:
-        units.setdefault(unit(item), []).append(item)
-    weight = {u: sum(seconds.get(f, 1.0) for f in {_file(i) for i in its}) for u, its in units.items()}
+        units.setdefault(unit_of(item.nodeid), []).append(item)
+    weight = {u: sum(seconds.get(f, 1.0) for f in {_file(i.nodeid) for i in its}) for u, its in units.items()}
     order = sorted(units, key=lambda u: -weight[u])  # stable: equal weights keep their collected order
     return [item for u in order for item in units[u]]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Browser tests run last; each test file is one xdist unit (a module's servers start once), longest first;
-    tests sharing a fixed path share a unit.
+    """Browser tests run last; each test file is one unit of pytest-xdist's work (a module's servers start
+    once), longest first; the files sharing the static site's build are one unit.
 
     The browser tests' session-wide Playwright (sync API) leaves its event loop registered as the running loop
     of the main thread until the session ends, so a test run after it that calls ``asyncio.run`` (the class
@@ -119,19 +132,26 @@ def pytest_collection_modifyitems(config, items):
     there) runs after the build, at the end of the build's unit (on a fresh clone it would otherwise find no
     build and skip).
     """
-    groups = {item.nodeid: _group(item) for item in items}
+    _check_shared_paths(items)
     seconds = _durations()
 
     def reads_a_build(item) -> bool:
-        return any(item.nodeid.startswith(path + "::") for path in SHARED_PATH_FILES)
-
-    def unit(item) -> str:
-        return groups[item.nodeid] or _file(item)
+        return _file(item.nodeid) in SHARED_PATH_FILES
 
     others = [i for i in items if not uses_browser(i) and not reads_a_build(i)]
     browser = [i for i in items if uses_browser(i)]
     readers = [i for i in items if reads_a_build(i) and not uses_browser(i)]
-    items[:] = _longest_first(others, unit, seconds) + _longest_first(browser + readers, unit, seconds)
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(unit(item)))
+    items[:] = _longest_first(others, seconds) + _longest_first(browser + readers, seconds)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's workers get whole units (``unit_of``) in the order above. Its own ``--dist loadgroup``
+    cannot do this with pytest 9: it marks a group by rewriting ``item._nodeid``, which pytest 9 no longer
+    reads (``nodeid`` comes from ``_id``), so every test was handed out on its own."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileUnits(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return FileUnits(config, log)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests import conftest
-from tests.conftest import SHARED_PATH_FILES, pytest_collection_modifyitems, uses_browser
+from tests.conftest import SHARED_PATH_FILES, pytest_collection_modifyitems, unit_of, uses_browser
 
 
 class FakeItem:
@@ -66,14 +66,36 @@ def test_control_pytests_own_order_runs_a_server_test_after_a_browser_test():
         assert_no_test_without_a_browser_after_one_with(suite())
 
 
-def test_tests_of_the_static_site_share_one_xdist_group_and_every_other_file_is_its_own():
-    items = suite()
-    pytest_collection_modifyitems(None, items)
-    groups = {i.nodeid.split("::")[1]: (m.args[0] if (m := i.get_closest_marker("xdist_group")) else None)
-              for i in items}
-    assert groups == {"test_app": "tests/browser/test_app_voila.py", "test_offline": "static-site",
-                      "test_online": "static-site", "test_links": "static-site", "test_trim": "static-site",
-                      "test_load": "tests/server/test_class_load.py", "test_w1": "tests/witness/test_w1.py"}
+def test_the_files_of_the_static_site_are_one_unit_and_every_other_file_is_its_own():
+    units = {i.nodeid.split("::")[1]: unit_of(i.nodeid) for i in suite()}
+    assert units == {"test_app": "tests/browser/test_app_voila.py", "test_offline": "static-site",
+                     "test_online": "static-site", "test_links": "static-site", "test_trim": "static-site",
+                     "test_load": "tests/server/test_class_load.py", "test_w1": "tests/witness/test_w1.py"}
+    # as pytest-xdist's loadgroup would have named them (it no longer can: tests/conftest.py)
+    assert unit_of("tests/browser/test_site_links.py::test_links[a@b]@static-site") == "static-site"
+
+
+def test_a_test_of_the_site_build_in_a_file_not_listed_stops_the_run():
+    items = [*suite(), FakeItem("tests/browser/test_new_site_thing.py::test_x", ["offline_site"], ["browser"])]
+    with pytest.raises(pytest.UsageError, match="test_new_site_thing.py: uses the static site's build"):
+        pytest_collection_modifyitems(None, items)
+
+
+def test_the_scheduler_hands_out_whole_units():
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Config:
+        class option:
+            loadscopereorder = False
+            maxschedchunk = None
+
+        def getvalue(self, name):
+            return {"tx": ["2*popen"]}.get(name)
+
+    sched = conftest.pytest_xdist_make_scheduler(Config(), None)
+    assert isinstance(sched, LoadScopeScheduling)
+    assert sched._split_scope("tests/browser/test_site_browser.py::test_offline") == "static-site"
+    assert sched._split_scope("tests/witness/test_w1.py::test_w1[3]") == "tests/witness/test_w1.py"
 
 
 def test_the_longest_files_go_first_each_unit_whole_and_browser_tests_still_last(monkeypatch):

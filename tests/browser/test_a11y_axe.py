@@ -11,8 +11,7 @@
 * ``test_axe_lessons_in_jupyterlab``: each lesson notebook that shows the kit's widgets or tables is run in
   JupyterLab and axe looks at the outputs only (``.jp-OutputArea-output``: the kit's HTML, tables and
   widgets). JupyterLab's own page is not the kit's: its findings are printed for the record, never asserted.
-* ``test_axe_static_site_app_page``: the offline static site's app page (Voici, Python in the browser),
-  scoped to ``.safari-app``.
+* the offline static site's app page: tests/browser/test_a11y_axe_site.py (it shares the site's build).
 """
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ import pytest
 from safari_kit.widgets.app import LABS
 from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.helpers import open_and_run
-from tests.browser.site_fixtures import APP
 from tests.browser.test_app_voila import button
 
 pytestmark = pytest.mark.browser
@@ -142,19 +140,3 @@ def test_axe_lessons_in_jupyterlab(laptop, js_errors, lab_server, lesson):
           f"\nplots (JupyterLab's image renderer, not asserted): {describe(images, limit=1)}"
           f"\nJupyterLab's own page (not asserted): {describe(page_wide, limit=2)}")
     assert not failing(kit), describe(failing(kit))
-
-
-def test_axe_static_site_app_page(site_page, js_errors, offline_site):
-    page = site_page
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(offline_site.url + APP, wait_until="domcontentloaded", timeout=120_000)
-    page.locator(f"{APP_ROOT} .widget-dropdown select").wait_for(timeout=180_000)
-    found = {"chooser": run_axe(page, APP_ROOT)}
-    choose(page, "Safari Witness", "Identification", APP_LABS[0][2])
-    found["Identification"] = run_axe(page, APP_ROOT)
-    choose(page, "Safari Knockout", "Knockout", APP_LABS[5][2])
-    found["Knockout"] = run_axe(page, APP_ROOT)
-    for where, violations in found.items():
-        print(f"\nsite {where}: {describe(violations)}")
-    bad = {where: describe(failing(v)) for where, v in found.items() if failing(v)}
-    assert not bad, "\n".join(f"{where}:\n{text}" for where, text in bad.items())
