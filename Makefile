@@ -52,7 +52,7 @@ lint: $(STAMP)
 # green with it: on the shared machine it cut the Voila tests from 570 s to 424 s, with two more timeouts.
 TEST_WORKERS ?= 0
 test: lint hub-proxy
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=40 --junitxml=test-artifacts/junit.xml
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=40 --junitxml=test-artifacts/junit.xml $(PYTEST_ARGS)
 
 # JupyterHub's proxy for the hub tests (tests/hub, issue 29): configurable-http-proxy from npm, into .venv/chp
 # (git-ignored with the venv) unless one is on PATH (.ci/run installs it globally as root). Without npm the hub

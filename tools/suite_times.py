@@ -8,6 +8,7 @@ effect on each tier can be compared run to run.
     python tools/suite_times.py                 # test-artifacts/junit.xml
     python tools/suite_times.py other.xml --files 30
     python tools/suite_times.py --write-durations tests/suite_durations.json   # after a CI run
+    python tools/suite_times.py --cpu test-artifacts/cpu_times-*.json   # after PYTEST_ARGS="-p tests.cpu_times"
 
 ``--write-durations`` keeps each test file's seconds (rounded) in a JSON file the suite reads to hand the
 slowest files to pytest-xdist's workers first (tests/conftest.py): the longest job last would leave one
@@ -47,13 +48,42 @@ def times(path: Path) -> tuple[Counter, Counter, Counter]:
     return per_file, per_tier, count
 
 
+def cpu_report(paths: list[Path], files: int) -> int:
+    """CPU seconds by tier and file, from the files ``-p tests.cpu_times`` writes (one per xdist worker)."""
+    import json
+
+    per_file, per_tier = Counter(), Counter()
+    for path in paths:
+        try:
+            seconds = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"{path}: not a file tests/cpu_times.py wrote ({e})") from None
+        for nodeid, s in seconds.items():
+            file = nodeid.split("::")[0]
+            parts = file.split("/")
+            per_file[file] += s
+            per_tier["/".join(parts[:2]) if parts[0] == "tests" and len(parts) > 2 else parts[0]] += s
+    total = sum(per_tier.values())
+    print(f"{len(paths)} file(s): {total:.0f} CPU-s in tests (setup and teardown included)\n\nby tier")
+    for tier, s in per_tier.most_common():
+        print(f"  {s:8.1f} CPU-s  {100 * s / max(total, 1e-9):5.1f} %  {tier}")
+    print(f"\nthe {files} costliest files")
+    for file, s in per_file.most_common(files):
+        print(f"  {s:8.1f} CPU-s  {file}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("xml", nargs="?", default="test-artifacts/junit.xml", type=Path)
     parser.add_argument("--files", type=int, default=20, help="how many of the slowest files to list (default 20)")
     parser.add_argument("--write-durations", type=Path, metavar="JSON",
                         help="also write each test file's seconds to this JSON file (tests/suite_durations.json)")
+    parser.add_argument("--cpu", nargs="+", type=Path, metavar="JSON",
+                        help="CPU seconds per test (tests/cpu_times.py's files) instead of the XML's wall seconds")
     args = parser.parse_args(argv)
+    if args.cpu:
+        return cpu_report(args.cpu, args.files)
     per_file, per_tier, count = times(args.xml)
     if args.write_durations:
         kept = {f: round(s, 1) for f, s in sorted(per_file.items()) if f.startswith("tests/")}
