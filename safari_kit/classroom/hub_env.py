@@ -27,7 +27,8 @@ from urllib.parse import urlsplit
 
 from safari_kit.classroom.settings import ClassSettings
 
-__all__ = ["HubEnvError", "HubService", "read_service", "hub_settings", "public_address", "NEEDED"]
+__all__ = ["HubEnvError", "HubService", "read_service", "require_jupyterhub", "hub_settings", "public_address",
+           "NEEDED"]
 
 #: the variables the hub sets for a managed service with a URL, which the class service needs
 NEEDED = ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_SERVICE_PREFIX", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_CLIENT_ID",
@@ -100,6 +101,15 @@ def read_service(environ: Mapping[str, str], public_url: str = "") -> HubService
             public = public if public.endswith("/") else public + "/"
     name = environ.get("JUPYTERHUB_SERVICE_NAME") or prefix.rstrip("/").rsplit("/", 1)[-1]
     return HubService(name=name, ip=host, port=port, prefix=prefix, callback_path=callback, public_url=public)
+
+
+def require_jupyterhub() -> None:
+    """Raise :class:`HubEnvError` with the install line when JupyterHub (the ``hub`` extra) is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("jupyterhub") is None:
+        raise HubEnvError("--hub needs JupyterHub in this environment: pip install 'safari_kit[hub]' (in a "
+                          "checkout: pip install -e '.[hub]')")
 
 
 def hub_settings(settings: ClassSettings, service: HubService) -> ClassSettings:

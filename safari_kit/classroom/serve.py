@@ -109,8 +109,9 @@ def run(notebook: str, settings: ClassSettings, print_fn=print, environ: Mapping
     print_fn = flushed(print_fn)
     service = None
     if settings.hub:
-        from safari_kit.classroom.hub_env import hub_settings, read_service
+        from safari_kit.classroom.hub_env import hub_settings, read_service, require_jupyterhub
 
+        require_jupyterhub()
         service = read_service(os.environ if environ is None else environ, settings.public_url)
         settings = hub_settings(settings, service)
     if not settings.results:

@@ -235,6 +235,15 @@ def test_the_class_command_with_hub_outside_a_hub_says_what_is_missing_in_one_li
     assert "need hub (--hub)" in capsys.readouterr().err
 
 
+def test_hub_without_jupyterhub_names_the_extra(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "jupyterhub" else real(name, *a))
+    with pytest.raises(hub_env.HubEnvError, match=r"pip install 'safari_kit\[hub\]'"):
+        hub_env.require_jupyterhub()
+
+
 # ------------------------------------------------------------------ per user, flushed, imported only with --hub
 def test_new_labs_per_minute_count_per_hub_user(tmp_path):
     km = HubKernelManager(connection_dir=str(tmp_path), new_kernels_per_minute=1, too_fast_message=TOO_FAST_FOR_A_USER)
