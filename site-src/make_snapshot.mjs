@@ -1,0 +1,92 @@
+// Make the app page's kernel snapshot in node, at build time (site-src/snapshot.py says why and what).
+// node make_snapshot.mjs <job.json>; job: {pyodideMjs, indexURL, lockFile, packages, imports, loader, afterRestore, out,
+// prelude (optional: Python run first; tests/browser/test_site_snapshot.py makes Python hold a JS object with it)}
+// Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files}); exits 1 with one line naming
+// what failed (an object Python holds that cannot be saved, an import that fails, ...).
+import { readFileSync, writeFileSync } from "node:fs";
+
+function fail(message) {
+  console.error(`make_snapshot: ${message}`);
+  process.exit(1);
+}
+
+const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const { loadPyodide } = await import(job.pyodideMjs);
+const loader = (0, eval)(readFileSync(job.loader, "utf8"));
+const started = Date.now();
+let pyodide;
+try {
+  pyodide = await loadPyodide({ indexURL: job.indexURL, lockFileURL: job.lockFile, packages: job.packages,
+                                _makeSnapshot: true, stdout: () => {}, stderr: (s) => console.error(s) });
+} catch (e) {
+  fail(`Pyodide did not start with the site's runtime ${job.indexURL}: ${e.message}`);
+}
+
+if (job.prelude) pyodide.runPython(job.prelude);
+
+// what the browser's kernel imports at start, and the app: imported now, kept in the snapshot. The names go in a
+// namespace of their own, not the learner's (__main__); the folders and files the imports make (IPython's
+// profile) are listed, since the snapshot holds no file
+const found = pyodide.runPython(`
+import importlib, json, os, sys
+def _tree(tops=("/home", "/tmp")):
+    seen = {}
+    for top in tops:
+        for folder, _dirs, files in os.walk(top):
+            seen[folder] = None
+            for name in files:
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    seen[path] = f.read()
+    return seen
+_before = _tree()
+_failed = []
+for _name in ${JSON.stringify(job.imports)}:
+    try:
+        importlib.import_module(_name)
+    except Exception as exc:
+        _failed.append(f"{_name}: {type(exc).__name__}: {exc}")
+_after = _tree()
+json.dumps({"failed": _failed, "files": [{"path": p, "dir": t is None, "text": t} for p, t in _after.items()
+                                        if p not in _before]})
+`, { globals: pyodide.globals.get("dict")() });
+const { failed, files } = JSON.parse(found);
+if (failed.length) fail(`the app's imports failed in node: ${failed.join("; ")}`);
+
+// the snapshot holds no package's files, and the restore loads them again: Pyodide must not think them loaded
+// (pyodide#5195, #6418)
+for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
+
+// the JS objects Python holds: members of the Pyodide API (pyodide_js, loadPackagesFromImports), saved by name;
+// anything else stops the build
+const names = Object.getOwnPropertyNames(pyodide);
+let snapshot;
+try {
+  snapshot = pyodide.makeMemorySnapshot({
+    serializer(obj) {
+      if (obj === pyodide) return { pyodide: null, kind: typeof obj };
+      for (const name of names) {
+        let value;
+        try { value = pyodide[name]; } catch { continue; }
+        if (value === obj) return { pyodide: name, kind: typeof obj };
+      }
+      const what = obj && obj.constructor ? obj.constructor.name : typeof obj;
+      throw new Error(`Python holds a JavaScript object that cannot be saved: a ${what} (${String(obj).slice(0, 120)}); ` +
+                      "site-src/make_snapshot.mjs knows only members of the Pyodide API");
+    },
+  });
+} catch (e) {
+  fail(e.message);
+}
+const bytes = new Uint8Array(snapshot);
+writeFileSync(job.out, bytes);
+const buildId = pyodide._api.config.BUILD_ID;
+// what the browser runs after a restore, run here once (on the live interpreter, after the snapshot): a mistake
+// in it stops the build instead of every learner's start
+try {
+  pyodide.runPython(readFileSync(job.afterRestore, "utf8"), { globals: pyodide.globals.get("dict")() });
+} catch (e) {
+  fail(`${job.afterRestore} failed: ${e.message}`);
+}
+writeFileSync(job.out + ".json", JSON.stringify({ bytes: bytes.length, checksum: loader.checksum(bytes), buildId,
+                                                  files, seconds: (Date.now() - started) / 1000 }));

@@ -1,0 +1,211 @@
+"""The app page's Python from a memory snapshot (issue 31, item 1): made at build time, restored in the browser.
+
+Why: on every visit the app page's kernel started Python, unpacked some twenty wheels and imported IPython, the
+kernel, ipywidgets, anywidget and the kit: most of the 25-31 s a learner waited at a quarter of a core on a second
+visit. A Pyodide memory snapshot is Python's whole memory after those imports, saved once by the build (in node,
+with the site's own runtime: site-src/make_snapshot.mjs). The browser's kernel worker hands it to ``loadPyodide``
+(``_loadSnapshot``) and Python is where the build left it, without running a single import again.
+
+What it takes (Pyodide 0.29.0: the options are private, tied to the exact runtime build, its ``BUILD_ID``):
+
+* **files**: a snapshot is memory only, no file. The restore loads the kit's and safari_site's files first
+  (anywidget reads the cards' CSS and JavaScript from the kit's files; the kernel's start imports
+  safari_site.later), the other packages' files in the background, and makes again the folders IPython made
+  at import. Pyodide must not think them loaded when it saves (its ``loadedPackages`` emptied: pyodide#5195,
+  #6418), else the restore would skip them;
+* **JS objects Python holds** (``pyodide_js``, ``loadPackagesFromImports``): saved by their names on the
+  Pyodide API, looked up on the new one at the restore; any other object stops the build, naming it;
+* **chance**: every visit restores the same memory, so ``random``'s generator (and any other seeded at import)
+  is reseeded after the restore (site-src/snapshot_after_restore.py);
+* **the worker**: a function (site-src/snapshot_loader.js) replaces the kernel worker's ``loadPyodide(...)``
+  call in jupyterlite-pyodide-kernel's bundles. Pages whose settings name no snapshot (the lessons) start as
+  before. It falls back to the usual start whenever the snapshot cannot be used (missing, damaged, another
+  runtime build, an error while restoring), with no other word to the learner than the usual sentence.
+
+The snapshot goes in a folder named by its content, ``static/snapshot-<hash>/app-kernel.bin`` (served
+``immutable``: site-src/serve_site.py), with a gzip copy beside it (``app-kernel.bin.gz``: 30 MB -> 9 MB) for
+servers that send precompressed files (serve.py does; nginx ``gzip_static on``; Apache: docs/teachers.md).
+The build fails loudly, naming the file and what it looked for, when a pattern it patches is missing.
+
+The online build's app page loads part of its packages from the CDN (traitlets, pygments, ...): node would
+have to fetch them at build time, and the restore would mix the CDN's files with memory made from others, so
+that build has no snapshot (it says so in its log); the offline build, whose every file is the site's own, has.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from versioned_runtime import folder_digest
+
+SRC = Path(__file__).resolve().parent
+MAKER = SRC / "make_snapshot.mjs"
+LOADER = SRC / "snapshot_loader.js"
+AFTER_RESTORE = SRC / "snapshot_after_restore.py"
+#: the app page's kernel settings (Voici writes the whole config into the page)
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+CONFIG = re.compile(r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)', re.S)
+#: the kernel worker's start of Python in jupyterlite-pyodide-kernel 0.7.0 (minified; the names change)
+WORKER_CALL = re.compile(r"this\._pyodide=await (\w+)\("
+                         r"(\{indexURL:\w+,stdout:.{0,400}?\.\.\.\w+\.loadPyodideOptions\})\)")
+WORKER_PATTERN = "this._pyodide=await X({indexURL:..., ...e.loadPyodideOptions})"
+#: Pyodide's private snapshot options, looked for in its loader (pyodide.js) before anything is patched
+PYODIDE_OPTIONS = ("_loadSnapshot", "_snapshotDeserializer", "BUILD_ID")
+#: the snapshot's folder and file names
+FOLDER, FILE = "static/snapshot", "app-kernel.bin"
+#: imported before the snapshot is made: the kernel's start, the app page's cell, and the labs it opens
+IMPORTS = ["pyodide_kernel", "safari_site", "ipywidgets", "anywidget", "safari_kit.widgets.app",
+           "safari_kit.widgets.labs", "safari_kit.widgets.labs.identification", "safari_kit.widgets.labs.knockout",
+           "safari_kit.widgets.labs.challenge", "safari_kit.widgets.labs.fullgame",
+           "safari_kit.widgets.labs.tutorial", "safari_kit.widgets.rules_page"]
+#: loaded with the restore, before the kernel starts: the rest of the app page's packages follow in the background
+FIRST = ["safari-kit", "safari-site"]
+
+
+class SnapshotError(ValueError):
+    """The snapshot cannot be made: the build stops with this message."""
+
+
+class PatternMissing(SnapshotError):
+    """Code the build patches (jupyterlite-pyodide-kernel's worker, Pyodide's loader) is not where it was."""
+
+
+class SnapshotFailed(SnapshotError):
+    """node could not make the snapshot (an import failed, Python holds a JS object that cannot be saved)."""
+
+
+def patch_worker(text: str, where: str) -> str:
+    """A kernel worker bundle with its ``loadPyodide(...)`` call going through site-src/snapshot_loader.js."""
+    loader = LOADER.read_text()
+    new, count = WORKER_CALL.subn(lambda m: f"this._pyodide=await ({loader})({m.group(1)},{m.group(2)})", text)
+    if not count:
+        raise PatternMissing(f"{where}: the kernel worker's start of Python ({WORKER_PATTERN}) was not found: "
+                             "jupyterlite-pyodide-kernel changed? update WORKER_CALL in site-src/snapshot.py")
+    return new
+
+
+def patch_workers(out: Path) -> int:
+    """Patch every bundle of the Pyodide kernel's extension that starts Python; returns how many calls."""
+    folder = out / "extensions" / "@jupyterlite" / "pyodide-kernel-extension"
+    patched = 0
+    for js in sorted(folder.rglob("*.js")):
+        text = js.read_text(errors="surrogateescape")
+        if "loadPyodideOptions" in text and "this._pyodide=await" in text:
+            js.write_text(patch_worker(text, str(js.relative_to(out))), errors="surrogateescape")
+            patched += len(WORKER_CALL.findall(text))
+    if not patched:
+        raise PatternMissing(f"{folder.relative_to(out)}: no bundle with the kernel worker's start of Python "
+                             f"({WORKER_PATTERN}): jupyterlite-pyodide-kernel changed?")
+    return patched
+
+
+def check_pyodide(loader_js: Path) -> None:
+    """Pyodide's loader still reads the private snapshot options (they are tied to its version)."""
+    text = loader_js.read_text(errors="surrogateescape")
+    missing = [name for name in PYODIDE_OPTIONS if name not in text]
+    if missing:
+        raise PatternMissing(f"{loader_js}: Pyodide's loader has no {', '.join(missing)}: this Pyodide cannot "
+                             "restore a snapshot the way site-src/snapshot_loader.js does")
+
+
+def run_node(job: dict, work: Path) -> dict:
+    """Run site-src/make_snapshot.mjs; returns what it wrote beside the snapshot (size, checksum, build id,
+    files)."""
+    if not shutil.which("node"):
+        raise SnapshotFailed("making the app page's snapshot needs node (apt-get install nodejs)")
+    (work / "job.json").write_text(json.dumps(job))
+    proc = subprocess.run(["node", str(MAKER), str(work / "job.json")], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if proc.returncode or not Path(job["out"] + ".json").is_file():
+        raise SnapshotFailed(f"node {MAKER.name} failed (rc={proc.returncode}): {proc.stdout.strip()[-3000:]}")
+    return json.loads(Path(job["out"] + ".json").read_text())
+
+
+def app_packages(page: Path) -> list[str]:
+    """The app page's start-up packages (site-src/kernel_startup.py set them in its config)."""
+    return list(_plugin(_config(page))["loadPyodideOptions"]["packages"])
+
+
+def _config(page: Path) -> dict:
+    m = CONFIG.search(page.read_text())
+    if not m:
+        raise PatternMissing(f"{page}: no jupyter-config-data script (Voici's page changed?)")
+    return json.loads(m.group(2))
+
+
+def _plugin(config: dict) -> dict:
+    return config["litePluginSettings"][KERNEL_PLUGIN]
+
+
+def set_page_snapshot(page: Path, url: str, settings: dict) -> None:
+    """Name the snapshot in the app page's kernel settings (only that page restores it)."""
+    html = page.read_text()
+    m = CONFIG.search(html)
+    if not m:
+        raise PatternMissing(f"{page}: no jupyter-config-data script (Voici's page changed?)")
+    config = json.loads(m.group(2))
+    options = _plugin(config)["loadPyodideOptions"]
+    options["safariSnapshotURL"] = url  # a ...URL key: the kernel makes it absolute, as lockFileURL
+    options["safariSnapshot"] = settings
+    page.write_text(html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):])
+
+
+def remote_packages(lock: dict, names: list[str]) -> list[str]:
+    """The packages of ``names`` (with their dependencies) whose file the site does not hold (a CDN URL)."""
+    packages = lock["packages"]
+    seen: set[str] = set()
+    todo = [re.sub(r"[-_.]+", "-", n).lower() for n in names]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in packages:
+            continue
+        seen.add(name)
+        todo += packages[name].get("depends", [])
+    return sorted(n for n in seen if "://" in packages[n]["file_name"])
+
+
+def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path) -> str:
+    """Make the snapshot of the app page's kernel into ``out/static/snapshot-<hash>/``, name it in the app
+    page's settings and patch the kernel worker. ``runtime``: the site's (versioned) runtime folder;
+    ``pyodide_npm``: the npm package of the same Pyodide (its pyodide.mjs runs in node). Returns a line for
+    the build's log. Raises SnapshotError."""
+    check_pyodide(pyodide_npm / "pyodide.js")
+    packages = app_packages(app_page)
+    remote = remote_packages(json.loads((runtime / "pyodide-lock.json").read_text()), packages)
+    if remote:  # the online build: node would fetch them from the CDN, which a build machine may not reach
+        return (f"no snapshot for the app page: it loads {len(remote)} packages from the CDN ({', '.join(remote[:4])}"
+                ", ...); the offline build (make site OFFLINE=1) serves them itself and has one")
+    # the runtime's own core files where the site has them (offline: its precompiled standard library),
+    # else npm's (online: the CDN's copy, the same files)
+    index = runtime if (runtime / "python_stdlib.zip").is_file() else pyodide_npm
+    work = Path(tempfile.mkdtemp(prefix="site-snapshot-"))
+    try:
+        target = work / FILE
+        info = run_node({"pyodideMjs": str(pyodide_npm / "pyodide.mjs"), "indexURL": f"{index}/",
+                         "lockFile": str(runtime / "pyodide-lock.json"), "packages": packages,
+                         "imports": IMPORTS, "loader": str(LOADER), "afterRestore": str(AFTER_RESTORE),
+                         "out": str(target)}, work)
+        folder = work / "folder"
+        folder.mkdir()
+        shutil.move(str(target), folder / FILE)
+        with open(folder / FILE, "rb") as src, gzip.GzipFile(folder / f"{FILE}.gz", "wb", 6, mtime=0) as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+        name = f"{FOLDER}-{folder_digest(folder)}"
+        shutil.rmtree(out / name, ignore_errors=True)
+        shutil.move(str(folder), out / name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    later = [p for p in packages if p not in FIRST]
+    settings = {"bytes": info["bytes"], "checksum": info["checksum"], "buildId": info["buildId"],
+                "first": [p for p in FIRST if p in packages], "later": later, "files": info["files"],
+                "afterRestore": AFTER_RESTORE.read_text()}
+    set_page_snapshot(app_page, f"./{name}/{FILE}", settings)  # relative to the site's root, as lockFileURL
+    calls = patch_workers(out)
+    gz = (out / name / f"{FILE}.gz").stat().st_size
+    return (f"app page's kernel snapshot: {name}/{FILE} {info['bytes'] / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip), "
+            f"made in {info['seconds']:.1f} s; {calls} worker calls restore it")

@@ -1,0 +1,125 @@
+/* The app page's kernel from a memory snapshot (issue 31, item 1): put by site-src/snapshot.py, at build time, in
+   place of the kernel worker's `loadPyodide(...)` call in every bundle of jupyterlite-pyodide-kernel (this whole
+   file is one function expression: `(this)(loadPyodide, options)`).
+
+   Pages whose kernel settings name no snapshot (the lessons) start as before. On the app page the settings carry
+   `safariSnapshotURL` (the kernel made it absolute, as it does for every `...URL` key) and `safariSnapshot`:
+   {bytes, checksum, buildId, first, later, files, afterRestore}. Then:
+   1. the snapshot is fetched while Pyodide's wasm compiles (`_loadSnapshot` takes a promise), and checked: its
+      length and checksum (a corrupted or truncated file), and Pyodide itself checks its magic number and BUILD_ID
+      (a snapshot of another runtime build);
+   2. Pyodide restores Python's memory (every module the app imports, already imported) and loads the files of
+      `first` (the kit and safari_site: anywidget reads the cards' CSS and JavaScript from the kit's files, and
+      the kernel's start imports safari_site.later); the snapshot holds no files (pyodide#5195), so the other
+      packages' files are loaded after, in the background (`later`), with the folders IPython made (`files`);
+   3. `afterRestore` (site-src/snapshot_after_restore.py) reseeds Python's random generators: every restore
+      starts from the same memory, so without it every visit would draw the same numbers.
+   Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
+   the learner sees the same page and the same sentence, only later. `self.safariSnapshot` tells what happened
+   (tests/browser/test_site_snapshot.py reads it). site-src/make_snapshot.mjs computes the checksum with this
+   file's own `checksum`. */
+(function () {
+"use strict";
+
+/* FNV-1a over the file's 32-bit words: 30 MB in some 20 ms; a damaged byte changes it (crypto.subtle, the
+   alternative, exists only in secure contexts, and a school's plain-http address is none) */
+function checksum(bytes) {
+  var copy = bytes.byteOffset % 4 ? new Uint8Array(bytes) : bytes;
+  var words = new Uint32Array(copy.buffer, copy.byteOffset, copy.length >>> 2);
+  var h = 0x811c9dc5 | 0;
+  for (var i = 0; i < words.length; i++) h = Math.imul(h ^ words[i], 16777619);
+  for (var j = words.length * 4; j < copy.length; j++) h = Math.imul(h ^ copy[j], 16777619);
+  return (h >>> 0).toString(16);
+}
+
+function safariLoadPyodide(loadPyodide, options) {
+  var settings = options.safariSnapshot;
+  var url = options.safariSnapshotURL;
+  delete options.safariSnapshot;
+  delete options.safariSnapshotURL;
+  var state = { restored: false, reason: "no snapshot for this page", later: null };
+  self.safariSnapshot = state;
+  if (!settings || !url) return loadPyodide(options);
+
+  function cold(why) {
+    state.reason = why;
+    console.warn("safari_kit: starting Python without its saved copy (" + why + ")");
+    return loadPyodide(options);
+  }
+
+  function fetchSnapshot() {
+    return fetch(url).then(function (response) {
+      if (!response.ok) throw new Error("the saved copy " + url + ": HTTP " + response.status);
+      return response.arrayBuffer();
+    }).then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      if (bytes.length !== settings.bytes) {
+        throw new Error("the saved copy has " + bytes.length + " bytes, expected " + settings.bytes);
+      }
+      if (checksum(bytes) !== settings.checksum) {
+        throw new Error("the saved copy's checksum differs: a damaged file");
+      }
+      return bytes;
+    });
+  }
+
+  // the JS objects Python held when the snapshot was made (site-src/make_snapshot.mjs, serializer): members of
+  // the Pyodide API, looked up on the new one when first used (it exists only once loadPyodide returns)
+  var api = { pyodide: null };
+  function member(name) {
+    if (!api.pyodide) throw new Error("pyodide." + name + " used before the restore ended");
+    return name === null ? api.pyodide : api.pyodide[name];
+  }
+  function deserialize(saved) {
+    if (!saved || !("pyodide" in saved)) throw new Error("an unknown saved object " + JSON.stringify(saved));
+    var name = saved.pyodide;
+    if (saved.kind === "function") {
+      return new Proxy(function () {}, {
+        apply: function (_t, _this, args) { return member(name).apply(api.pyodide, args); },
+        get: function (_t, key) { return member(name)[key]; },
+      });
+    }
+    return new Proxy({}, {
+      get: function (_t, key) { return member(name)[key]; },
+      set: function (_t, key, value) { member(name)[key] = value; return true; },
+      has: function (_t, key) { return key in member(name); },
+      ownKeys: function () { return Reflect.ownKeys(member(name)); },
+      getOwnPropertyDescriptor: function (_t, key) {
+        var d = Reflect.getOwnPropertyDescriptor(member(name), key);
+        if (d) d.configurable = true;
+        return d;
+      },
+    });
+  }
+
+  var snapshot = fetchSnapshot();
+  snapshot.catch(function () {});  // read below; a failure means a cold start, not an unhandled rejection
+  var restoring = Object.assign({}, options, {
+    packages: settings.first,
+    _loadSnapshot: snapshot,
+    _snapshotDeserializer: deserialize,
+  });
+  return loadPyodide(restoring).then(function (pyodide) {
+    api.pyodide = pyodide;
+    settings.files.forEach(function (f) {
+      if (f.dir) pyodide.FS.mkdirTree(f.path);
+      else pyodide.FS.writeFile(f.path, f.text);
+    });
+    var namespace = pyodide.globals.get("dict")();  // not the learner's namespace
+    pyodide.runPython(settings.afterRestore, { globals: namespace });
+    namespace.destroy();
+    state.restored = true;
+    state.reason = null;
+    state.later = pyodide.loadPackage(settings.later, { messageCallback: function () {} }).then(
+      function () { return true; },
+      function (e) { console.warn("safari_kit: " + e); return false; });
+    return pyodide;
+  }, function (e) {
+    return snapshot.then(function () { return cold(String(e && e.message || e)); },
+                         function (e2) { return cold(String(e2 && e2.message || e2)); });
+  });
+}
+
+safariLoadPyodide.checksum = checksum;
+return safariLoadPyodide;
+})()

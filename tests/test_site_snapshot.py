@@ -1,0 +1,198 @@
+"""The app page's kernel snapshot (issue 31, item 1): the guards that need no browser and no build.
+
+* site-src/snapshot.py: the kernel worker's ``loadPyodide(...)`` call goes through site-src/snapshot_loader.js,
+  and the build stops with the file's name and the pattern it looked for when a bundle, Pyodide's loader or
+  Voici's page is not what it patches; a failing node run stops it too, naming what failed;
+* site-src/snapshot_after_restore.py: every module-level ``random.Random`` is reseeded after a restore (a
+  snapshot restores the same generator state on every visit);
+* site-src/serve_site.py: a file with a ``.gz`` copy beside it (the snapshot) is sent compressed to a browser
+  that accepts gzip, as is, with its own type, to one that does not.
+
+tests/browser/test_site_snapshot.py restores the real snapshot (node and chromium).
+"""
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import random
+import sys
+import threading
+import types
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "site-src"))
+
+import snapshot  # noqa: E402
+from tests.test_site_serve import get, serve_site  # noqa: E402
+
+#: the kernel worker's start of Python as jupyterlite-pyodide-kernel 0.7.0 ships it (minified)
+WORKER = ('async initRuntime(e){let t,{pyodideUrl:n,indexUrl:s}=e;n.endsWith(".mjs")?t=(await r(476)(n)).loadPyodide'
+          ':(importScripts(n),t=self.loadPyodide),this._pyodide=await t({indexURL:s,stdout:e=>{console.log(e),'
+          'this._logMessage({type:"text",level:"info",data:e})},stderr:e=>{console.error(e),this._logMessage({type:'
+          '"text",level:"critical",data:e})},...e.loadPyodideOptions}),this._pyodide._api.on_fatal=async e=>{}}')
+PAGE = ('<html><head><script id="jupyter-config-data" type="application/json">{}</script></head><body></body></html>')
+
+
+def test_the_worker_starts_python_through_the_snapshot_loader():
+    patched = snapshot.patch_worker(WORKER, "static/352.js")
+    assert "this._pyodide=await (" in patched and "safariLoadPyodide" in patched
+    # the loader gets the worker's loadPyodide and its whole options object, page settings included
+    assert ")(t,{indexURL:s,stdout:" in patched and "...e.loadPyodideOptions})," in patched
+    assert patched.endswith(",this._pyodide._api.on_fatal=async e=>{}}")
+
+
+def test_a_worker_without_the_call_stops_the_build_naming_file_and_pattern():
+    with pytest.raises(snapshot.PatternMissing) as err:
+        snapshot.patch_worker(WORKER.replace("this._pyodide=await t(", "this._pyodide=await t.load("),
+                              "extensions/x/static/352.js")
+    assert "extensions/x/static/352.js" in str(err.value) and snapshot.WORKER_PATTERN in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_a_site_without_a_kernel_bundle_stops_the_build(tmp_path):
+    folder = tmp_path / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    folder.mkdir(parents=True)
+    (folder / "1.js").write_text("console.log('no kernel here')")
+    with pytest.raises(snapshot.PatternMissing, match="pyodide-kernel-extension"):
+        snapshot.patch_workers(tmp_path)
+    (folder / "352.js").write_text(WORKER)
+    assert snapshot.patch_workers(tmp_path) == 1
+    assert "safariLoadPyodide" in (folder / "352.js").read_text()
+
+
+def test_a_pyodide_without_the_snapshot_options_stops_the_build(tmp_path):
+    loader = tmp_path / "pyodide.js"
+    loader.write_text('loadPyodide({_loadSnapshot:x, BUILD_ID:"1"})')
+    with pytest.raises(snapshot.PatternMissing) as err:
+        snapshot.check_pyodide(loader)
+    assert str(loader) in str(err.value) and "_snapshotDeserializer" in str(err.value)
+    loader.write_text('loadPyodide({_loadSnapshot:x,_snapshotDeserializer:y, BUILD_ID:"1"})')
+    snapshot.check_pyodide(loader)
+
+
+def test_the_snapshot_is_named_in_the_app_page_only(tmp_path):
+    page = tmp_path / "app.html"
+    options = {"lockFileURL": "./static/pyodide-0123456789ab/pyodide-lock.json", "packages": ["ipython", "safari-kit"]}
+    page.write_text(PAGE.replace("{}", json.dumps(
+        {"litePluginSettings": {snapshot.KERNEL_PLUGIN: {"loadPyodideOptions": options}}})))
+    assert snapshot.app_packages(page) == ["ipython", "safari-kit"]
+    snapshot.set_page_snapshot(page, "./static/snapshot-0123456789ab/app-kernel.bin", {"bytes": 4, "x": "</script>"})
+    config = json.loads(snapshot.CONFIG.search(page.read_text()).group(2))
+    got = config["litePluginSettings"][snapshot.KERNEL_PLUGIN]["loadPyodideOptions"]
+    assert got["safariSnapshotURL"].endswith("app-kernel.bin") and got["safariSnapshot"]["x"] == "</script>"
+    assert page.read_text().count("</script>") == 1  # the settings cannot end the page's script
+    page.write_text("<html><body>no config</body></html>")
+    with pytest.raises(snapshot.PatternMissing, match="app.html"):
+        snapshot.app_packages(page)
+
+
+def test_a_failing_node_run_stops_the_build_with_its_message(tmp_path, monkeypatch):
+    node = snapshot.shutil.which("node")
+    monkeypatch.setattr(snapshot.shutil, "which", lambda name: None)
+    with pytest.raises(snapshot.SnapshotFailed, match="needs node"):
+        snapshot.run_node({"out": str(tmp_path / "x.bin")}, tmp_path)
+    if not node:
+        pytest.skip("node is not installed")
+    monkeypatch.setattr(snapshot.shutil, "which", lambda name: node)
+    monkeypatch.setattr(snapshot, "MAKER", tmp_path / "maker.mjs")
+    (tmp_path / "maker.mjs").write_text('console.error("make_snapshot: Python holds a JavaScript object that '
+                                        'cannot be saved: a Map"); process.exit(1);')
+    with pytest.raises(snapshot.SnapshotFailed, match="cannot be saved: a Map"):
+        snapshot.run_node({"out": str(tmp_path / "x.bin")}, tmp_path)
+
+
+def _after_restore():
+    spec = importlib.util.spec_from_file_location("snapshot_after_restore", REPO / "site-src/snapshot_after_restore.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_module_level_generator_is_reseeded_after_a_restore(monkeypatch):
+    after = _after_restore()
+    fake = types.ModuleType("fake_dealer")
+    fake.rng = random.Random(7)
+    fake.system = random.SystemRandom()
+    monkeypatch.setitem(sys.modules, "fake_dealer", fake)
+    state = fake.rng.getstate()
+    random.seed(7)
+    module_state = random.getstate()
+    assert after.reseed() >= 2
+    # a restore's generators held the same state on every visit: they do not now
+    assert fake.rng.getstate() != state and random.getstate() != module_state
+    import tempfile
+
+    assert tempfile._name_sequence is None  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- serving the snapshot compressed
+@pytest.fixture
+def served(tmp_path):
+    site = tmp_path / "site"
+    folder = site / "static" / "snapshot-0123456789ab"
+    folder.mkdir(parents=True)
+    (site / "jupyter-lite.json").write_text("{}")
+    (site / "index.html").write_text("<title>site</title>")
+    body = bytes(range(256)) * 400
+    (folder / "app-kernel.bin").write_bytes(body)
+    (folder / "app-kernel.bin.gz").write_bytes(gzip.compress(body))
+    server = serve_site.make_server(site, "127.0.0.1", 0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", body
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_snapshot_is_sent_gzip_compressed_to_a_browser_that_accepts_it(served):
+    url, body = served
+    snap = url + "static/snapshot-0123456789ab/app-kernel.bin"
+    status, headers, data = get(snap, {"Accept-Encoding": "gzip, deflate, br"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip" and gzip.decompress(data) == body
+    assert len(data) < len(body) and int(headers["Content-Length"]) == len(data)
+    assert headers["Content-Type"] == "application/octet-stream" and headers["Vary"] == "Accept-Encoding"
+    assert headers["Cache-Control"] == serve_site.IMMUTABLE
+    # revalidated like any file
+    status, _, data = get(snap, {"Accept-Encoding": "gzip", "If-Modified-Since": headers["Last-Modified"]})
+    assert status == 304 and data == b""
+    # a client that takes no gzip gets the file itself
+    for accept in ({}, {"Accept-Encoding": "identity"}, {"Accept-Encoding": "gzip;q=0, br"}):
+        status, headers, data = get(snap, accept)
+        assert status == 200 and data == body and headers["Content-Encoding"] is None, accept
+    # other files: as before, on the same kept-alive server
+    status, headers, data = get(url + "index.html", {"Accept-Encoding": "gzip"})
+    assert data == b"<title>site</title>" and headers["Content-Encoding"] is None and headers["Vary"] is None
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("gzip", True), ("gzip, deflate, br, zstd", True), ("br;q=1.0, gzip;q=0.8", True), ("*", True),
+    ("", False), ("identity", False), ("br", False), ("gzip;q=0", False), ("deflate, gzip;q=0.000", False),
+])
+def test_accept_encoding(header, expected):
+    assert serve_site.accepts_gzip(header) is expected
+
+
+def test_the_online_build_has_no_snapshot_when_the_app_loads_from_the_cdn(tmp_path):
+    lock = {"packages": {
+        "ipython": {"file_name": "ipython-9.0.2-py3-none-any.whl", "depends": ["traitlets"]},
+        "traitlets": {"file_name": "https://cdn.jsdelivr.net/pyodide/v0.29.0/full/traitlets.whl", "depends": []},
+        "safari-kit": {"file_name": "safari_kit-0.1.0-py3-none-any.whl", "depends": []}}}
+    assert snapshot.remote_packages(lock, ["ipython", "safari_kit"]) == ["traitlets"]
+    assert snapshot.remote_packages(lock, ["safari-kit"]) == []
+    runtime = tmp_path / "static" / "pyodide-0123456789ab"
+    runtime.mkdir(parents=True)
+    (runtime / "pyodide-lock.json").write_text(json.dumps(lock))
+    npm = tmp_path / "npm"
+    npm.mkdir()
+    (npm / "pyodide.js").write_text("_loadSnapshot _snapshotDeserializer BUILD_ID")
+    page = tmp_path / "app.html"
+    page.write_text(PAGE.replace("{}", json.dumps({"litePluginSettings": {snapshot.KERNEL_PLUGIN: {
+        "loadPyodideOptions": {"packages": ["ipython", "safari-kit"]}}}})))
+    line = snapshot.build(tmp_path, runtime, npm, page)
+    assert line.startswith("no snapshot for the app page") and "traitlets" in line
+    assert "safariSnapshot" not in page.read_text() and not list(tmp_path.glob("static/snapshot-*"))
