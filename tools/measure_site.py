@@ -3,6 +3,7 @@
     make site OFFLINE=1 && .venv/bin/python tools/measure_site.py             # site/, 30 clicks, JupyterLab too
     .venv/bin/python tools/measure_site.py --site .site-build/test-site --clicks 60 --no-jupyterlab
     .venv/bin/python tools/measure_site.py --site /tmp/site-off --app-only --cpu-quota 0.25   # as root
+    .venv/bin/python tools/measure_site.py --site /tmp/site-off --app-only --cpu-quota 0.25 --landing 20 --markdown
 
 A benchmark, not a test: it prints figures and asserts nothing. It serves the built site on 127.0.0.1 the
 documented way, with the handler of the site's ``serve.py`` (site-src/serve_site.py: its Cache-Control), or
@@ -25,6 +26,21 @@ runtime, the wheels, and whatever the kernel's web worker fetches), and drives D
    changes) and the bare anywidget echo beside it, both inserted into the lesson;
 4. the same two clicks in **JupyterLab** from this venv (tools/bench_click_latency.py, Nagle off: the kit's
    default), unless ``--no-jupyterlab``.
+
+**Runs and figures** (issue 31): item 1 is measured ``--runs`` times (default 3; a new browser profile each run),
+uncapped and (``--cpu-quota``) capped; each figure is printed per run and as the median and range of the runs
+(``--markdown``: a table for the docs). The figures of a visit: seconds to the chooser; seconds from the
+learner's first click on the chooser (pick the lab, Open lab) to the lab's cards on the table (the chooser is
+read ``--think`` seconds first, 2 by default, not counted: what a lab built ahead while the learner reads is
+for); to a playable lab (the two added); when the start-up sentence showed (measured in the page: the first
+paint after the sentence was put in, with the navigation's timing and the render-blocking files, which say why
+it comes when it comes; the page is opened without waiting for DOMContentLoaded, which came after Voici's whole
+script and put the sentence seconds late); the browser's CPU seconds (a cgroup, capped or not: root) and the
+bytes served. ``--landing SECONDS`` adds a visit through the landing page, read that long before "Play the
+labs" (a site built with ``make site PRESTART=1`` starts the app while it is read: the click then shows the
+prestarted frame), or with ``--landing-to lessons`` before "Open the lessons" (seconds to lesson 00's idle
+kernel: what a prestart costs a learner who goes to the lessons). What else used the machine's CPU is printed
+before and after each run: the machine is shared.
 
 ``--app-only`` measures item 1 only. Other hosts: every request the browser context makes to another host is
 listed (there should be none offline). tools/profile_site_kernel.py says where the start-up's time goes.
@@ -160,9 +176,11 @@ PAGE_PROBE = """(() => {
 
 PROBE_READ = """() => {
   const m = window.__safariMeasure || {}, n = performance.getEntriesByType('navigation')[0] || {};
+  const blocking = performance.getEntriesByType('resource').filter((r) => r.renderBlockingStatus === 'blocking');
   return {inserted: m.inserted, fcp: m.fcp, workerStart: n.workerStart || 0, responseStart: n.responseStart || 0,
           responseEnd: n.responseEnd || 0, domInteractive: n.domInteractive || 0,
-          dcl: n.domContentLoadedEventEnd || 0};
+          dcl: n.domContentLoadedEventEnd || 0, blocking: blocking.map((r) => r.name.split('/').pop()),
+          blockingEnd: Math.max(0, ...blocking.map((r) => r.responseEnd))};
 }"""
 
 
@@ -216,9 +234,9 @@ def app_to_playable(page, url: str, counter: Counter, cpu_seconds=lambda: None, 
         what = "Identification lab playable (cards on the table)"
     else:
         what = "kernel ready, start-up check's sentence shown (the lab needs part 1: the kit imports numpy)"
-    seconds = time.perf_counter() - t0 - steps.get("think_seconds", 0)
+    lab = steps.get("pick_seconds", 0) + steps.get("open_seconds", 0)  # the learner's clicks -> cards on the table
     cpu = cpu_seconds()
-    return {"what": what, "seconds": seconds, "chooser_seconds": ready, "lab_seconds": seconds - ready, **steps,
+    return {"what": what, "seconds": ready + lab, "chooser_seconds": ready, "lab_seconds": lab, **steps,
             "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0,
             "sentence_seconds": _sentence(probe), "probe": probe, "bytes": counter.bytes,
             "requests": counter.requests, "statuses": counter.statuses(), "log": list(counter.log)}
@@ -249,7 +267,7 @@ def landing_to_playable(page, url: str, counter: Counter, read: float, cpu_secon
     root.wait_for_function(f"() => document.querySelector({json.dumps(CHOOSER)})", timeout=600_000, polling=50)
     chooser = time.perf_counter() - t0
     steps = open_identification(root, think)
-    seconds = time.perf_counter() - t0 - think
+    seconds = chooser + steps["pick_seconds"] + steps["open_seconds"]
     cpu = cpu_seconds()
     return {"name": "via the landing page" + (" (app prestarted)" if prestarted else ""),
             "what": f"landing page read {read:g} s, then {PLAY}" + (" (prestarted frame)" if prestarted else ""),
@@ -429,6 +447,9 @@ def visit_rows(visits: list[dict], where: str) -> str:
         probe = v.get("probe") or {}
         nav = (f"; page's first byte at {probe['responseStart'] / 1000:.1f} s"
                + (f" (service worker started at {probe['workerStart'] / 1000:.1f} s)" if probe["workerStart"] else "")
+               + (f", the sentence in the page at {probe['inserted'] / 1000:.1f} s" if probe.get("inserted") else "")
+               + (f", render-blocking files ({', '.join(probe['blocking'])}) in at {probe['blockingEnd'] / 1000:.1f} s"
+                  if probe.get("blocking") else "")
                + (f", first paint {probe['fcp'] / 1000:.1f} s" if probe.get("fcp") else "")) if probe else ""
         chooser = (f"chooser at {v['chooser_seconds']:.1f} s, start-up sentence at {shown}"
                    if v.get("chooser_seconds") is not None else "the seconds: from the click to the kernel's idle")
@@ -439,7 +460,8 @@ def visit_rows(visits: list[dict], where: str) -> str:
 
 #: the figures summarised over the runs: (key of a visit, its name in the table, unit)
 FIGURES = (("seconds", "to a playable lab", "s"), ("chooser_seconds", "to the chooser", "s"),
-           ("lab_seconds", "chooser -> playable lab", "s"), ("sentence_seconds", "start-up sentence shown", "s"),
+           ("lab_seconds", "lab picked -> cards on the table", "s"),
+           ("sentence_seconds", "start-up sentence shown", "s"),
            ("cpu_seconds", "CPU", "CPU-s"), ("bytes", "downloaded", "MB"))
 
 
