@@ -59,7 +59,10 @@ def test_the_culler_has_both_an_idle_timeout_and_a_maximum_age(monkeypatch):
     assert {f"--{name}" for name in options} <= {f"--{a}" for a in culler_app.aliases}, options
     short = _hub_config(monkeypatch, SAFARI_KIT_CULL_TIMEOUT="90", SAFARI_KIT_CULL_MAX_AGE="600")
     command = next(s for s in short.JupyterHub.services if s["name"] == "idle-culler")["command"]
-    assert "--timeout=90" in command and "--max-age=600" in command
+    assert "--timeout=90" in command and "--max-age=600" in command and "--cull-every=45" in command
+    short_age = _hub_config(monkeypatch, SAFARI_KIT_CULL_MAX_AGE="60")
+    command = next(s for s in short_age.JupyterHub.services if s["name"] == "idle-culler")["command"]
+    assert "--cull-every=30" in command  # looks often enough for the shorter of the two
 
 
 def test_without_the_culler_installed_the_hub_starts_and_says_so(monkeypatch, capsys):

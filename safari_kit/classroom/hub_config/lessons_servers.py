@@ -41,7 +41,8 @@ DEFAULT_URL = "/lab/tree/lessons/00-start-here.ipynb"
 #: the culler: an hour with nobody using a server, and at most a school day for any server (seconds)
 CULL_TIMEOUT = int(os.environ.get("SAFARI_KIT_CULL_TIMEOUT", "3600"))
 CULL_MAX_AGE = int(os.environ.get("SAFARI_KIT_CULL_MAX_AGE", "28800"))
-CULL_EVERY = max(10, min(300, CULL_TIMEOUT // 2))
+#: how often it looks: half the shorter of the two, between 10 s and 5 minutes
+CULL_EVERY = max(10, min(300, min(CULL_TIMEOUT, CULL_MAX_AGE) // 2))
 
 try:
     c = get_config()  # type: ignore[name-defined] # noqa: F821 - JupyterHub's config loader defines it
