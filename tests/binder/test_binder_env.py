@@ -4,10 +4,13 @@ A fresh virtual environment is built from ``binder/requirements.txt`` alone
 (pip run from the repository root, as repo2docker does, so ``-e .`` installs
 the kit), preferably on Python 3.12 as ``binder/runtime.txt`` asks. Then, with
 that environment's own nbclient and ipykernel (nothing from the development
-venv), a probe notebook imports what the lessons rely on, and every notebook
-Binder's ``binder/postBuild`` builds (the teacher's ``my-lessons/`` and the learners'
-``student/``, the folders README's two links open) is executed top to bottom. A
-dependency the notebooks use but Binder lacks fails here.
+venv), a probe notebook imports what the lessons rely on, and every lesson
+Binder's ``binder/postBuild`` builds into the teacher's ``my-lessons/`` is executed
+top to bottom; the learners' ``student/`` (README's other link) holds the same lessons
+less the answers and the teachers' notes, so it needs nothing more: it is checked to
+be there, and tests/browser/test_learner_lessons_browser.py runs each of its lessons
+in JupyterLab (issue 28: each lesson run once per purpose). A dependency the
+notebooks use but Binder lacks fails here.
 
 Uses pip's cache; the first run downloads the wheels (about a minute on a fast
 link), later runs take about a minute on 2 cores plus the notebooks' own time.
@@ -211,14 +214,16 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path, binder_venv):
          what="safari_kit.server enabled in the Binder environment")
 
     # Binder's build step (binder/postBuild) in a clone of the kit, with this environment's safari-kit:
-    # the folders the README's two links open, the teacher's copies and the learners'. Those are the
-    # notebooks run below (tests/binder/test_binder_doors.py checks that student/ gives no answer away).
+    # the folders the README's two links open, the teacher's copies and the learners'. The teacher's are
+    # run below (tests/binder/test_binder_doors.py checks that student/ gives no answer away).
     clone = tmp_path / "kit"
     clone.mkdir()
     tracked_clone(clone)
     _run(["bash", "binder/postBuild"], env=env, cwd=clone, timeout=300, what="binder/postBuild")
-    notebooks = [*sorted((clone / "my-lessons").glob("*.ipynb")), *sorted((clone / "student").glob("*.ipynb"))]
-    assert sorted(p.name for p in notebooks) == sorted(2 * [p.name for p in _notebooks()]), notebooks
+    notebooks = sorted((clone / "my-lessons").glob("*.ipynb"))
+    learners = sorted((clone / "student").glob("*.ipynb"))
+    assert [p.name for p in notebooks] == [p.name for p in learners] == [p.name for p in _notebooks()], \
+        (notebooks, learners)
 
     runner = tmp_path / "run_notebooks.py"
     runner.write_text(RUNNER, encoding="utf-8")

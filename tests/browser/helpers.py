@@ -123,6 +123,29 @@ _PANEL = "window.jupyterapp && window.jupyterapp.shell.currentWidget"
 def open_notebook(page, server, path: str, timeout: float = 90_000) -> None:
     """Open ``path`` (relative to the server root) in JupyterLab; wait for an idle kernel."""
     page.goto(server.lab_url(path), wait_until="domcontentloaded", timeout=timeout)
+    _wait_for_idle_kernel(page, path, timeout)
+
+
+def switch_notebook(page, server, path: str, timeout: float = 90_000) -> None:
+    """Open ``path`` in the JupyterLab this page shows already, without loading JupyterLab again (its start
+    costs Chromium a few CPU-seconds each time: issue 28); the notebooks open before are closed first and their
+    kernels shut down, unsaved changes dropped. A page not showing JupyterLab yet: :func:`open_notebook`."""
+    in_lab = page.url.startswith(server.url) and page.evaluate("() => !!(window.jupyterapp && window.jupyterapp.shell)")
+    if not in_lab:
+        return open_notebook(page, server, path, timeout)
+    page.evaluate("""async (path) => {
+        const app = window.jupyterapp;
+        for (const w of Array.from(app.shell.widgets('main'))) {
+            if (w.sessionContext) { try { await w.sessionContext.shutdown(); } catch (e) { /* gone already */ } }
+            if (w.context && w.context.model) w.context.model.dirty = false;
+            w.dispose();
+        }
+        await app.commands.execute('docmanager:open', {path});
+    }""", path)
+    _wait_for_idle_kernel(page, path, timeout)
+
+
+def _wait_for_idle_kernel(page, path: str, timeout: float) -> None:
     page.wait_for_function(
         f"""(path) => {{
             const w = {_PANEL};

@@ -8,9 +8,9 @@
   lab), white text on the orange "Next turn" button (2.7:1) and on the "Named: ..." badge (2.6:1), the
   sliders' handles with no name (Full game, Simulation), white names on the Pals' heads (4.3:1, Knockout),
   grey "knowing nothing" text (4.47:1, Identification), the Simulation lab's tab labels (4.45:1).
-* ``test_axe_lessons_in_jupyterlab``: each lesson notebook that shows the kit's widgets or tables is run in
-  JupyterLab and axe looks at the outputs only (``.jp-OutputArea-output``: the kit's HTML, tables and
-  widgets). JupyterLab's own page is not the kit's: its findings are printed for the record, never asserted.
+* the lessons: tests/browser/test_learner_lessons_browser.py runs axe on every screen of each learner's copy
+  in JupyterLab (the kit's outputs; JupyterLab's own page is printed for the record, never asserted), while it
+  reads them: each lesson is run once for both (issue 28).
 * the offline static site's app page: tests/browser/test_a11y_axe_site.py (it shares the site's build).
 """
 from __future__ import annotations
@@ -19,7 +19,6 @@ import pytest
 
 from safari_kit.widgets.app import LABS
 from tests.browser.a11y import describe, failing, run_axe
-from tests.browser.helpers import open_and_run
 from tests.browser.test_app_voila import button
 
 pytestmark = pytest.mark.browser
@@ -39,9 +38,6 @@ APP_LABS = (
 )
 #: actions played in each card-table lab, axe after each (the deals are secret: each run sees other states)
 ACTIONS = 6
-#: the lessons whose outputs are the kit's (00 and 01 show card tables, 02-07 a lab each)
-LESSONS = ("00-start-here", "01-meet-the-cards", "02-identification", "03-challenge", "04-knockout",
-           "05-simulation-lab", "06-cases-and-abilities", "07-rules-tutorial")
 
 
 @pytest.fixture
@@ -121,22 +117,3 @@ def test_axe_app_chooser_and_every_lab(laptop, js_errors, voila_app):
     bad = {where: describe(failing(v)) for where, v in found.items() if failing(v)}
     assert not bad, "\n".join(f"{where}:\n{text}" for where, text in bad.items())
     assert not js_errors, js_errors
-
-
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_axe_lessons_in_jupyterlab(laptop, js_errors, lab_server, lesson):
-    page = laptop
-    path = f"notebooks/{lesson}.ipynb"
-    run = open_and_run(page, lab_server, path, name=f"a11y-{lesson}", timeout=300_000)
-    assert run.ok, run.errors
-    outputs = ".jp-OutputArea-output"
-    # a matplotlib figure is drawn by JupyterLab's image renderer, which gives an image/png output no alt text
-    # (nothing in the output can set it): printed for the record, not asserted (issue 20's note)
-    plots = ".jp-RenderedImage > img"
-    kit = run_axe(page, outputs, exclude=[plots])
-    page_wide = run_axe(page, "body", exclude=[outputs])
-    images = run_axe(page, plots) if page.locator(plots).count() else []
-    print(f"\n{lesson}: the kit's outputs: {len(failing(kit))} critical/serious\n{describe(kit)}"
-          f"\nplots (JupyterLab's image renderer, not asserted): {describe(images, limit=1)}"
-          f"\nJupyterLab's own page (not asserted): {describe(page_wide, limit=2)}")
-    assert not failing(kit), describe(failing(kit))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import open_notebook, screenshot
+from tests.browser.helpers import open_notebook, screenshot, switch_notebook
 from tests.make_lab import changed_tracked, start_make_lab, tracked_clone
 
 pytestmark = pytest.mark.browser
@@ -44,8 +44,8 @@ def test_every_lesson_opens_without_the_unsaved_mark(browser, make_lab):
     page = context.new_page()
     page.set_default_timeout(90_000)
     try:
-        for name in lessons:
-            open_notebook(page, make_lab, name)
+        for name in lessons:  # in one JupyterLab page, as a teacher opens one lesson after another
+            switch_notebook(page, make_lab, name)
             page.wait_for_timeout(1500)  # kernel info and metadata arrive just after idle
             state = page.evaluate(DIRTY)
             assert state == {"model": False, "marks": 0}, f"{name} opens marked as changed: {state}"
