@@ -47,10 +47,10 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 # --durations and the JUnit XML say where the time goes (python tools/suite_times.py sums it by tier).
-# TEST_WORKERS=2: pytest-xdist on two workers (--dist loadgroup: tests that share the static site's folder stay
-# on one worker; browser tests run last on each). Off by default until three runs on a quiet 2-core machine are
-# green with it: on the shared machine it cut the Voila tests from 570 s to 424 s, with two more timeouts.
-TEST_WORKERS ?= 0
+# Two pytest-xdist workers (TEST_WORKERS=0: one process); each gets whole test files, longest first (the
+# suite's own scheduler, tests/conftest.py; the static site's tests are one unit); browser tests last on each.
+# PYTEST_ARGS="-p tests.cpu_times": CPU seconds per test too (tools/suite_times.py --cpu).
+TEST_WORKERS ?= 2
 test: lint hub-proxy
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=40 --junitxml=test-artifacts/junit.xml $(PYTEST_ARGS)
 
