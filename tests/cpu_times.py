@@ -6,6 +6,8 @@ a test waiting for a page costs nothing, a test whose Chromium and kernels keep 
 other worker too. This plugin counts the processor time of the pytest process and everything it started
 (servers, kernels, Chromium, ``make``), from setup to teardown of each test: the utime and stime of every
 live process below this one, plus what each of them collected from children that have ended (cutime, cstime).
+A process that ends unreaped with its parent (a server stopped with its launcher) takes its seconds with it:
+the figures are a floor, good for comparing one run with the next.
 Each xdist worker counts its own tree, so two workers do not count each other.
 
     make test PYTEST_ARGS="-p tests.cpu_times"
@@ -23,8 +25,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 OUT = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 
-def _tree_ticks(root: int) -> int:
-    """utime+stime+cutime+cstime of ``root`` and every live process below it, in clock ticks."""
+def _tree_ticks(root: int) -> dict[int, int]:
+    """utime+stime+cutime+cstime of ``root`` and of every live process below it, in clock ticks, by pid."""
     parent, ticks = {}, {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -38,14 +40,21 @@ def _tree_ticks(root: int) -> int:
         pid = int(entry.name)
         parent[pid] = int(fields[1])
         ticks[pid] = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
-    total = 0
+    mine = {}
     for pid, t in ticks.items():
         p = pid
         while p > 1 and p != root:
             p = parent.get(p, 0)
         if p == root:
-            total += t
-    return total
+            mine[pid] = t
+    return mine
+
+
+def _spent(before: dict[int, int], after: dict[int, int]) -> int:
+    """Ticks spent between two snapshots by the processes alive at the second (a process that ended is
+    counted where its parent collected it, or not at all: a server killed with its launcher is lost; never
+    negative, which subtracting two totals was when a test stopped a server that had run for a while)."""
+    return sum(max(0, t - before.get(pid, 0)) for pid, t in after.items())
 
 
 class CpuTimes:
@@ -58,7 +67,7 @@ class CpuTimes:
         try:
             return (yield)
         finally:
-            self.seconds[item.nodeid] = round((_tree_ticks(os.getpid()) - before) / TICKS, 2)
+            self.seconds[item.nodeid] = round(_spent(before, _tree_ticks(os.getpid())) / TICKS, 2)
 
     def pytest_sessionfinish(self, session):
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
