@@ -37,7 +37,7 @@ VOILA_NODELAY := --Voila.kernel_websocket_connection_class=safari_kit.server.NoD
 # LAB_ARGS: extra options for jupyter lab (e.g. LAB_ARGS=--no-browser).
 LESSONS_DIR ?= my-lessons
 lab: $(STAMP)
-	$(VENV)/bin/safari-kit lessons $(LESSONS_DIR)
+	$(VENV)/bin/safari-kit lessons $(LESSONS_DIR) --from notebooks
 	$(VENV)/bin/jupyter lab $(LESSONS_DIR)/ $(ROOT_FLAG) $(LAB_ARGS)
 
 # ruff (style, pyflakes), mypy (the engine layers), import-linter (the layers of CONTRIBUTING.md)
@@ -77,7 +77,7 @@ class: $(STAMP)
 
 # the learners' copies (no solutions, no teachers' notes), as Binder's build (binder/postBuild) makes them
 student: $(STAMP)
-	$(VENV)/bin/safari-kit lessons student --student
+	$(VENV)/bin/safari-kit lessons student --student --from notebooks
 
 # Binder without Docker: the generated build (repo2docker --no-build) and a
 # fresh venv from binder/requirements.txt that runs every notebook.
