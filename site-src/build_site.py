@@ -33,6 +33,8 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
    serves it with cache headers (docs/teachers.md, "Serving the site with cache headers");
 7. names the runtime's folder by its content, ``static/pyodide-<hash>/`` (site-src/versioned_runtime.py), so a
    browser keeps the runtime without asking on every visit, and a new kit or lock gets a new folder.
+8. saves the app page's Python as a memory snapshot that its kernel restores instead of starting Python afresh
+   (site-src/snapshot.py, issue 31; the offline build only).
 """
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ from html import escape
 from pathlib import Path
 
 import kernel_startup
+import snapshot
 from precompile import precompile
 from trim_wheels import trim_wheel
 from versioned_runtime import runtime_folder, version_runtime, version_voici_build
@@ -655,8 +658,14 @@ def main(argv=None) -> int:
     log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")
     for m in out.rglob("*.map"):
         m.unlink()
-    log(f"runtime in {version_runtime(out)}/, Voici's scripts in {version_voici_build(out)}/: named by their "
+    runtime = version_runtime(out)
+    log(f"runtime in {runtime}/, Voici's scripts in {version_voici_build(out)}/: named by their "
         "content, kept by browsers without asking")
+    try:  # the app page's Python from a memory snapshot (site-src/snapshot.py)
+        log(snapshot.build(out, out / runtime, npm_package(f"pyodide@{PYODIDE_VERSION}", cache / "npm"),
+                           out / kernel_startup.APP_PAGE))
+    except snapshot.SnapshotError as exc:
+        sys.exit(f"the app page's snapshot: {exc}")
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
                                                 "prestart": args.prestart, "pyodide": PYODIDE_VERSION}, indent=1))
     check_local(out, args.offline)

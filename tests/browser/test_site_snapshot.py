@@ -1,0 +1,338 @@
+"""The app page's kernel restored from its memory snapshot (issue 31, item 1), on the offline site.
+
+``make site OFFLINE=1`` (the shared ``offline_site`` build) makes the snapshot in node and names it in the app
+page's settings (site-src/snapshot.py). What runs here:
+
+* in chromium, the site served by its own ``serve.py`` handler (the snapshot goes gzip-compressed): the kernel
+  worker says it restored the snapshot (``self.safariSnapshot``, set by site-src/snapshot_loader.js), and every
+  lab of the chooser opens from that kernel and answers a click (Identification: a whole turn to its result);
+  two visits deal apart;
+* a copy of the site whose snapshot is damaged: the worker falls back to the usual start, the learner reads the
+  same words (the chooser's text, each lab's buttons) as on the restored page, and no other sentence;
+* in node, through the same loader (tests/browser/snapshot_restore_probe.mjs): two restores draw different
+  random numbers (and, without the reseeding, the same: the check can see it); a snapshot of another runtime
+  build and a missing one start cold; and a build whose Python holds a JS object it cannot save stops, naming it.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.site_fixtures import APP, FRIENDLY, REPO
+from tests.browser.test_app_voila import app_errors, button
+from tests.test_site_serve import serve_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SITE_SRC = REPO / "site-src"
+PROBE = Path(__file__).with_name("snapshot_restore_probe.mjs")
+#: each lab's root on the page (the Simulation lab needs numpy: offline it is one sentence, as on a cold start)
+ROOTS = {"RulesTutorial": ".safari-tutorial", "IdentificationLab": ".safari-identification-lab",
+         "ChallengeLab": ".safari-challenge-lab", "FullGameLab": ".safari-fullgame-lab", "RulesPage": ".safari-rules",
+         "KnockoutLab": ".safari-knockout-lab", "SimulationLab": None}
+ALL_ROOTS = ", ".join(f".safari-app {r}" for r in ROOTS.values() if r)
+#: every piece of text the page shows outside the app (the start-up sentence, any note), read in one go
+OUTSIDE_THE_APP = """() => [...document.querySelectorAll('body *')]
+    .filter(e => !e.closest('.safari-app') && !e.querySelector('.safari-app') && !e.children.length
+                 && e.offsetParent !== null && (e.innerText || '').trim())
+    .map(e => e.innerText.trim())"""
+STATE = ("() => self.safariSnapshot ? {restored: self.safariSnapshot.restored, reason: self.safariSnapshot.reason}"
+         " : null")
+
+
+def _serve(root: Path):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(serve_site.Handler, directory=str(root)))
+    server.quiet = True  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def _snapshot_file(root: Path) -> Path:
+    found = sorted(root.glob("static/snapshot-*/app-kernel.bin"))
+    assert len(found) == 1, f"{root}: expected one snapshot, found {found}"
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def served_site(offline_site):
+    """The offline site served by serve.py's handler: the snapshot's .gz copy goes with Content-Encoding."""
+    server, url = _serve(offline_site.root)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def damaged_site(offline_site, tmp_path_factory):
+    """A copy of the site (hard links) whose snapshot has 64 bytes changed mid-file, and no gzip copy."""
+    root = tmp_path_factory.mktemp("damaged") / "site"
+    shutil.copytree(offline_site.root, root, copy_function=os.link)
+    snap = _snapshot_file(root)
+    data = bytearray(snap.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 64] = bytes(b ^ 0x5A for b in data[middle:middle + 64])
+    snap.unlink()  # a hard link: the shared build's file stays as it is
+    snap.write_bytes(bytes(data))
+    Path(f"{snap}.gz").unlink()
+    server, url = _serve(root)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def snapshot_state(page) -> dict | None:
+    """What the kernel worker's loader says (site-src/snapshot_loader.js), or None when no worker has one."""
+    for worker in page.workers:
+        try:
+            state = worker.evaluate(STATE)
+        except Exception:  # noqa: BLE001 - a worker that went away
+            continue
+        if state is not None:
+            return state
+    return None
+
+
+def open_app(page, url: str) -> str:
+    page.goto(url + APP, wait_until="domcontentloaded")
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+    return page.locator(".safari-app").inner_text()
+
+
+def open_any_lab(page, entry) -> str | None:
+    """Open ``entry`` (an app LabEntry) from the chooser; returns its root selector (None: the Simulation lab's
+    offline sentence was shown instead)."""
+    from safari_kit.widgets.app import LABS
+
+    app = page.locator(".safari-app")
+    button(app.locator(".widget-toggle-buttons"), entry.game).click()
+    titles = [e.title for e in LABS if e.game == entry.game]
+    page.wait_for_function(
+        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown select');"
+        " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
+        " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
+    page.evaluate("(sel) => document.querySelectorAll(sel).forEach(e => { e.dataset.oldLab = '1'; })", ALL_ROOTS)
+    app.locator(".widget-dropdown select").first.select_option(index=titles.index(entry.title))
+    page.wait_for_timeout(200)  # the kernel has the choice before Open lab
+    button(app, "Open lab").click()
+    root = ROOTS[entry.cls]
+    if root is None:
+        page.wait_for_function("(words) => { const t = document.querySelector('.safari-app').innerText;"
+                               " return t.includes(words) && !t.includes('Opening Simulation'); }",
+                               arg=FRIENDLY, timeout=60_000)
+        return None
+    page.locator(f".safari-app {root}:not([data-old-lab])").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(300)
+    return f".safari-app {root}:not([data-old-lab])"
+
+
+def buttons_of(page, root: str) -> list[str]:
+    """The button labels a learner sees in a lab (what must not change with the snapshot)."""
+    return sorted(page.locator(f"{root} button:visible").all_inner_texts())
+
+
+def click_something(page, root: str, entry) -> None:
+    """The lab answers: its first enabled button (not Save, Load or Download) is clicked and the lab changes."""
+    candidates = page.locator(f"{root} button:visible:not([disabled])")
+    for i in range(candidates.count()):
+        target = candidates.nth(i)
+        if target.inner_text().strip() in ("", "Save", "Load", "Download my results"):
+            continue
+        before = page.locator(root).first.inner_html()
+        target.click()
+        page.wait_for_function("([sel, before]) => { const el = document.querySelector(sel);"
+                               " return el && el.innerHTML !== before; }", arg=[root, before], timeout=30_000)
+        return
+    assert entry.cls == "RulesPage", f"{entry.title}: no button to click"
+    page.wait_for_function(f"() => [...document.querySelectorAll('{root} img')].some(i => i.complete && "
+                           "i.naturalWidth > 0)", timeout=30_000)
+
+
+def test_every_lab_opens_and_plays_from_the_restored_kernel(site_page, js_errors, served_site):
+    from safari_kit.widgets.app import LABS
+    from tests.browser.test_site_browser import _play_identification_turn
+
+    page = site_page
+    t0 = time.perf_counter()
+    open_app(page, served_site)
+    print(f"\napp page from the snapshot: chooser in {time.perf_counter() - t0:.1f} s")
+    assert snapshot_state(page) == {"restored": True, "reason": None}
+    for entry in LABS:
+        root = open_any_lab(page, entry)
+        if root is not None:
+            click_something(page, root, entry)
+    _play_identification_turn(page)
+    print(f"every lab opened and answered a click: {time.perf_counter() - t0:.1f} s")
+    assert not app_errors(page), app_errors(page)
+    assert not page.outside, f"requests to other hosts: {page.outside}"
+    assert not js_errors, js_errors
+
+
+def knockout_deal(page, url: str) -> str:
+    from safari_kit.widgets.app import LABS
+
+    open_app(page, url)
+    root = open_any_lab(page, next(e for e in LABS if e.cls == "KnockoutLab"))
+    return page.locator(f"{root} .safari-table").inner_text()
+
+
+def test_two_visits_never_deal_alike(browser, served_site):
+    """Every restore starts from the same memory: the deals still differ (fresh seeds, random reseeded)."""
+    deals, states = [], []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        try:
+            page = context.new_page()
+            deals.append(knockout_deal(page, served_site))
+            states.append(snapshot_state(page))
+        finally:
+            context.close()
+    assert states == [{"restored": True, "reason": None}] * 2
+    assert deals[0] != deals[1], deals
+
+
+def test_a_damaged_snapshot_starts_python_the_usual_way_with_the_same_words(browser, served_site, damaged_site,
+                                                                           js_errors):
+    """No other sentence to the learner: the chooser's words and every lab's buttons as on a restored page."""
+    from safari_kit.widgets.app import LABS
+
+    seen = {}
+    for name, url in (("restored", served_site), ("damaged", damaged_site)):
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
+            sentences: list[str] = []
+            page.on("console", lambda m: sentences.append(m.text) if "safari_kit" in m.text else None)
+            chooser = open_app(page, url)
+            state = snapshot_state(page)
+            labs = {}
+            for entry in LABS:
+                root = open_any_lab(page, entry)
+                labs[(entry.game, entry.title)] = buttons_of(page, root) if root else FRIENDLY
+            seen[name] = {"state": state, "chooser": chooser, "labs": labs, "console": sentences,
+                          "outside": page.evaluate(OUTSIDE_THE_APP)}
+        finally:
+            context.close()
+    restored, damaged = seen["restored"], seen["damaged"]
+    assert restored["state"] == {"restored": True, "reason": None}
+    assert damaged["state"]["restored"] is False and "checksum" in damaged["state"]["reason"], damaged["state"]
+    assert any("starting Python without its saved copy" in s for s in damaged["console"]), damaged["console"]
+    assert damaged["chooser"] == restored["chooser"]
+    assert damaged["labs"] == restored["labs"]
+    assert damaged["outside"] == restored["outside"], (damaged["outside"], restored["outside"])
+    assert not js_errors, js_errors
+
+
+# ----------------------------------------------------------------------------- in node, through the same loader
+PROBE_PY = """
+import json, random, sys
+json.dumps({"random": random.random(), "app": "safari_kit.widgets.app" in sys.modules})
+"""
+
+
+def _app_options(root: Path) -> dict:
+    import re
+
+    html = (root / APP).read_text()
+    config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html,
+                                  re.S).group(1))
+    return config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
+
+
+def probe(root: Path, tmp_path: Path, snapshot_file: str | None, **settings) -> dict:
+    """Start the app page's kernel in node through site-src/snapshot_loader.js; what Python then holds."""
+    from versioned_runtime import runtime_folder
+
+    runtime = runtime_folder(root)
+    options = _app_options(root)
+    options["lockFileURL"] = str(runtime / "pyodide-lock.json")
+    options["safariSnapshotURL"] = "http://127.0.0.1:9/app-kernel.bin"  # answered by the probe from the file
+    options["safariSnapshot"].update(settings)
+    npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
+    job = {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
+           "snapshotFile": snapshot_file or "", "loader": str(SITE_SRC / "snapshot_loader.js"), "probe": PROBE_PY}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    proc = subprocess.run(["node", str(PROBE), str(tmp_path / "job.json")], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["probe"] = json.loads(result["probe"])
+    return result
+
+
+@pytest.fixture(scope="module")
+def site_src_path():
+    import sys
+
+    sys.path.insert(0, str(SITE_SRC))
+    yield
+    sys.path.remove(str(SITE_SRC))
+
+
+def test_in_node_two_restores_draw_different_numbers(offline_site, tmp_path, site_src_path):
+    snap = str(_snapshot_file(offline_site.root))
+    first, second = probe(offline_site.root, tmp_path, snap), probe(offline_site.root, tmp_path, snap)
+    for run in (first, second):
+        assert run["restored"] is True and run["later"] is True and run["probe"]["app"] is True, run
+    assert first["probe"]["random"] != second["probe"]["random"]
+    # the control: without the reseeding both restores draw the same number (what every visit would deal)
+    same = [probe(offline_site.root, tmp_path, snap, afterRestore="")["probe"]["random"] for _ in range(2)]
+    assert same[0] == same[1]
+
+
+def test_in_node_a_missing_or_foreign_snapshot_starts_cold(offline_site, tmp_path, site_src_path):
+    missing = probe(offline_site.root, tmp_path, None)
+    assert missing["restored"] is False and "404" in missing["reason"] and missing["probe"]["app"] is False
+    # another runtime build's snapshot (its BUILD_ID, bytes 16-48 of the header, differs), with a matching
+    # length and checksum: Pyodide refuses it, the kernel starts cold
+    data = bytearray(_snapshot_file(offline_site.root).read_bytes())
+    data[16:48] = bytes(32)
+    foreign = tmp_path / "foreign.bin"
+    foreign.write_bytes(bytes(data))
+    check = subprocess.run(["node", "-e", "const f = eval(require('fs').readFileSync(process.argv[1], 'utf8'));"
+                            "console.log(f.checksum(new Uint8Array(require('fs').readFileSync(process.argv[2]))))",
+                            str(SITE_SRC / "snapshot_loader.js"), str(foreign)], capture_output=True, text=True)
+    run = probe(offline_site.root, tmp_path, str(foreign), checksum=check.stdout.strip(), bytes=len(data))
+    assert run["restored"] is False and "build id" in run["reason"], run
+    assert run["warnings"] and run["probe"]["app"] is False
+
+
+def test_a_js_object_python_cannot_save_stops_the_build(offline_site, tmp_path, site_src_path):
+    import snapshot
+    from versioned_runtime import runtime_folder
+
+    runtime = runtime_folder(offline_site.root)
+    npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
+    job = {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/",
+           "lockFile": str(runtime / "pyodide-lock.json"), "packages": ["safari-kit"], "imports": ["safari_kit"],
+           "loader": str(snapshot.LOADER),
+           "afterRestore": str(snapshot.AFTER_RESTORE), "out": str(tmp_path / "x.bin"),
+           "prelude": "import js, builtins\nbuiltins._held = js.Map.new()"}
+    with pytest.raises(snapshot.SnapshotFailed, match="cannot be saved: a Map"):
+        snapshot.run_node(job, tmp_path)
+
+
+def test_the_snapshot_is_served_compressed(offline_site, served_site):
+    import urllib.request
+
+    snap = _snapshot_file(offline_site.root)
+    url = served_site + snap.relative_to(offline_site.root).as_posix()
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": "gzip"}), timeout=30) as r:
+        body = r.read()
+        assert r.headers["Content-Encoding"] == "gzip" and r.headers["Cache-Control"] == serve_site.IMMUTABLE
+    assert len(body) < snap.stat().st_size / 2 and gzip.decompress(body) == snap.read_bytes()
