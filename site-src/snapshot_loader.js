@@ -11,7 +11,8 @@
    2. Pyodide restores Python's memory (every module the app imports, already imported) and loads the files of
       `first` (the kit and safari_site: anywidget reads the cards' CSS and JavaScript from the kit's files, and
       the kernel's start imports safari_site.later); the snapshot holds no files (pyodide#5195), so the other
-      packages' files are loaded after, in the background (`later`), with the folders IPython made (`files`);
+      packages' files (`later`) are loaded in the background once the page's first cell has run, and the
+      folders IPython made (`files`) are made again;
    3. `afterRestore` (site-src/snapshot_after_restore.py) reseeds Python's random generators: every restore
       starts from the same memory, so without it every visit would draw the same numbers.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
@@ -31,6 +32,17 @@ function checksum(bytes) {
   for (var j = words.length * 4; j < copy.length; j++) h = Math.imul(h ^ copy[j], 16777619);
   return (h >>> 0).toString(16);
 }
+
+/* the kernel's shell (in the snapshot, made by pyodide_kernel at import) calls loadLater after its first cell */
+var AFTER_FIRST_CELL = [
+  "def _safari_after_first_cell(*_args):",
+  "    import js, pyodide_kernel",
+  "    pyodide_kernel.ipython_shell.events.unregister('post_run_cell', _safari_after_first_cell)",
+  "    js.safariSnapshot.loadLater()",
+  "import pyodide_kernel",
+  "pyodide_kernel.ipython_shell.events.register('post_run_cell', _safari_after_first_cell)",
+].join("\n");
+var LATER_MS = 20000;
 
 function safariLoadPyodide(loadPyodide, options) {
   var settings = options.safariSnapshot;
@@ -100,6 +112,17 @@ function safariLoadPyodide(loadPyodide, options) {
     _snapshotDeserializer: deserialize,
   });
   return loadPyodide(restoring).then(function (pyodide) {
+    try {
+      return restored(pyodide);
+    } catch (e) {
+      return cold("after the restore: " + String(e && e.message || e));
+    }
+  }, function (e) {
+    return snapshot.then(function () { return cold(String(e && e.message || e)); },
+                         function (e2) { return cold(String(e2 && e2.message || e2)); });
+  });
+
+  function restored(pyodide) {
     api.pyodide = pyodide;
     settings.files.forEach(function (f) {
       if (f.dir) pyodide.FS.mkdirTree(f.path);
@@ -108,16 +131,25 @@ function safariLoadPyodide(loadPyodide, options) {
     var namespace = pyodide.globals.get("dict")();  // not the learner's namespace
     pyodide.runPython(settings.afterRestore, { globals: namespace });
     namespace.destroy();
+    // the other packages' files: once the page's first cell has run (the kernel idle, the chooser drawn), so
+    // their unpacking does not slow the start; at the latest after LATER_MS
+    state.loadLater = function () {
+      if (!state.later) {
+        state.later = pyodide.loadPackage(settings.later, { messageCallback: function () {} }).then(
+          function () { return true; },
+          function (e) { console.warn("safari_kit: " + e); return false; });
+      }
+      return state.later;
+    };
+    var hook = pyodide.globals.get("dict")();
+    pyodide.runPython(AFTER_FIRST_CELL, { globals: hook });
+    hook.destroy();
+    var timer = setTimeout(state.loadLater, LATER_MS);
+    if (timer && timer.unref) timer.unref();  // node (the build's and the tests' checks) need not wait for it
     state.restored = true;
     state.reason = null;
-    state.later = pyodide.loadPackage(settings.later, { messageCallback: function () {} }).then(
-      function () { return true; },
-      function (e) { console.warn("safari_kit: " + e); return false; });
     return pyodide;
-  }, function (e) {
-    return snapshot.then(function () { return cold(String(e && e.message || e)); },
-                         function (e2) { return cold(String(e2 && e2.message || e2)); });
-  });
+  }
 }
 
 safariLoadPyodide.checksum = checksum;

@@ -21,6 +21,6 @@ const warnings = [];
 console.warn = (...args) => warnings.push(args.join(" "));
 let pyodide; try { pyodide = await loader(loadPyodide, { indexURL: job.indexURL, stdout: () => {}, stderr: () => {}, ...job.options }); } catch (e) { console.log(JSON.stringify({error: String(e && e.message || e).slice(0, 2000), warnings})); process.exit(3); }
 const state = globalThis.safariSnapshot;
-const later = state.later ? await state.later : null;
+const later = state.loadLater ? await state.loadLater() : null;  // the browser: after the first cell
 const probe = pyodide.runPython(job.probe, { globals: pyodide.globals.get("dict")() });
 console.log(JSON.stringify({ restored: state.restored, reason: state.reason, later, warnings, probe }));
