@@ -11,8 +11,8 @@
    2. Pyodide restores Python's memory (every module the app imports, already imported) and loads the files of
       `first` (the kit and safari_site: anywidget reads the cards' CSS and JavaScript from the kit's files, and
       the kernel's start imports safari_site.later); the snapshot holds no files (pyodide#5195), so the other
-      packages' files (`later`) are loaded in the background once the page's first cell has run, and the
-      folders IPython made (`files`) are made again;
+      packages' files (`later`) are loaded in the background some seconds after the page's first cell has run,
+      and the folders IPython made (`files`) are made again;
    3. `afterRestore` (site-src/snapshot_after_restore.py) reseeds Python's random generators: every restore
       starts from the same memory, so without it every visit would draw the same numbers.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
@@ -38,11 +38,16 @@ var AFTER_FIRST_CELL = [
   "def _safari_after_first_cell(*_args):",
   "    import js, pyodide_kernel",
   "    pyodide_kernel.ipython_shell.events.unregister('post_run_cell', _safari_after_first_cell)",
-  "    js.safariSnapshot.loadLater()",
+  "    js.safariSnapshot.firstCellDone()",
   "import pyodide_kernel",
   "pyodide_kernel.ipython_shell.events.register('post_run_cell', _safari_after_first_cell)",
 ].join("\n");
-var LATER_MS = 20000;
+/* the other packages' files are unpacked this long after the page's first cell (the chooser drawn, the learner
+   picking a lab: unpacked at once they slowed opening the first lab by a second at a quarter core), or after
+   LATER_MS at the latest. Python needs them only for what the snapshot did not import (rare: a traceback's
+   source lines, a lexer, package metadata) */
+var AFTER_CELL_MS = 15000;
+var LATER_MS = 30000;
 
 function safariLoadPyodide(loadPyodide, options) {
   var settings = options.safariSnapshot;
@@ -131,8 +136,14 @@ function safariLoadPyodide(loadPyodide, options) {
     var namespace = pyodide.globals.get("dict")();  // not the learner's namespace
     pyodide.runPython(settings.afterRestore, { globals: namespace });
     namespace.destroy();
-    // the other packages' files: once the page's first cell has run (the kernel idle, the chooser drawn), so
-    // their unpacking does not slow the start; at the latest after LATER_MS
+    // the other packages' files: a while after the page's first cell has run, so that their unpacking does not
+    // slow the start or the first lab (AFTER_CELL_MS); at the latest after LATER_MS
+    state.firstCell = false;
+    state.firstCellDone = function () {
+      state.firstCell = true;
+      var t = setTimeout(state.loadLater, AFTER_CELL_MS);
+      if (t && t.unref) t.unref();
+    };
     state.loadLater = function () {
       if (!state.later) {
         state.later = pyodide.loadPackage(settings.later, { messageCallback: function () {} }).then(

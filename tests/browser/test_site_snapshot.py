@@ -47,7 +47,7 @@ OUTSIDE_THE_APP = """() => [...document.querySelectorAll('body *')]
                  && e.offsetParent !== null && (e.innerText || '').trim())
     .map(e => e.innerText.trim())"""
 STATE = ("() => self.safariSnapshot ? {restored: self.safariSnapshot.restored, reason: self.safariSnapshot.reason,"
-         " later: !!self.safariSnapshot.later} : null")
+         " firstCell: !!self.safariSnapshot.firstCell} : null")
 
 
 def _serve(root: Path):
@@ -172,12 +172,12 @@ def test_every_lab_opens_and_plays_from_the_restored_kernel(site_page, js_errors
     print(f"\napp page from the snapshot: chooser in {time.perf_counter() - t0:.1f} s")
     state = snapshot_state(page)
     assert state is not None and state["restored"] is True and state["reason"] is None, state
-    # the page's cell has run: the other packages' files are on their way (site-src/snapshot_loader.js)
+    # the page's cell has run: the other packages' files follow a little later (site-src/snapshot_loader.js)
     deadline = time.monotonic() + 15
-    while not state["later"] and time.monotonic() < deadline:
+    while not state["firstCell"] and time.monotonic() < deadline:
         page.wait_for_timeout(200)
         state = snapshot_state(page)
-    assert state["later"] is True, state
+    assert state["firstCell"] is True, state
     for entry in LABS:
         root = open_any_lab(page, entry)
         if root is not None:
