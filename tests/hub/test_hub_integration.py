@@ -96,6 +96,7 @@ def test_the_lab_answers_its_owner_only(hub, lea):
     assert asyncio.run(classmate()) == 403
     assert user.get(hub.service_url("7b") + f"api/kernels/{kernel_id}")[0] == 200
     assert max_.get(hub.service_url("7b") + f"api/kernels/{kernel_id}")[0] == 403
+    assert shutdown(hub, kernel_id, max_) == 403  # the page's unload shutdown, from a classmate's account
     time.sleep(0.5)  # the refusal's log line
     log = hub.log_text()
     assert "does not own kernel" in log
@@ -120,6 +121,33 @@ def test_the_teachers_page_for_the_teachers_group_and_admins_not_learners(hub, l
     fresh = HubUser(hub, "ms-ada")
     status, _body, final = fresh.get(hub.service_url("7b") + "teacher")
     assert status == 200 and "/hub/login" in final
+
+
+def test_the_owners_page_unload_shutdown_ends_her_lab(hub, lea):
+    user, kernel_id, _ = lea
+    assert shutdown(hub, kernel_id, user) in (200, 204)  # HubOAuth's _xsrf check passes for the page's own post
+    deadline = time.monotonic() + 20
+    while user.get(hub.service_url("7b") + f"api/kernels/{kernel_id}")[0] != 404 and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert user.get(hub.service_url("7b") + f"api/kernels/{kernel_id}")[0] == 404
+
+
+def shutdown(hub: Hub, kernel_id: str, user: HubUser) -> int:
+    """``POST voila/api/shutdown/<id>`` as the page's unload sends it (the ``_xsrf`` form field from its cookie)."""
+    import urllib.error
+    import urllib.request
+
+    xsrf = next((c.value for c in user.jar if c.name == "_xsrf" and c.path.startswith("/services/7b")), "")
+    boundary = uuid.uuid4().hex
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"_xsrf\"\r\n\r\n{xsrf}\r\n"
+            f"--{boundary}--\r\n").encode()
+    req = urllib.request.Request(hub.service_url("7b") + f"voila/api/shutdown/{kernel_id}", data=body, method="POST",
+                                 headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    try:
+        with user.opener.open(req, timeout=30) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
 
 
 def test_sigterm_ends_the_class_service_without_a_traceback(hub):
