@@ -234,3 +234,9 @@ def stop(hub: Hub, timeout: float = 30) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(hub.proc.pid, signal.SIGKILL)
     hub.proc.wait(10)
+    # JupyterHub starts its proxy in a session of its own (a proxy outlives a hub restart) and writes its pid
+    # here; a hub that did not stop it (killed, or slow on a loaded machine) would leave it running for ever
+    with contextlib.suppress(OSError, ValueError):
+        pid = int((hub.folder / "jupyterhub-proxy.pid").read_text().strip())
+        if "configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+            os.kill(pid, signal.SIGKILL)
