@@ -17,9 +17,15 @@ One concern a module:
 * the teacher's page: :mod:`~safari_kit.classroom.recording` (``--results``: the store, the token, the app
   with the teacher's routes), :mod:`~safari_kit.classroom.teacher` (the routes),
   :mod:`~safari_kit.classroom.wrong_keys` (wrong keys counted), :mod:`~safari_kit.classroom.lab_words` (the
-  labs' names for the page).
+  labs' names for the page);
+* on a JupyterHub (``--hub``): :mod:`~safari_kit.classroom.hub_env` (the hub's service environment, read
+  without importing JupyterHub), :mod:`~safari_kit.classroom.hub` (the hub's login with the kit's owner check,
+  labs per minute per hub user, the teacher's page for admins and the teachers' group),
+  :mod:`~safari_kit.classroom.learner_server` (a learner's own server for the lessons: their copies, then
+  ``jupyterhub-singleuser``) and ``hub_config/`` (the files a school's hub runs: ``jupyterhub_config.py``,
+  ``lessons_servers.py``, the Zero to JupyterHub values).
 
 It sits above the labs (``safari_kit.widgets``: the teacher's page names labs as the chooser does) and
-the class's records (``safari_kit.teaching``). The Jupyter server extension (TCP_NODELAY) stays apart in
+the class's records (``safari_kit.class_results``). The Jupyter server extension (TCP_NODELAY) stays apart in
 :mod:`safari_kit.server`, which imports nothing of the kit: a Jupyter server loads it alone.
 """
