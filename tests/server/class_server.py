@@ -59,6 +59,17 @@ class ClassServer:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
+def as_from_a_terminal() -> None:
+    """In the child before it runs the server: Ctrl+C and SIGTERM handled as in a teacher's terminal.
+
+    A child inherits its parent's ignored signals and blocked-signal mask, and the pytest-xdist worker that
+    starts it may have either from an earlier test (in a run of the whole suite, Ctrl+C reached a server
+    started there only after 60 s, when the test's cleanup sent SIGTERM)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 @contextlib.contextmanager
 def class_server(*options: str, notebook: dict | None = None, app: bool = False):
     """``safari-kit class`` on 127.0.0.1 with ``options``, serving the tiny notebook (or ``notebook``).
@@ -86,7 +97,7 @@ def class_server(*options: str, notebook: dict | None = None, app: bool = False)
     cmd = [sys.executable, "-m", "safari_kit", "class", str(nb), "--ip", "127.0.0.1", "--port", str(port), *options]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=home, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=as_from_a_terminal)
     server = ClassServer(f"http://127.0.0.1:{port}/", proc, log)
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
