@@ -14,15 +14,69 @@ fraction, then a decimal.
 >>> from fractions import Fraction
 >>> count_first(Fraction(7, 37), (14, 74))
 '14/74 (= 7/37) ≈ 0.189'
+
+Every decimal and percent a learner reads is written here, in the learner's language (issue 30): English
+0.189 and 18.9%, Spanish 0,189 and 18,9 % (:data:`NUMBER_STYLES`, the one table of how a language writes
+numbers; the standard library only, no Babel in the learner's kernel).
+
+>>> from safari_kit.core.i18n import language
+>>> decimal(0.18919, 3), percent(0.18919), whole(12345)
+('0.189', '18.9%', '12,345')
+>>> with language("es"):
+...     decimal(0.18919, 3), percent(0.18919), whole(12345), as_number("0,189"), count_first(Fraction(7, 37))
+('0,189', '18,9\xa0%', '12.345', 0.189, '7/37 ≈ 0,189')
 """
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["as_number", "count_first"]
+from safari_kit.core.i18n import current_language
+
+__all__ = ["as_number", "count_first", "decimal", "percent", "whole", "NUMBER_STYLES"]
 
 NBSP = "\u00a0"
+
+
+class NumberStyle(NamedTuple):
+    """How a language writes numbers (CLDR's, kept by hand for the kit's few languages)."""
+
+    decimal_mark: str
+    group_mark: str
+    percent: str  # "{}" is the number
+    min_grouping: int  # digits before a whole number gets group marks (Spanish: 5, "1000" but "10.000")
+
+
+#: the one table of how each language writes numbers; a language missing here writes them as English does
+NUMBER_STYLES: dict[str, NumberStyle] = {
+    "en": NumberStyle(".", ",", "{}%", 4),
+    "es": NumberStyle(",", ".", "{}" + NBSP + "%", 5),
+}
+
+
+def _style() -> NumberStyle:
+    lang = current_language()
+    return NUMBER_STYLES.get(lang) or NUMBER_STYLES.get(lang.split("_")[0]) or NUMBER_STYLES["en"]
+
+
+def decimal(value: Any, digits: int = 3) -> str:
+    """``value`` with ``digits`` decimals, in the learner's language (``0.189``, ``0,189``)."""
+    text = f"{float(value):.{int(digits)}f}"
+    return text.replace(".", _style().decimal_mark)
+
+
+def percent(value: Any, digits: int = 1) -> str:
+    """A share (0.189) as a percent in the learner's language (``18.9%``, ``18,9 %``)."""
+    return _style().percent.format(decimal(float(value) * 100, digits))
+
+
+def whole(value: int) -> str:
+    """A whole number with the language's group marks (``12,345``, ``12.345``; Spanish groups from 10.000)."""
+    style = _style()
+    n = int(value)
+    if len(str(abs(n))) < style.min_grouping:
+        return str(n)
+    return f"{n:,}".replace(",", style.group_mark)
 
 
 def as_number(answer: Any) -> Fraction | float | None:
@@ -34,7 +88,9 @@ def as_number(answer: Any) -> Fraction | float | None:
     if isinstance(answer, float):
         return answer
     if isinstance(answer, str):
-        text = answer.strip().replace(" ", "")
+        text = answer.strip().replace(" ", "").replace(NBSP, "")
+        if _style().decimal_mark == "," and "," in text:  # a Spanish learner's 0,189 (and 18,9 %)
+            text = text.replace(".", "").replace(",", ".")
         try:
             if text.endswith("%"):
                 return float(text[:-1]) / 100
@@ -98,6 +154,7 @@ def count_first(value: Any, count: tuple[int, int] | None = None, digits: int = 
     if count is not None and (a, b) != (v.numerator, v.denominator):
         head = f"{a}/{b}{sp}(={sp}{reduced})"
     approx = f"{float(v):.{digits}f}"
+    mark = _style().decimal_mark
     if Fraction(approx) == v:  # a terminating decimal is exact: say "=", trimmed
-        return f"{head}{sp}={sp}{approx.rstrip('0').rstrip('.')}"
-    return f"{head}{sp}≈{sp}{approx}"
+        return f"{head}{sp}={sp}{approx.rstrip('0').rstrip('.').replace('.', mark)}"
+    return f"{head}{sp}≈{sp}{approx.replace('.', mark)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from safari_kit.core.i18n import ngettext
 from safari_kit.presentation.narration import card_label
 from safari_kit.presentation.views import WITNESS_PHASE_WORDS
 from safari_kit.witness.rules import Event
@@ -21,7 +22,7 @@ __all__ = ["spot_words", "archive_step_sentence", "ability_sentence", "turn_phra
 
 
 def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def _whose(player, viewer) -> str:

@@ -32,9 +32,11 @@ import traceback
 import ipywidgets as W
 
 from safari_kit.core.chance import fresh_seed
+from safari_kit.core.i18n import N_, _, current_language, language
 from safari_kit.widgets.class_join import ResultsDownload
 from safari_kit.widgets.live import LiveRegion
 # the chances in HTML live in presentation (issue 28: the widget-free flows write them too); one copy, re-exported
+from safari_kit.presentation.numbers import whole
 from safari_kit.presentation.chance_html import count_html, count_lines, fraction_html  # noqa: F401
 from safari_kit.widgets.quiet import QUIET_ENV, page_words
 
@@ -72,18 +74,18 @@ def learner_owns_the_server() -> bool:
 
 def where_python_runs() -> str:
     """Where the kernel deals, in a learner's words: a server's kernel, the learner's own, or the browser's."""
-    return "in your browser" if python_in_browser() else \
-        "on your own server" if learner_owns_the_server() else "on the server"
+    return _("in your browser") if python_in_browser() else \
+        _("on your own server") if learner_owns_the_server() else _("on the server")
 
 
 #: what a class seed gives away, said wherever one is shown (issue 19: the kit computes every card in one line)
-CLASS_SEED_WARNING = ("Anyone who knows the seed can compute every card, the face-down ones too: "
+CLASS_SEED_WARNING = N_("Anyone who knows the seed can compute every card, the face-down ones too: "
                       "a class seed is for class exercises, not for contests.")
 #: what a deal in the learner's own browser is (the static site): theirs, not secret from them
-BROWSER_DEAL_WORDS = ("Python runs in this browser, so the face-down cards are on this computer: "
+BROWSER_DEAL_WORDS = N_("Python runs in this browser, so the face-down cards are on this computer: "
                       "good for practice, not for contests (those need the class server).")
 #: what a deal on the learner's own server is (a per-learner JupyterHub server, Binder): theirs, not secret
-OWN_SERVER_DEAL_WORDS = ("Your labs run on your own server, so the face-down cards are not hidden from you. "
+OWN_SERVER_DEAL_WORDS = N_("Your labs run on your own server, so the face-down cards are not hidden from you. "
                          "That is good for practice and homework, not for contests (those need the class server).")
 
 
@@ -92,10 +94,23 @@ OWN_SERVER_DEAL_WORDS = ("Your labs run on your own server, so the face-down car
 PLACE_STOP = ".safari-table .st-selectable[data-key^='place:'][tabindex='0']"
 
 
-def guarded(method):
-    """Run a lab callback; show any exception in the lab instead of losing it."""
+def in_own_language(method):
+    """Run a lab's method in the language the lab was built in (issue 30): a click's callback runs in whatever
+    context the kernel dispatches it from, so the lab switches to its learner's language itself."""
 
     @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with language(getattr(self, "language", None)):
+            return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+def guarded(method):
+    """Run a lab callback in the lab's language; show any exception in the lab instead of losing it."""
+
+    @functools.wraps(method)
+    @in_own_language
     def wrapper(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
@@ -103,7 +118,8 @@ def guarded(method):
             self.errors.append(f"{type(exc).__name__}: {exc}")
             log.error("lab callback %s failed:\n%s", method.__name__, traceback.format_exc())
             # the page gets a short sentence without paths; the traceback is in the server's log only (issue 19)
-            self.show_status(f"Something went wrong ({page_words(exc)}). Press Reset to start again.", kind="error")
+            self.show_status(_("Something went wrong ({problem}). Press Reset to start again.").format(
+                problem=page_words(exc)), kind="error")
             return None
 
     return wrapper
@@ -112,11 +128,13 @@ def guarded(method):
 class Lab:
     """Base of the labs: seed box, Reset button, status line and the layout."""
 
-    title = "Lab"
+    title = N_("Lab")
     secret_deals = True  # the lab deals cards a learner must not see: fair mode hides its seed
 
     def __init__(self, seed: int | None = 1, *, fair: bool = False):
         self.errors: list[str] = []
+        #: the learner's language, fixed when the lab is built: its callbacks speak it (:func:`in_own_language`)
+        self.language = current_language()
         self.fair = bool(fair) and self.secret_deals  # a lab with no hidden cards has nothing to hide
         #: fair mode with no class seed: every deal comes from a fresh secret seed (kept off the page)
         self.secret = self.fair and seed is None and self.secret_deals
@@ -124,31 +142,33 @@ class Lab:
         # fair mode with a class seed: kept here, so a value sent from the page (devtools) changes nothing
         self._class_seed = int(seed) if self.fair and not self.secret else None
         self.seed_box = W.IntText(value=0 if self.secret else 1 if seed is None else int(seed),
-                                  description="Seed", layout=W.Layout(width="160px"))
-        self.reset_button = W.Button(description="Reset", tooltip="Start again from this seed")
+                                  description=_("Seed"), layout=W.Layout(width="160px"))
+        self.reset_button = W.Button(description=_("Reset"), tooltip=_("Start again from this seed"))
         self.reset_button.on_click(lambda _b: self._reset_clicked())
         self.deal_note = W.HTML()
         self.deal_note.add_class("safari-deal-note")
         if self.secret:
             self.seed_box.layout.display = "none"
-            self.reset_button.tooltip = "Start again with a new deal"
+            self.reset_button.tooltip = _("Start again with a new deal")
             self.deal_note.value = (
                 "<span style='color:#555'>"
-                + (f"Your own deal: the cards are shuffled in your browser, and every Reset deals new ones. "
-                   f"{BROWSER_DEAL_WORDS}" if python_in_browser() else
-                   f"Your own deal: every Reset deals new cards. {OWN_SERVER_DEAL_WORDS}"
+                + (_("Your own deal: the cards are shuffled in your browser, and every Reset deals new ones.")
+                   + " " + _(BROWSER_DEAL_WORDS) if python_in_browser() else
+                   _("Your own deal: every Reset deals new cards.") + " " + _(OWN_SERVER_DEAL_WORDS)
                    if learner_owns_the_server() else
-                   "Fair deal: the cards are shuffled in secret on the server, and every Reset deals new ones.")
+                   _("Fair deal: the cards are shuffled in secret on the server, and every Reset deals new ones."))
                 + "</span>")
         elif self.fair:  # the class seed is shown in the note (the chooser has the one Seed box)
             self.seed_box.disabled = True
             self.seed_box.layout.display = "none"
-            self.reset_button.tooltip = "Start the class deal again"
-            self.deal_note.value = (f"<span style='color:#555'>Class seed {int(self.seed_box.value)}: everyone "
-                                    f"using this seed has the same deal. {html.escape(CLASS_SEED_WARNING)}</span>")
+            self.reset_button.tooltip = _("Start the class deal again")
+            self.deal_note.value = ("<span style='color:#555'>"
+                                    + html.escape(_("Class seed {seed}: everyone using this seed has the same deal.")
+                                                  .format(seed=int(self.seed_box.value)))
+                                    + f" {html.escape(_(CLASS_SEED_WARNING))}</span>")
         self.status = W.HTML()
         self.status.add_class("safari-status")
-        self.header = W.HTML(f"<h3 style='margin:2px 12px 2px 0'>{html.escape(self.title)}</h3>")
+        self.header = W.HTML(f"<h3 style='margin:2px 12px 2px 0'>{html.escape(_(self.title))}</h3>")
         #: the learner's recorder once they joined the class experiment (issue 21); None: nothing is kept
         self.recorder = None
         self.results_download = ResultsDownload()
@@ -230,6 +250,7 @@ class Lab:
             return self._class_seed
         return int(self.seed_box.value)
 
+    @in_own_language
     def _reset_clicked(self) -> None:
         """The Reset button (a lab may run a click's long work in steps, see the Simulation lab)."""
         self.reset(None if self.fair else self.seed_box.value)
@@ -259,10 +280,12 @@ class Lab:
         if isinstance(data, tuple):
             data = data[0]
         data = dict(data or {})
-        which = "a secret deal" if self.secret else f"seed {self.seed}"
-        data["text/plain"] = (f"{self.title} ({which}). If you see this text instead of the lab, "
-                              "the notebook's widgets could not be displayed: start JupyterLab with `make lab` "
-                              "(its environment must have ipywidgets and anywidget), then reopen the notebook.")
+        with language(self.language):
+            which = _("a secret deal") if self.secret else _("seed {seed}").format(seed=self.seed)
+            data["text/plain"] = _("{lab} ({which}). If you see this text instead of the lab, the notebook's widgets "
+                                   "could not be displayed: start JupyterLab with `make lab` (its environment must "
+                                   "have ipywidgets and anywidget), then reopen the notebook.").format(
+                                       lab=_(self.title), which=which)
         return data
 
     def _ipython_display_(self):  # pragma: no cover - used by older IPython
@@ -274,12 +297,13 @@ class Lab:
 class Progress:
     """A progress bar for long simulations: pass ``progress.update`` as a callback(done, total)."""
 
-    def __init__(self, description: str = "Simulating"):
-        self.bar = W.IntProgress(value=0, min=0, max=1, description=description)
+    def __init__(self, description: str | None = None):
+        self.bar = W.IntProgress(value=0, min=0, max=1, description=_("Simulating") if description is None
+                                 else description)
         self.label = W.HTML()
         self.widget = W.HBox([self.bar, self.label])
 
     def update(self, done: int, total: int) -> None:
         self.bar.max = max(1, int(total))
         self.bar.value = int(done)
-        self.label.value = f"{done:,} / {total:,}"
+        self.label.value = f"{whole(done)} / {whole(total)}"
