@@ -42,7 +42,8 @@ from typing import Iterator
 from safari_kit.core.errors import SafariKitError
 
 __all__ = ["_", "N_", "ngettext", "pgettext", "language", "set_language", "current_language", "best_language",
-           "available_languages", "UnknownLanguageError", "DOMAIN", "LOCALE_DIR", "LANGUAGE_ENV", "SOURCE_LANGUAGE"]
+           "available_languages", "and_join", "series", "Words", "UnknownLanguageError", "DOMAIN", "LOCALE_DIR",
+           "LANGUAGE_ENV", "SOURCE_LANGUAGE"]
 
 DOMAIN = "safari_kit"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -162,3 +163,55 @@ def pgettext(context: str, message: str) -> str:
     """``message`` in a context (the same English word translated two ways, e.g. a card's "Type" and a
     button's)."""
     return translations(current_language()).pgettext(context, message)
+
+
+def and_join(items) -> str:
+    """Every item joined by the language's "and": ``A and B and C`` (a sentence's own "and", never a bare
+    ``" and ".join``, which no catalogue can translate)."""
+    items = [str(i) for i in items]
+    text = items[0] if items else ""
+    for item in items[1:]:
+        text = _("{first} and {second}").format(first=text, second=item)
+    return text
+
+
+def series(items) -> str:
+    """A list as a sentence says it: ``A, B and C``."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return _("{first} and {second}").format(first=_(", ").join(items[:-1]), second=items[-1])
+
+
+def _translated(value):
+    if isinstance(value, str):
+        return _(value)
+    if isinstance(value, tuple):
+        return tuple(_translated(v) for v in value)
+    return value
+
+
+class Words(dict):
+    """A table of words kept in a module constant (``{"weight_kg": N_("Weight")}``), read in the learner's
+    language: ``WORDS[key]``, ``.get``, ``.values()`` and ``.items()`` translate each value (a string, or a tuple
+    of strings) when it is read, so a constant made at import time still speaks the language of the moment.
+
+    >>> ITEMS = Words({"weight_kg": N_("Weight")})
+    >>> with language("en_XA"):
+    ...     ITEMS["weight_kg"].startswith("[Ŵ")
+    True
+    >>> ITEMS["weight_kg"]
+    'Weight'
+    """
+
+    def __getitem__(self, key):
+        return _translated(super().__getitem__(key))
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def values(self):  # type: ignore[override]
+        return [self[k] for k in self]
+
+    def items(self):  # type: ignore[override]
+        return [(k, self[k]) for k in self]

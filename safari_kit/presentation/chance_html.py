@@ -10,7 +10,8 @@ import html
 import re
 from fractions import Fraction
 
-from safari_kit.presentation.numbers import count_first
+from safari_kit.core.i18n import _
+from safari_kit.presentation.numbers import count_first, decimal
 
 __all__ = ["count_of", "count_html", "count_lines", "fraction_html"]
 
@@ -41,8 +42,8 @@ def count_lines(p, digits: int = 2) -> str:
     value = Fraction(getattr(p, "value", p))
     count = count_of(p) or (value.numerator, value.denominator)
     if value.denominator == 1:
-        return f"P = {value.numerator}" + (" (sure)" if value == 1 else "")
-    return f"{count[0]}/{count[1]}\n≈ {float(value):.{digits}f}"
+        return f"P = {value.numerator}" + (" " + _("(sure)") if value == 1 else "")
+    return f"{count[0]}/{count[1]}\n≈ {decimal(value, digits)}"
 
 
 def fraction_html(p, digits: int = 3) -> str:
@@ -50,8 +51,8 @@ def fraction_html(p, digits: int = 3) -> str:
     if isinstance(p, Fraction):
         if p.denominator == 1:
             return f"{p.numerator}"
-        return f"{p.numerator}/{p.denominator} &asymp; {float(p):.{digits}f}"
-    return f"{float(p):.{digits}f}"
+        return f"{p.numerator}/{p.denominator} &asymp; {decimal(p, digits)}"
+    return decimal(p, digits)
 
 
 count_of = count_of  # the name base.py had

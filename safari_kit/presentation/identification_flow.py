@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from safari_kit.core.i18n import _, and_join, language
 from safari_kit.presentation.identification_panels import NOTHING, IdentificationPanels, brier
 from safari_kit.presentation.narration import (card_label, card_words, describe_event, no_match_words, shared_words,
                                                types_label, who, why_failed)
-from safari_kit.presentation.numbers import as_number, count_first
+from safari_kit.presentation.numbers import as_number, count_first, decimal, percent
 from safari_kit.presentation.spoken import identify_sentence
 from safari_kit.presentation.spoken_turns import turns_summary
 from safari_kit.presentation.views import learner_sentence
@@ -127,7 +128,7 @@ class IdentificationFlow(IdentificationPanels):
         text = self.turn_text()
         if self.my_turn and any(e.get("player") not in (None, self.learner)
                                 for e in self.state.observation(self.learner).log):
-            text = "The other players went first: what they did is under “What happened”. " + text
+            text = _("The other players went first: what they did is under “What happened”.") + " " + text
         return text
 
     # ------------------------------------------------------------------ knowledge
@@ -186,13 +187,13 @@ class IdentificationFlow(IdentificationPanels):
         for event in obs.log[self._seen:]:
             line = describe_event(event, self.game, self.learner)
             if line:
-                self.lines.append(f"Turn {event['turn']}: {line}")
+                self.lines.append(_("Turn {turn}: {line}").format(turn=event['turn'], line=line))
         self._seen = len(obs.log)
 
     def why_not_choose(self, action) -> str | None:
         """Why Identify / Reveal another cannot be played now (None: it can)."""
         if not self.my_turn or self.state.phase != "choose":
-            return "That choice is made at the start of your turn."
+            return _("That choice is made at the start of your turn.")
         if not self.state.is_legal(action):
             return learner_sentence(self.state.why_illegal(action))
         return None
@@ -202,17 +203,19 @@ class IdentificationFlow(IdentificationPanels):
         self.state.apply(action)
         self.collect_log()
         self.picked_place, self.picked_clue = None, None
-        what = "one clue card" if isinstance(action, A.Identify) else "two clue cards"
-        return Said(f"Identify with {what}: pick a clue type, then click a face-down place.")
+        return Said(_("Identify with one clue card: pick a clue type, then click a face-down place.")
+                    if isinstance(action, A.Identify) else
+                    _("Identify with two clue cards: pick a clue type, then click a face-down place."))
 
     def pick(self, target: dict) -> Said | None:
         """A click on the table: a place, or (with two clue cards) the clue card to identify first."""
         if target["kind"] == "place":
             self.picked_place = int(target["id"])
-            return Said(f"Place {self.picked_place} picked. Type your guess (optional), then press Reveal.")
+            return Said(_("Place {place} picked. Type your guess (optional), then press Reveal.").format(
+                place=self.picked_place))
         if target["kind"] == "clue":
             self.picked_clue = str(target["id"])
-            return Said(f"Clue card picked: {card_label(self.game, self.picked_clue)}.")
+            return Said(_("Clue card picked: {card}.").format(card=card_label(self.game, self.picked_clue)))
         return None
 
     def pick_marks(self) -> tuple[list, str]:
@@ -225,8 +228,8 @@ class IdentificationFlow(IdentificationPanels):
         return highlight, self._pick_message()
 
     def _pick_message(self) -> str:
-        return ("Pick a clue type, then click a face-down place." if self.picked_place is None else
-                f"Place {self.picked_place} picked: type your guess, then press Reveal.")
+        return (_("Pick a clue type, then click a face-down place.") if self.picked_place is None else
+                _("Place {place} picked: type your guess, then press Reveal.").format(place=self.picked_place))
 
     @staticmethod
     def parse_guess(text: str):
@@ -237,7 +240,8 @@ class IdentificationFlow(IdentificationPanels):
             return None, None
         value = as_number(text)
         if value is None or not 0 <= float(value) <= 1:
-            return None, f"I could not read {text!r} as a probability between 0 and 1 (try 0.25, 13/70 or 25%)."
+            return None, _("I could not read {text} as a probability between 0 and 1 (try {decimal}, 13/70 or "
+                           "{percent}).").format(text=repr(text), decimal=decimal(0.25, 2), percent=percent(0.25, 0))
         return value, None
 
     def reveal(self, types, guess_text: str, joined: bool = False) -> Revealed | Said:
@@ -245,11 +249,11 @@ class IdentificationFlow(IdentificationPanels):
         changes); a reveal is a :class:`Revealed`. ``joined``: the learner joined the class experiment."""
         state = self.state
         if not self.my_turn or state.phase != "identify":
-            return Said("Reveal is for an identification on your turn: press Identify first.", "bad")
+            return Said(_("Reveal is for an identification on your turn: press Identify first."), "bad")
         if not types:
-            return Said("Pick a clue type first.", "bad")
+            return Said(_("Pick a clue type first."), "bad")
         if self.picked_place is None:
-            return Said("Click a face-down place on the table first.", "bad")
+            return Said(_("Click a face-down place on the table first."), "bad")
         guess, problem = self.parse_guess(guess_text)
         if problem:
             return Said(problem, "bad")
@@ -275,8 +279,9 @@ class IdentificationFlow(IdentificationPanels):
             again = key in self._recorded_reveals
             if not again and joined:
                 self._recorded_reveals.add(key)
-                record = dict(guess=guess, exact=exact, outcome=1 if event["success"] else 0,
-                              context=self.declared_words(clue, types, event["place"]),
+                with language("en"):  # the class's records are the teacher's data: one language for all
+                    context = self.declared_words(clue, types, event["place"])
+                record = dict(guess=guess, exact=exact, outcome=1 if event["success"] else 0, context=context,
                               chance_seen=self.chance_shown)
         self.chance_shown = False  # the next guess starts with nothing shown (the result below is after it)
         self.picked_place, self.picked_clue = None, None
@@ -284,24 +289,27 @@ class IdentificationFlow(IdentificationPanels):
         self.finish_own_turn()
         if event["success"]:
             shared = shared_words(self.game, clue, event["card"], types)
-            text = (f"Match! Place {event['place']} held {card_words(self.game.cards[self.game.index[event['card']]])}"
-                    + (f": it shares {' and '.join(shared)} with the clue." if shared else "."))
+            card = card_words(self.game.cards[self.game.index[event['card']]])
+            text = (_("Match! Place {place} held {card}: it shares {shared} with the clue.").format(
+                        place=event['place'], card=card, shared=and_join(shared)) if shared else
+                    _("Match! Place {place} held {card}.").format(place=event['place'], card=card))
         else:
-            text = f"No match: place {event['place']} held {no_match_words(self.game, clue, event['card'], types)}."
-        text += f" The exact chance was {count_first(exact_shown)}."
+            text = _("No match: place {place} held {card}.").format(
+                place=event['place'], card=no_match_words(self.game, clue, event['card'], types))
+        text += " " + _("The exact chance was {chance}.").format(chance=count_first(exact_shown))
         if again and joined:
-            text += " You guessed this same reveal before, so the class results keep your first guess only."
+            text += " " + _("You guessed this same reveal before, so the class results keep your first guess only.")
         self.last_result = text
         if self.my_turn and self.state.phase == "identify":
-            text += " Now identify your other clue card."
+            text += " " + _("Now identify your other clue card.")
         elif self.state.phase == "face_up":
-            text += (" Every card you revealed now lies face up for everyone (highlighted). Remember them, "
-                     "then press Next turn to turn them face down.")
+            text += " " + _("Every card you revealed now lies face up for everyone (highlighted). Remember them, "
+                            "then press Next turn to turn them face down.")
         elif not self.state.is_terminal():
-            text += " Press Next turn."
+            text += " " + _("Press Next turn.")
         spoken = identify_sentence(self.game, event, self.state, self.learner)
         if not event["success"] or not self.my_turn:
-            spoken += " Press Next turn." if not self.state.is_terminal() else " The game is over."
+            spoken += " " + (_("Press Next turn.") if not self.state.is_terminal() else _("The game is over."))
         return Revealed(Said(text, "good" if event["success"] else "bad", spoken), record)
 
     def declared_words(self, clue: str, types, place: int) -> str:
@@ -330,7 +338,7 @@ class IdentificationFlow(IdentificationPanels):
         if self.state.is_terminal():
             return Said(self.over_text())
         if self.my_turn and self.state.phase != "face_up":
-            return Said("It is your turn now: play it first.", "bad")
+            return Said(_("It is your turn now: play it first."), "bad")
         return None
 
     def next_turn(self) -> Said:
@@ -359,17 +367,17 @@ class IdentificationFlow(IdentificationPanels):
             return self.over_text()
         if state.phase == "face_up" and not self.my_turn:
             why = why_failed(state.observation(self.learner).log, self.game, self.learner)
-            return (f"Player {state.current_player} failed." + (f" {why}" if why else "")
-                    + " The cards they revealed lie face up for everyone (highlighted). Remember them, "
-                    "then press Next turn.")
-        return "Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another."
+            return (_("Player {player} failed.").format(player=state.current_player) + (f" {why}" if why else "")
+                    + " " + _("The cards they revealed lie face up for everyone (highlighted). Remember them, "
+                              "then press Next turn."))
+        return _("Your turn: a clue card is revealed. Look at the chances, then Identify or Reveal another.")
 
     def over_text(self) -> str:
         if not self.state.is_terminal():
             return ""
         scores = self.state.scores()
-        return ("Game over. Scores: " + ", ".join(f"{who(p, self.learner)} {s}" for p, s in enumerate(scores))
-                + ". Press Reset for a new game.")
+        return _("Game over. Scores: {scores}. Press Reset for a new game.").format(
+            scores=", ".join(f"{who(p, self.learner)} {s}" for p, s in enumerate(scores)))
 
     # ------------------------------------------------------------------ what the page shows
     def controls(self) -> Controls:
@@ -386,27 +394,29 @@ class IdentificationFlow(IdentificationPanels):
                 self.picked_clue = None
             if len(unresolved) > 1:
                 selectable += [{"kind": "clue", "id": c, "label": card_label(self.game, c)} for c in unresolved]
-            selectable += [{"kind": "place", "id": p, "label": f"Place {p} (face down)"}
+            selectable += [{"kind": "place", "id": p, "label": _("Place {place} (face down)").format(place=p)}
                            for p in state.available_places()]
             highlight = self.pick_marks()[0]
             message: str | None = self._pick_message()
         elif mine and phase == "choose":
-            message = "Your turn: press Identify, or Reveal another clue card."
+            message = _("Your turn: press Identify, or Reveal another clue card.")
         elif phase == "face_up":
-            message = (("Your identification failed" if mine else f"Player {state.current_player} failed")
-                       + ": remember the face-up cards, then press Next turn.")
+            message = (_("Your identification failed: remember the face-up cards, then press Next turn.") if mine
+                       else _("Player {player} failed: remember the face-up cards, then press Next turn.").format(
+                           player=state.current_player))
         elif state.is_terminal():
             message = None
         else:
-            message = f"Player {state.current_player} plays next: press Next turn."
+            message = _("Player {player} plays next: press Next turn.").format(player=state.current_player)
         words = None
         if mine and phase == "choose":  # this lab has no Challenge button: its header must not offer one
-            words = ("Your turn: Identify with this clue card, or reveal another clue card "
-                     "(Challenge is the Challenge lab's subject).")
+            words = _("Your turn: Identify with this clue card, or reveal another clue card "
+                      "(Challenge is the Challenge lab's subject).")
         elif identifying:
-            words = ("Your turn: pick a clue type, then click a face-down place"
-                     + (" (two clue cards: click the one you identify first)."
-                        if len([c for c in state.clue if c not in state.resolved]) > 1 else "."))
+            words = (_("Your turn: pick a clue type, then click a face-down place (two clue cards: click the one "
+                       "you identify first).")
+                     if len([c for c in state.clue if c not in state.resolved]) > 1 else
+                     _("Your turn: pick a clue type, then click a face-down place."))
         return Controls(
             identify=mine and phase == "choose",
             another=mine and phase == "choose" and state.is_legal(A.RevealAnother()),
@@ -418,5 +428,6 @@ class IdentificationFlow(IdentificationPanels):
             table=dict(selectable=selectable, highlight=highlight, message=message, phase_words=words))
 
     def log_html(self) -> str:
-        return ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
+        return ("<details><summary>" + html.escape(_("What happened (latest last)")) + "</summary>"
+                "<div style='font-size:90%'>"
                 + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
+from safari_kit.core.i18n import _, ngettext
+from safari_kit.presentation.numbers import decimal
 from safari_kit.presentation.chance_html import count_html, count_lines, count_of
 from safari_kit.presentation.narration import card_label, types_label
 from safari_kit.presentation.spoken import chance_words
@@ -50,13 +52,14 @@ class IdentificationPanels:
         state = self.state
         parts = ["<div class='safari-prob-panel'>"]
         if self.last_result:
-            parts.append(f"<p class='safari-last'><b>Last reveal:</b> {html.escape(self.last_result)}</p>")
+            parts.append("<p class='safari-last'><b>" + html.escape(_("Last reveal:")) + "</b> "
+                         f"{html.escape(self.last_result)}</p>")
         if state.phase == "face_up":
-            parts.append("<p><b>Remember the face-up cards</b> (framed in orange on the table), "
-                         "then press <b>Next turn</b>.</p></div>")
+            parts.append("<p>" + _("<b>Remember the face-up cards</b> (framed in orange on the table), "
+                                   "then press <b>Next turn</b>.") + "</p></div>")
             return "".join(parts), "", {}
         if not self.my_turn or state.phase not in ("choose", "identify"):
-            parts.append("<p>The chances appear on your turn.</p></div>")
+            parts.append("<p>" + html.escape(_("The chances appear on your turn.")) + "</p></div>")
             return "".join(parts), "", {}
         kn, kn0 = self.knowledge_now(), self.knowledge_now(NOTHING)
         clue = self.clue_for_panel(kn)
@@ -65,21 +68,25 @@ class IdentificationPanels:
         clue_id = self.game.cards[clue].id
         unresolved = list(kn.unresolved) if state.phase == "identify" else []
         if len(unresolved) > 1:
-            which = "first" if clue == unresolved[0] else "second"
-            parts.append(f"<p><b>Identifying now</b> ({which} of your two clue cards; click the other one on the "
-                         f"table to switch): {html.escape(card_label(self.game, clue_id))}</p>")
+            parts.append("<p>" + (_("<b>Identifying now</b> (first of your two clue cards; click the other one on "
+                                    "the table to switch): {card}") if clue == unresolved[0] else
+                                  _("<b>Identifying now</b> (second of your two clue cards; click the other one on "
+                                    "the table to switch): {card}")).format(
+                                        card=html.escape(card_label(self.game, clue_id))) + "</p>")
         else:
-            parts.append(f"<p><b>Clue card:</b> {html.escape(card_label(self.game, clue_id))}</p>")
+            parts.append("<p><b>" + html.escape(_("Clue card:"))
+                         + f"</b> {html.escape(card_label(self.game, clue_id))}</p>")
         if not show_exact:
-            words = ("The exact chances are hidden until you guess, so the class sees your own guesses. Type your "
-                     "guess, press Reveal, then compare in the tally." if joined else
-                     "Exact chances hidden: make your guess, reveal, then compare in the tally.")
-            parts.append(f"<p class='safari-guess-first'><i>{words}</i></p></div>")
+            words = (_("The exact chances are hidden until you guess, so the class sees your own guesses. Type your "
+                       "guess, press Reveal, then compare in the tally.") if joined else
+                     _("Exact chances hidden: make your guess, reveal, then compare in the tally."))
+            parts.append(f"<p class='safari-guess-first'><i>{html.escape(words)}</i></p></div>")
             return "".join(parts), "", {}
         self.chance_shown = True  # what follows shows exact chances: a guess made now was made seeing them
         if joined:
-            parts.append("<p class='safari-guess-first'><small>You can see the exact chances, so your next guess "
-                         "will not count for the class.</small></p>")
+            parts.append("<p class='safari-guess-first'><small>"
+                         + html.escape(_("You can see the exact chances, so your next guess will not count for "
+                                         "the class.")) + "</small></p>")
         places = list(kn.available)
         type_choices = state.type_choices()
         picked_types = picked_types if state.phase == "identify" else None
@@ -89,23 +96,27 @@ class IdentificationPanels:
             for p in places:
                 v = self.p_match(kn, clue, p, picked_types)
                 notes[("place", p)] = (count_lines(v), chance_words(picked_types, count_of(v), v.value))
-            parts.append(f"<p>Under each place: the chance it matches your clue by "
-                         f"<b>{html.escape(types_label(picked_types))}</b>. It uses what you remember; "
-                         f"{len(kn.pool)} cards are still unknown to you.</p>")
+            parts.append("<p>" + _("Under each place: the chance it matches your clue by <b>{types}</b>. It uses what "
+                                   "you remember; {n} cards are still unknown to you.").format(
+                                       types=html.escape(types_label(picked_types)), n=len(kn.pool)) + "</p>")
             if self.picked_place is not None:
                 v = self.p_match(kn, clue, self.picked_place, picked_types)
                 v0 = self.p_match(kn0, clue, self.picked_place, picked_types)
-                parts.append(f"<p>Place {self.picked_place}: chance <b>{count_html(v)}</b> "
-                             f"<small style='color:#555'>(knowing nothing: {count_html(v0)})</small></p>")
+                parts.append("<p>" + _("Place {place}: chance <b>{chance}</b>").format(
+                                 place=self.picked_place, chance=count_html(v))
+                             + " <small style='color:#555'>"
+                             + _("(knowing nothing: {chance})").format(chance=count_html(v0)) + "</small></p>")
         if best:
-            parts.append(f"<p>Best choice: <b>{html.escape(types_label(best[1]))} at place {best[0]}</b>, "
-                         f"chance {count_html(self.p_match(kn, clue, best[0], best[1]))}.</p>")
+            parts.append("<p>" + _("Best choice: <b>{types} at place {place}</b>, chance {chance}.").format(
+                types=html.escape(types_label(best[1])), place=best[0],
+                chance=count_html(self.p_match(kn, clue, best[0], best[1]))) + "</p>")
         parts.append(self._ev_html(kn, kn0))
         parts.append("</div>")
         return "".join(parts), self._every_chance_html(kn, kn0, clue, places, type_choices, picked_types, best), notes
 
     def _every_chance_html(self, kn, kn0, clue, places, type_choices, picked_types, best) -> str:
-        head = "".join(f"<th>Place {p}<br><small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
+        head = "".join("<th>" + html.escape(_("Place {place}").format(place=p)) + "<br>"
+                       f"<small>{html.escape(self._place_words(kn, p))}</small></th>" for p in places)
         rows = []
         for types in type_choices:
             cells = []
@@ -121,22 +132,24 @@ class IdentificationPanels:
                 style += "font-weight:bold;" if "safari-best" in cls else ""
                 cells.append(f"<td class='{' '.join(cls)}' data-types='{'+'.join(types)}' data-place='{p}' "
                              f"style='{style}padding:2px 6px'>{count_html(v)}"
-                             f"<br><small style='color:#5c5c5c'>knowing nothing: {count_html(v0)}</small></td>")
+                             "<br><small style='color:#5c5c5c'>"
+                             + _("knowing nothing: {chance}").format(chance=count_html(v0)) + "</small></td>")
             rows.append(f"<tr><th style='text-align:left'>{html.escape(types_label(types))}</th>{''.join(cells)}</tr>")
-        return ("<details class='safari-prob-details'><summary><b>Every clue type at every place</b> "
-                "(with what you remember, and knowing nothing)</summary>"
-                f"<p>The chance that the card at each place matches your clue. The first number uses what you "
-                f"remember ({len(kn.pool)} cards unknown to you). The small one is <small>knowing "
-                f"nothing</small> ({len(kn0.pool)} cards).</p>"
+        return ("<details class='safari-prob-details'><summary>"
+                + _("<b>Every clue type at every place</b> (with what you remember, and knowing nothing)")
+                + "</summary><p>"
+                + _("The chance that the card at each place matches your clue. The first number uses what you "
+                    "remember ({n} cards unknown to you). The small one is <small>knowing nothing</small> ({n0} "
+                    "cards).").format(n=len(kn.pool), n0=len(kn0.pool)) + "</p>"
                 "<table class='safari-prob-table' style='border-collapse:collapse'>"
                 f"<tr><th></th>{head}</tr>{''.join(rows)}</table></details>")
 
     def _place_words(self, kn, p) -> str:
         if p in kn.known:
-            return "remembered: " + card_label(self.game, self.game.cards[kn.known[p]].id)  # no card ids (#27)
+            return _("remembered: {card}").format(card=card_label(self.game, self.game.cards[kn.known[p]].id))  # #27
         if p in kn.mixed:
-            return "one of a SAM pair"
-        return "unknown"
+            return _("one of a SAM pair")
+        return _("unknown")
 
     def _ev_html(self, kn, kn0) -> str:
         state = self.state
@@ -144,48 +157,53 @@ class IdentificationPanels:
         if state.phase == "choose":
             vals = PW.choice_values(kn, with_reveal_another=state.is_legal(A.RevealAnother()))
             vals0 = PW.choice_values(kn0, with_reveal_another=state.is_legal(A.RevealAnother()))
-            out.append("<p><b>Expected cards archived</b>, on average. One clue card: 2 × its chance of a match. "
-                       "Two clue cards: 4 × the chance both match.</p><ul>")
-            for key, words in (("identify", "Identify now"), ("reveal_another", "Reveal another")):
+            out.append("<p>" + _("<b>Expected cards archived</b>, on average. One clue card: 2 × its chance of a "
+                                 "match. Two clue cards: 4 × the chance both match.") + "</p><ul>")
+            for key, words in (("identify", _("Identify now")), ("reveal_another", _("Reveal another"))):
                 if key in vals:
                     out.append(f"<li>{words}: {count_html(vals[key].value)} "
-                               f"<small style='color:#5c5c5c'>(knowing nothing: {count_html(vals0[key].value)})"
-                               "</small></li>")
+                               "<small style='color:#5c5c5c'>"
+                               + _("(knowing nothing: {chance})").format(chance=count_html(vals0[key].value))
+                               + "</small></li>")
             out.append("</ul>")
             if "reveal_another" in vals:
                 better = vals["reveal_another"].value > vals["identify"].value
-                out.append("<p>Reveal another is worth it when P(both succeed) &gt; p/2. Here p is the chance of a "
-                           "match now, and P(both succeed) is the chance both match. P(both) = p₁·p₂, where p₂ is "
-                           "the chance of the second match <i>given that the first succeeded</i>. It is not the two "
-                           "chances multiplied as if each were alone: both places hide cards from the same deck. "
-                           f"With what you remember, <b>{'Reveal another' if better else 'Identify now'}</b> is "
-                           "better on average.</p>")
+                out.append("<p>" + _("Reveal another is worth it when P(both succeed) &gt; p/2. Here p is the chance "
+                                     "of a match now, and P(both succeed) is the chance both match. P(both) = p₁·p₂, "
+                                     "where p₂ is the chance of the second match <i>given that the first "
+                                     "succeeded</i>. It is not the two chances multiplied as if each were alone: "
+                                     "both places hide cards from the same deck.") + " "
+                           + (_("With what you remember, <b>Reveal another</b> is better on average.") if better else
+                              _("With what you remember, <b>Identify now</b> is better on average.")) + "</p>")
         elif len(kn.unresolved) >= 2:
             plan = PW.best_two_clue_plan(kn, kn.unresolved[0], kn.unresolved[1])
             if plan:
                 (p1, t1), (p2, t2), both = plan
-                out.append(f"<p>Two clue cards: the best plan is {html.escape(types_label(t1))} at place {p1}, "
-                           f"then {html.escape(types_label(t2))} at place {p2}. P(both succeed), the chance both "
-                           f"match, is {count_html(both.value)}. So you expect 4 × that = "
-                           f"{count_html(4 * both.value)} cards.</p>")
+                out.append("<p>" + _("Two clue cards: the best plan is {types1} at place {place1}, then {types2} at "
+                                     "place {place2}. P(both succeed), the chance both match, is {chance}. So you "
+                                     "expect 4 × that = {cards} cards.").format(
+                    types1=html.escape(types_label(t1)), place1=p1, types2=html.escape(types_label(t2)), place2=p2,
+                    chance=count_html(both.value), cards=count_html(4 * both.value)) + "</p>")
         out.append("</div>")
         return "".join(out)
 
     def tally_html(self) -> str:
         preds = self.predictions
         if not preds:
-            return ("<div class='safari-tally-summary'>No reveal yet. Type a guess before each "
-                    "reveal and see how well you predict.</div>")
+            return ("<div class='safari-tally-summary'>"
+                    + html.escape(_("No reveal yet. Type a guess before each reveal and see how well you predict."))
+                    + "</div>")
         rows = []
         for k, r in enumerate(preds, 1):
-            guess = "—" if r.guess is None else f"{r.guess:.2f}"
+            guess = "—" if r.guess is None else decimal(r.guess, 2)
             rows.append(f"<tr><td>{k}</td><td>{r.turn}</td><td>{html.escape(types_label(r.types))}</td>"
                         f"<td>{r.place}</td><td>{guess}</td><td>{count_html(with_count(r.exact, r.exact_count))}</td>"
                         f"<td>{count_html(with_count(r.nothing, r.nothing_count))}</td>"
-                        f"<td>{'✔ match' if r.success else '✘ no'}</td></tr>")
+                        "<td>" + html.escape(_("✔ match") if r.success else _("✘ no")) + "</td></tr>")
+        heads = ("#", _("Turn"), _("Type"), _("Place"), _("Your guess"), _("Exact P"), _("Knowing nothing"),
+                 _("Outcome"))
         return ("<table class='safari-tally-table' style='border-collapse:collapse'>"
-                "<tr><th>#</th><th>Turn</th><th>Type</th><th>Place</th><th>Your guess</th><th>Exact P</th>"
-                "<th>Knowing nothing</th><th>Outcome</th></tr>" + "".join(rows) + "</table>"
+                "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>" + "".join(rows) + "</table>"
                 + f"<div class='safari-tally-summary'>{html.escape(self.tally_text())}</div>")
 
     def tally_summary(self) -> dict:
@@ -208,12 +226,18 @@ class IdentificationPanels:
 
     def tally_text(self) -> str:
         s = self.tally_summary()
-        text = (f"{s['reveals']} reveal{'s' if s['reveals'] != 1 else ''}: {s['successes']} matched "
-                f"({s['fraction_success']:.2f}); the exact chances averaged {s['mean_exact']:.3f}.")
+        text = ngettext("{n} reveal: {matched} matched ({share}); the exact chances averaged {mean}.",
+                        "{n} reveals: {matched} matched ({share}); the exact chances averaged {mean}.",
+                        s["reveals"]).format(n=s["reveals"], matched=s["successes"],
+                                             share=decimal(s["fraction_success"], 2), mean=decimal(s["mean_exact"]))
         if s["guesses"]:
-            text += (f" Your {s['guesses']} guess{'es' if s['guesses'] != 1 else ''} averaged {s['mean_guess']:.3f};"
-                     f" {s['success_when_guessed']:.2f} of those reveals matched."
-                     f" Miss score: yours {s['brier_guess']:.3f}, the exact chances' {s['brier_exact_same']:.3f}."
-                     " Lower is better. (The miss score, or Brier score, is the average of (guess − outcome)², "
-                     "with outcome 1 for a match and 0 for none.)")
+            text += " " + ngettext(
+                "Your {n} guess averaged {mean}; {share} of those reveals matched. Miss score: yours {yours}, the "
+                "exact chances' {exact}.",
+                "Your {n} guesses averaged {mean}; {share} of those reveals matched. Miss score: yours {yours}, the "
+                "exact chances' {exact}.", s["guesses"]).format(
+                    n=s["guesses"], mean=decimal(s["mean_guess"]), share=decimal(s["success_when_guessed"], 2),
+                    yours=decimal(s["brier_guess"]), exact=decimal(s["brier_exact_same"]))
+            text += " " + _("Lower is better. (The miss score, or Brier score, is the average of (guess − outcome)², "
+                            "with outcome 1 for a match and 0 for none.)")
         return text

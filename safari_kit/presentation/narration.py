@@ -6,14 +6,23 @@ without the card). The event kinds are :class:`safari_kit.witness.rules.Event`.
 """
 from __future__ import annotations
 
+from safari_kit.core.i18n import N_, _, ngettext, pgettext, series
 from safari_kit.presentation.views import mugshot_face
 from safari_kit.witness.rules import Event
 
-TYPE_WORDS = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+#: the clue types' names (English; :func:`type_word` says them in the learner's language)
+TYPE_WORDS = {"animal": N_("Animal"), "texture": N_("Texture"), "color": N_("Color"), "name": N_("Name")}
+#: the clue types inside a sentence ("the clue's color"): their own entries, a language may write them otherwise
+_TYPE_IN_SENTENCE = {"animal": N_("animal"), "texture": N_("texture"), "color": N_("color"), "name": N_("name")}
+
+
+def type_word(t: str) -> str:
+    """A clue type's name in the learner's language: "Color"."""
+    return _(TYPE_WORDS[t])
 
 
 def types_label(types) -> str:
-    return " + ".join(TYPE_WORDS[t] for t in types)
+    return " + ".join(type_word(t) for t in types)
 
 
 def card_label(game, cid: str) -> str:
@@ -23,12 +32,16 @@ def card_label(game, cid: str) -> str:
 
 def _a(words: str) -> str:
     """``words`` with its indefinite article: "a Pink Owl", "an Orange Elephant"."""
-    return ("an " if words[:1].upper() in "AEIOU" else "a ") + words
+    # TRANSLATORS: the article English puts before a card ("an Orange Elephant"); a language whose article
+    # depends on the animal's gender may leave it out until the animals' names are translated as data
+    return (_("an {thing}") if words[:1].upper() in "AEIOU" else _("a {thing}")).format(thing=words)
 
 
 def card_words(card) -> str:
     """A card in a sentence, readable without color: "a Pink Owl (Wood, named TAM)"."""
-    return f"{_a(f'{card.color} {card.animal}')} ({card.texture}, named {card.name})"
+    return _("{a_card} ({texture}, named {name})").format(
+        a_card=_a(_("{color} {animal}").format(color=card.color, animal=card.animal)), texture=card.texture,
+        name=card.name)
 
 
 def _element_words(card, clue_type: str) -> str:
@@ -51,10 +64,12 @@ def no_match_words(game, clue_id: str, card_id: str, types) -> str:
     parts = []
     for t in types:
         if t == "name":
-            parts.append(f"no name fits both {card.name} and the clue's {clue.name}")
+            parts.append(_("no name fits both {name} and the clue's {clue_name}").format(name=card.name,
+                                                                                          clue_name=clue.name))
         else:
-            parts.append(f"not {_element_words(clue, t)}, the clue's {TYPE_WORDS[t].lower()}")
-    return f"{card_words(card)}: " + ", and ".join(parts)
+            parts.append(_("not {value}, the clue's {type}").format(value=_element_words(clue, t),
+                                                                     type=_(_TYPE_IN_SENTENCE[t])))
+    return f"{card_words(card)}: " + _(", and ").join(parts)
 
 
 def shared_words(game, clue_id: str, card_id: str, types=("animal", "texture", "color", "name")) -> list[str]:
@@ -64,11 +79,12 @@ def shared_words(game, clue_id: str, card_id: str, types=("animal", "texture", "
     """
     i, j = game.index[clue_id], game.index[card_id]
     clue = game.cards[i]
-    out = [f"the {t} ({getattr(clue, t)})" for t in ("animal", "texture", "color")
-           if t in types and game.shared(i, j, t)]
+    out = [_("the {type} ({value})").format(type=_(_TYPE_IN_SENTENCE[t]), value=getattr(clue, t))
+           for t in ("animal", "texture", "color") if t in types and game.shared(i, j, t)]
     names = sorted(game.shared_names(i, j)) if "name" in types else []
     if names:
-        out.append(("the name " if len(names) == 1 else "a name: ") + " or ".join(names))
+        out.append(_("the name {name}").format(name=names[0]) if len(names) == 1 else
+                   _("a name: {names}").format(names=_(" or ").join(names)))
     return out
 
 
@@ -79,8 +95,8 @@ def unsafe_words(game, clue_id: str, card_id: str) -> str:
     if not shared:
         raise ValueError(f"{card_id} shares nothing with {clue_id}: it is safe")
     card = game.cards[game.index[card_id]]
-    listed = shared[0] if len(shared) == 1 else ", ".join(shared[:-1]) + " and " + shared[-1]
-    return f"{card_words(card)}: it shares {listed} with the challenged card"
+    return _("{card}: it shares {listed} with the challenged card").format(card=card_words(card),
+                                                                            listed=series(shared))
 
 
 def why_failed(log, game, viewer: int | None = None) -> str | None:
@@ -94,19 +110,20 @@ def why_failed(log, game, viewer: int | None = None) -> str | None:
         e = events[k]
         kind = e.get("kind")
         if kind == Event.IDENTIFY and not e["success"] and e.get("clue"):
-            return (f"{who(e.get('player'), viewer)} declared {types_label(e['types'])} at place {e['place']} "
-                    f"and found {no_match_words(game, e['clue'], e['card'], e['types'])}.")
+            return _("{who} declared {types} at place {place} and found {found}.").format(
+                who=who(e.get('player'), viewer), types=types_label(e['types']), place=e['place'],
+                found=no_match_words(game, e['clue'], e['card'], e['types']))
         if kind == Event.CHALLENGE_REVEAL and not e["safe"]:
             clue = next((x["card"] for x in reversed(events[:k]) if x.get("kind") == Event.CHALLENGE), None)
             if clue is None:
                 return None
-            return (f"{who(e.get('player'), viewer)} revealed place {e['place']} in a challenge and found "
-                    f"{unsafe_words(game, clue, e['card'])}.")
+            return _("{who} revealed place {place} in a challenge and found {found}.").format(
+                who=who(e.get('player'), viewer), place=e['place'], found=unsafe_words(game, clue, e['card']))
     return None
 
 
 def who(player, viewer) -> str:
-    return "You" if player == viewer else f"Player {player}"
+    return _("You") if player == viewer else _("Player {player}").format(player=player)
 
 
 def describe_event(event: dict, game, viewer: int | None) -> str | None:
@@ -118,45 +135,58 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
         return card_label(game, cid)
 
     if kind == Event.CLUE:
-        return f"{name}: clue card {face(event['card'])} revealed."
+        return _("{who}: clue card {card} revealed.").format(who=name, card=face(event['card']))
     if kind == Event.IDENTIFY:
-        ok = "match" if event["success"] else "no match"
-        clue = f" of clue card {face(event['clue'])}" if event.get("clue") else ""
+        ok = _("match") if event["success"] else _("no match")
         if not event["success"] and event.get("clue"):  # say which clue value the card lacks
             ok += " (" + no_match_words(game, event["clue"], event["card"], event["types"]).split(": ", 1)[1] + ")"
-        return (f"{name} declared {types_label(event['types'])}{clue} at place {event['place']}: "
-                f"{face(event['card'])} — {ok}.")
+        if event.get("clue"):
+            return _("{who} declared {types} of clue card {clue} at place {place}: {card} — {outcome}.").format(
+                who=name, types=types_label(event['types']), clue=face(event['clue']), place=event['place'],
+                card=face(event['card']), outcome=ok)
+        return _("{who} declared {types} at place {place}: {card} — {outcome}.").format(
+            who=name, types=types_label(event['types']), place=event['place'], card=face(event['card']), outcome=ok)
     if kind == Event.CHALLENGE:
-        return f"{name} challenged with {face(event['card'])}."
+        return _("{who} challenged with {card}.").format(who=name, card=face(event['card']))
     if kind == Event.CHALLENGE_REVEAL:
-        return (f"{name} revealed place {event['place']}: {face(event['card'])} — "
-                f"{'safe' if event['safe'] else 'NOT safe'}.")
+        return _("{who} revealed place {place}: {card} — {outcome}.").format(
+            who=name, place=event['place'], card=face(event['card']),
+            outcome=_("safe") if event['safe'] else _("NOT safe"))
     if kind == Event.FAIL:
         places = ", ".join(str(m["place"]) for m in event["to_places"])
-        shown = "; ".join(f"place {m['place']}: {face(m['card'])}" for m in event.get("face_up", []))
-        text = f"{name} failed; the clue card(s) went face up to place(s) {places}."
-        return text + (f" Face up for everyone: {shown}." if shown else "")
+        shown = "; ".join(_("place {place}: {card}").format(place=m['place'], card=face(m['card']))
+                          for m in event.get("face_up", []))
+        text = _("{who} failed; the clue card(s) went face up to place(s) {places}.").format(who=name, places=places)
+        return text + (" " + _("Face up for everyone: {cards}.").format(cards=shown) if shown else "")
     if kind == Event.FACE_DOWN:
-        return "The face-up cards were turned face down."
+        return _("The face-up cards were turned face down.")
     if kind == Event.ARCHIVE:
         n = len(event["cards"])
-        return f"{name} archived {n} card{'s' if n != 1 else ''}."
+        return ngettext("{who} archived {n} card.", "{who} archived {n} cards.", n).format(who=name, n=n)
     if kind == Event.TOM:
         if "card" in event:
-            return f"{name} looked at place {event['place']} with TOM: {face(event['card'])}."
-        return f"{name} looked at place {event['place']} with TOM."
+            return _("{who} looked at place {place} with TOM: {card}.").format(who=name, place=event['place'],
+                                                                               card=face(event['card']))
+        return _("{who} looked at place {place} with TOM.").format(who=name, place=event['place'])
     if kind == Event.SAM:
         a, b = event["places"]
-        return f"{name} shuffled places {a} and {b} with SAM (swapped or not: nobody knows)."
+        return _("{who} shuffled places {a} and {b} with SAM (swapped or not: nobody knows).").format(who=name, a=a,
+                                                                                                         b=b)
     if kind == Event.TAM:
-        return f"{name} swapped {event['first']} and {event['second']} with TAM."
+        return _("{who} swapped {first} and {second} with TAM.").format(who=name, first=event['first'],
+                                                                          second=event['second'])
     if kind == Event.KIM:
-        return f"{name} sent {face(event['card'])} back face down to place {event['place']} with KIM."
+        return _("{who} sent {card} back face down to place {place} with KIM.").format(
+            who=name, card=face(event['card']), place=event['place'])
     if kind == Event.KRIS:
-        return (f"{name} named {event['element']} with KRIS at place {event['place']}: {face(event['card'])}, "
-                f"{'archived' if event['archived'] else 'back face down'}.")
+        return _("{who} named {element} with KRIS at place {place}: {card}, {outcome}.").format(
+            who=name, element=event['element'], place=event['place'], card=face(event['card']),
+            outcome=_("archived") if event['archived'] else _("back face down"))
     if kind == Event.ALAN_TAKE:
-        return f"{name} took {face(event['card'])} back into the Clue Area with ALAN."
+        return _("{who} took {card} back into the Clue Area with ALAN.").format(who=name, card=face(event['card']))
     if kind == Event.END:
-        return f"Game over ({event['reason']}). Scores: {event['scores']}."
+        # TRANSLATORS: the reason is the engine's word: "archive" (an archive reached 10) or "deck" (it ran out)
+        reason = {"archive": pgettext("game over", "archive"), "deck": pgettext("game over", "deck")}.get(
+            event['reason'], event['reason'])
+        return _("Game over ({reason}). Scores: {scores}.").format(reason=reason, scores=event['scores'])
     return None

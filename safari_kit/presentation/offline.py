@@ -25,16 +25,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
+from safari_kit.core.i18n import N_, _
+
 __all__ = ["DATA_PACKAGES", "needs_package", "data_package_missing", "loading_in_background",
            "background_load_done", "when_loaded"]
 
 #: off the play path (issue 13): only the Simulation lab and some lesson cells need one; the offline site has none
 DATA_PACKAGES = ("numpy", "pandas", "matplotlib", "scipy")
 
-SENTENCE = ("{what} needs {package}, which this offline copy of the site does not have: "
+SENTENCE = N_("{what} needs {package}, which this offline copy of the site does not have: "
             "it runs on the online site or on Binder (ask your teacher for the link).")
-LOADING = "{what} needs {package}, which is still loading in the background: it opens by itself in a few seconds."
-FAILED = ("{what} needs {package}, which could not be loaded from the online Python runtime (is this computer "
+LOADING = N_("{what} needs {package}, which is still loading in the background: it opens by itself in a few "
+             "seconds.")
+FAILED = N_("{what} needs {package}, which could not be loaded from the online Python runtime (is this computer "
           "online?): reload the page to try again.")
 
 #: packages being loaded in the background (the online app page), those whose load failed, and what waits for them
@@ -43,11 +46,11 @@ _failed: set[str] = set()
 _waiting: list[Callable[[], None]] = []
 
 
-def needs_package(package: str, what: str = "This part") -> str:
+def needs_package(package: str, what: str | None = None) -> str:
     """The sentence for ``what`` (a lab's or a lesson part's name) needing ``package``: missing from this copy,
     still loading in the background, or failed to load."""
     sentence = LOADING if package in _loading else FAILED if package in _failed else SENTENCE
-    return sentence.format(what=what, package=package)
+    return _(sentence).format(what=_("This part") if what is None else what, package=package)
 
 
 def loading_in_background(packages: Iterable[str]) -> None:

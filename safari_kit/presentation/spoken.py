@@ -17,6 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from safari_kit.presentation.narration import card_label, shared_words, types_label
+from safari_kit.core.i18n import _, and_join
 from safari_kit.witness.rules import Event
 
 __all__ = ["chance_words", "count_words", "place_name", "identify_sentence", "challenge_sentence",
@@ -33,36 +34,38 @@ def count_words(value, count: tuple[int, int] | None = None) -> str:
         count = tuple(getattr(value, "count", None) or ()) or None
     value = Fraction(getattr(value, "value", value))
     if value == 1:
-        return "certain"
+        return _("certain")
     if value == 0:
-        return "none"
+        return _("none")
     fav, total = count if count else (value.numerator, value.denominator)
     if Fraction(fav, total) != value:
         raise ValueError(f"count {fav}/{total} does not give the chance {value}")
-    return f"{fav} of {total}"
+    return _("{favourable} of {total}").format(favourable=fav, total=total)
 
 
 def chance_words(types, count: tuple[int, int] | None, value=None) -> str:
     """The chance under a place, in words: "chance of a Color match 14 of 74" (``types``: the declared types;
     ``count``: favourable and equally likely cases, or None to say ``value`` reduced)."""
     label = types_label(types)
-    article = "an" if label[:1] in "AEIOU" else "a"
     value = Fraction(*count) if value is None else value
-    return f"chance of {article} {label} match {count_words(value, count)}"
+    return (_("chance of an {types} match {chance}") if label[:1] in "AEIOU" else
+            _("chance of a {types} match {chance}")).format(types=label, chance=count_words(value, count))
 
 
 def place_name(place: int, card_words: str | None = None, chance: str | None = None) -> str:
     """A place's accessible name: "Place 3, face down, chance of a Color match 14 of 74", or, face up,
     "Place 3, face up: Pink Owl, Wood, named KIM". ``card_words`` only for a face-up card."""
-    text = f"Place {int(place)}, " + (f"face up: {card_words}" if card_words else "face down")
+    text = (_("Place {place}, face up: {card}").format(place=int(place), card=card_words) if card_words else
+            _("Place {place}, face down").format(place=int(place)))
     return text + (f", {chance}" if chance else "")
 
 
 def remember_words(n: int) -> str:
     """What a failed turn asks of everyone: remember the face-up cards until the next turn begins."""
     if n <= 1:
-        return "Remember it: it turns face down when the next turn begins."
-    return f"Remember them: these {n} cards turn face down when the next turn begins."
+        return _("Remember it: it turns face down when the next turn begins.")
+    # TRANSLATORS: n is 2 or more
+    return _("Remember them: these {n} cards turn face down when the next turn begins.").format(n=n)
 
 
 def _face_up_count(state, viewer: int) -> int:
@@ -80,15 +83,17 @@ def identify_sentence(game, event: dict, state, viewer: int) -> str:
     if event.get("kind") != Event.IDENTIFY:
         raise ValueError(f"not a declaration: {event.get('kind')!r}")
     mine = event.get("player") == viewer
-    head = f"Place {event['place']}: {card_label(game, event['card'])}."
+    head = _("Place {place}: {card}.").format(place=event['place'], card=card_label(game, event['card']))
     if event["success"]:
         shared = shared_words(game, event["clue"], event["card"], event["types"]) if event.get("clue") else []
-        text = head + " Match" + (f": it shares {' and '.join(shared)} with the clue." if shared else ".")
+        text = head + " " + (_("Match: it shares {shared} with the clue.").format(shared=and_join(shared)) if shared
+                             else _("Match."))
         if mine and not state.is_terminal() and state.current_player == viewer and state.phase == "identify":
-            text += " Now identify your other clue card."
+            text += " " + _("Now identify your other clue card.")
         return text
-    whose = "your" if mine else f"Player {event.get('player')}'s"
-    return f"{head} No match: {whose} turn ends. {remember_words(_face_up_count(state, viewer))}"
+    ends = (_("No match: your turn ends.") if mine else
+            _("No match: Player {player}'s turn ends.").format(player=event.get('player')))
+    return f"{head} {ends} {remember_words(_face_up_count(state, viewer))}"
 
 
 def challenge_sentence(game, event: dict, state, viewer: int, safe_so_far: int | None = None) -> str:
@@ -99,13 +104,15 @@ def challenge_sentence(game, event: dict, state, viewer: int, safe_so_far: int |
     """
     if event.get("kind") != Event.CHALLENGE_REVEAL:
         raise ValueError(f"not a Challenge reveal: {event.get('kind')!r}")
-    head = f"Place {event['place']}: {card_label(game, event['card'])}."
+    head = _("Place {place}: {card}.").format(place=event['place'], card=card_label(game, event['card']))
     if event["safe"]:
-        return head + " Safe" + (f": {safe_so_far} safe so far." if safe_so_far is not None else ".")
+        return head + " " + (_("Safe: {n} safe so far.").format(n=safe_so_far) if safe_so_far is not None else
+                             _("Safe."))
     log = [e for e, *_ in state.log] if state.log and isinstance(state.log[0], tuple) else list(state.log)
     clue = next((e["card"] for e in reversed(log) if e.get("kind") == Event.CHALLENGE), None)
     shared = shared_words(game, clue, event["card"]) if clue else []
-    why = f": it shares {' and '.join(shared)} with the challenged card" if shared else ""
-    whose = "your" if event.get("player") == viewer else f"Player {event.get('player')}'s"
-    return (f"{head} Not safe{why}. {whose[0].upper() + whose[1:]} challenge fails. "
-            f"{remember_words(_face_up_count(state, viewer))}")
+    why = (_("Not safe: it shares {shared} with the challenged card.").format(shared=and_join(shared)) if shared
+           else _("Not safe."))
+    fails = (_("Your challenge fails.") if event.get("player") == viewer else
+             _("Player {player}'s challenge fails.").format(player=event.get('player')))
+    return f"{head} {why} {fails} {remember_words(_face_up_count(state, viewer))}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from safari_kit.core.i18n import ngettext
+from safari_kit.core.i18n import _, and_join, ngettext
 from safari_kit.presentation.narration import card_label
 from safari_kit.presentation.views import WITNESS_PHASE_WORDS
 from safari_kit.witness.rules import Event
@@ -26,15 +26,16 @@ def _cards(n: int) -> str:
 
 
 def _whose(player, viewer) -> str:
-    return "your" if player == viewer else f"Player {player}'s"
+    return _("your") if player == viewer else _("Player {player}'s").format(player=player)
 
 
 def spot_words(spot: str, viewer: int) -> str:
     """A TAM spot in words: ``U3`` is "place 3", ``A1.0`` "card 1 from the bottom of Player 1's archive"."""
     if spot[0] == "U":
-        return f"place {int(spot[1:])}"
+        return _("place {place}").format(place=int(spot[1:]))
     player, index = spot[1:].split(".")
-    return f"card {int(index) + 1} from the bottom of {_whose(int(player), viewer)} archive"
+    return _("card {n} from the bottom of {whose} archive").format(n=int(index) + 1,
+                                                                     whose=_whose(int(player), viewer))
 
 
 def archive_step_sentence(game, card: str, placed: Sequence[str], left: Sequence[str],
@@ -53,14 +54,15 @@ def archive_step_sentence(game, card: str, placed: Sequence[str], left: Sequence
     >>> "on top by itself" in archive_step_sentence(g, b, [a, b], [], archived=[a, b, c], archive_size=3)
     True
     """
-    head = f"{card_label(game, card)} goes on your archive"
     if archived is None:
-        return f"{head}: {len(placed)} placed, {len(left)} left. Pick the next."
-    text = head + "."
+        return _("{card} goes on your archive: {placed} placed, {left} left. Pick the next.").format(
+            card=card_label(game, card), placed=len(placed), left=len(left))
+    text = _("{card} goes on your archive.").format(card=card_label(game, card))
     if archived and archived[-1] != card:
-        text += f" The last card, {card_label(game, archived[-1])}, goes on top by itself."
+        text += " " + _("The last card, {card}, goes on top by itself.").format(card=card_label(game, archived[-1]))
     if archive_size is not None:
-        text += f" Your archive: {archive_size} Mugshot{'s' if archive_size != 1 else ''}."
+        text += " " + ngettext("Your archive: {n} Mugshot.", "Your archive: {n} Mugshots.", archive_size).format(
+            n=archive_size)
     return text
 
 
@@ -72,34 +74,42 @@ def ability_sentence(game, event: dict, viewer: int) -> str | None:
     is an archive's (the event then holds both cards, which were or become public).
     """
     kind = event.get("kind")
-    who = "you" if event.get("player") == viewer else f"Player {event.get('player')}"
+    mine = event.get("player") == viewer
+    who = _("you") if mine else _("Player {player}").format(player=event.get('player'))
     if kind == Event.TOM:
         if "card" in event:
-            return (f"TOM: only {who} see{'s' if who != 'you' else ''} this: place {event['place']} holds "
-                    f"{card_label(game, event['card'])}.")
-        return f"TOM: {who} looked at the face-down card at place {event['place']}."
+            return (_("TOM: only you see this: place {place} holds {card}.") if mine else
+                    _("TOM: only {who} sees this: place {place} holds {card}.")).format(
+                        who=who, place=event['place'], card=card_label(game, event['card']))
+        return _("TOM: {who} looked at the face-down card at place {place}.").format(who=who, place=event['place'])
     if kind == Event.SAM:
         a, b = event["places"]
-        return f"SAM: places {a} and {b} shuffled face down; swapped or not, nobody knows."
+        return _("SAM: places {a} and {b} shuffled face down; swapped or not, nobody knows.").format(a=a, b=b)
     if kind == Event.TAM:
         a, b = event["first"], event["second"]
-        text = f"TAM: {spot_words(a, viewer)} and {spot_words(b, viewer)} swap cards."
+        text = _("TAM: {a} and {b} swap cards.").format(a=spot_words(a, viewer), b=spot_words(b, viewer))
         for spot, cid in (event.get("cards") or {}).items():  # a card of an archive: public (W10)
             where = spot_words(spot, viewer)
-            down = ", face down" if spot[0] == "U" else ""
-            text += f" {where[0].upper()}{where[1:]} is now {card_label(game, cid)}{down}."
+            where = where[0].upper() + where[1:]
+            text += " " + (_("{where} is now {card}, face down.") if spot[0] == "U" else
+                           _("{where} is now {card}.")).format(where=where, card=card_label(game, cid))
         return text
     if kind == Event.KIM:
-        return (f"KIM: {card_label(game, event['card'])} leaves {_whose(event.get('from_player'), viewer)} "
-                f"archive and goes face down to place {event['place']}.")
+        return _("KIM: {card} leaves {whose} archive and goes face down to place {place}.").format(
+            card=card_label(game, event['card']), whose=_whose(event.get('from_player'), viewer), place=event['place'])
     if kind == Event.KRIS:
-        head = f"KRIS: {who} named {event['element']} at place {event['place']}: {card_label(game, event['card'])}."
-        return head + (" It has it: archived." if event["archived"] else
-                       " It does not: it goes back face down.")
+        head = _("KRIS: {who} named {element} at place {place}: {card}.").format(
+            who=who, element=event['element'], place=event['place'], card=card_label(game, event['card']))
+        return head + " " + (_("It has it: archived.") if event["archived"] else
+                             _("It does not: it goes back face down."))
     if kind == Event.ALAN_TAKE:
-        return f"ALAN: {card_label(game, event['card'])} goes from {_whose(event.get('player'), viewer)} " \
-               "archive into the Clue Area."
+        return _("ALAN: {card} goes from {whose} archive into the Clue Area.").format(
+            card=card_label(game, event['card']), whose=_whose(event.get('player'), viewer))
     return None
+
+
+#: the end of the game among a turn's clauses (said last, after the others)
+_ENDED = "\x00ended"
 
 
 def turn_phrase(game, events: Iterable[dict], viewer: int) -> str | None:
@@ -118,7 +128,7 @@ def turn_phrase(game, events: Iterable[dict], viewer: int) -> str | None:
     def flush_alan():
         nonlocal taken
         if taken:
-            parts.append(f"used ALAN to take back {_cards(taken)}")
+            parts.append(_("used ALAN to take back {cards}").format(cards=_cards(taken)))
             taken = 0
 
     for e in events:
@@ -129,8 +139,9 @@ def turn_phrase(game, events: Iterable[dict], viewer: int) -> str | None:
             if e["success"]:
                 found += 1
             else:
-                before = f"identified {_cards(found)}, then " if found else ""
-                parts.append(f"{before}failed at place {e['place']}: {card_label(game, e['card'])}")
+                failed = _("failed at place {place}: {card}").format(place=e['place'], card=card_label(game, e['card']))
+                parts.append(_("identified {cards}, then {failed}").format(cards=_cards(found), failed=failed)
+                             if found else failed)
                 found = 0
         elif kind == Event.CHALLENGE:
             challenged, safe = True, 0
@@ -138,8 +149,9 @@ def turn_phrase(game, events: Iterable[dict], viewer: int) -> str | None:
             if e["safe"]:
                 safe += 1
             else:
-                before = f"revealed {safe} safe, then " if safe else ""
-                parts.append(f"challenged, {before}failed at place {e['place']}: {card_label(game, e['card'])}")
+                failed = _("failed at place {place}: {card}").format(place=e['place'], card=card_label(game, e['card']))
+                parts.append(_("challenged, revealed {safe} safe, then {failed}").format(safe=safe, failed=failed)
+                             if safe else _("challenged, {failed}").format(failed=failed))
                 challenged = False
         elif kind == Event.ARCHIVE:
             if kris_archive:
@@ -147,35 +159,39 @@ def turn_phrase(game, events: Iterable[dict], viewer: int) -> str | None:
                 continue
             n = len(e["cards"])
             if challenged:
-                parts.append(f"challenged, revealed {safe} safe and archived {n}")
+                parts.append(_("challenged, revealed {safe} safe and archived {n}").format(safe=safe, n=n))
                 challenged = False
             else:
-                parts.append(f"identified {_cards(found)} and archived {n}")
+                parts.append(_("identified {cards} and archived {n}").format(cards=_cards(found), n=n))
             found = 0
         elif kind == Event.TOM:
-            parts.append(f"used TOM on place {e['place']}")
+            parts.append(_("used TOM on place {place}").format(place=e['place']))
         elif kind == Event.SAM:
-            parts.append("used SAM on places {} and {}".format(*e["places"]))
+            parts.append(_("used SAM on places {a} and {b}").format(a=e["places"][0], b=e["places"][1]))
         elif kind == Event.TAM:
-            parts.append(f"used TAM on {spot_words(e['first'], viewer)} and {spot_words(e['second'], viewer)}")
+            parts.append(_("used TAM on {a} and {b}").format(a=spot_words(e['first'], viewer),
+                                                             b=spot_words(e['second'], viewer)))
         elif kind == Event.KIM:
-            parts.append(f"used KIM: {card_label(game, e['card'])} went face down to place {e['place']}")
+            parts.append(_("used KIM: {card} went face down to place {place}").format(
+                card=card_label(game, e['card']), place=e['place']))
         elif kind == Event.KRIS:
             kris_archive = bool(e["archived"])
-            parts.append(f"used KRIS, naming {e['element']}, at place {e['place']}: {card_label(game, e['card'])}, "
-                         + ("archived" if e["archived"] else "back face down"))
+            parts.append(_("used KRIS, naming {element}, at place {place}: {card}, {outcome}").format(
+                element=e['element'], place=e['place'], card=card_label(game, e['card']),
+                outcome=_("archived") if e["archived"] else _("back face down")))
         elif kind == Event.ALAN_TAKE:
             taken += 1
         elif kind == Event.END:
-            parts.append("and the game ended")
+            parts.append(_ENDED)
     flush_alan()
     if not parts:
         return None
-    if parts == ["and the game ended"]:
-        return f"the game ended at Player {player}'s turn"
-    text = f"Player {player} " + ", then ".join(p for p in parts if not p.startswith("and "))
-    if parts[-1].startswith("and "):
-        text += (" " if len(parts) > 1 else "'s turn: ") + parts[-1]
+    if parts == [_ENDED]:
+        return _("the game ended at Player {player}'s turn").format(player=player)
+    text = _("Player {player} {actions}").format(player=player,
+                                                  actions=_(", then ").join(p for p in parts if p is not _ENDED))
+    if parts[-1] is _ENDED:
+        text += " " + _("and the game ended")
     return text
 
 
@@ -196,7 +212,7 @@ def turns_summary(game, events: Iterable[dict], viewer: int, skip: Iterable[int]
         turns[-1].append(e)
     said = [turn_phrase(game, t, viewer) for t in turns if t[0].get("player") not in skip]
     phrases = [p for p in said if p]
-    return ("; ".join(phrases) + ".") if phrases else ""
+    return (_("; ").join(phrases) + ".") if phrases else ""
 
 
 def your_turn_words(game, obs) -> str:
@@ -204,8 +220,6 @@ def your_turn_words(game, obs) -> str:
     (``obs``: the viewer's observation; the Clue Area's cards are face up for everyone)."""
     clue = [card_label(game, c) for c in obs.clue_area]
     what = WITNESS_PHASE_WORDS.get(str(obs.phase), (str(obs.phase),))[0]
-    head = "Your turn"
     if clue and str(obs.phase) == "choose":
-        head += ": clue card " + " and ".join(clue) + "."
-        return f"{head} {what[0].upper()}{what[1:]}."
-    return f"{head}: {what}."
+        return _("Your turn: clue card {cards}.").format(cards=and_join(clue)) + f" {what[0].upper()}{what[1:]}."
+    return _("Your turn: {what}.").format(what=what)

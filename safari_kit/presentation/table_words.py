@@ -21,6 +21,7 @@ import math
 import re
 
 from safari_kit.cards.model import DATA_ITEM_LABELS, DATA_ITEMS
+from safari_kit.core.i18n import N_, Words, _, ngettext
 
 __all__ = ["learner_sentence", "WITNESS_PHASE_WORDS", "WITNESS_BUTTONS", "mugshot_face", "ITEM_UNITS", "ITEM_SHORT",
            "LOG_ITEMS", "deck_ranges", "pal_face"]
@@ -40,8 +41,8 @@ def learner_sentence(text: str) -> str:
 
 def _who(player: int | None, viewer: int) -> str:
     if player is None or player < 0:
-        return "nobody"
-    return "you" if player == viewer else f"Player {player}"
+        return _("nobody")
+    return _("you") if player == viewer else _("Player {player}").format(player=player)
 
 
 def _Who(player: int | None, viewer: int) -> str:
@@ -50,57 +51,60 @@ def _Who(player: int | None, viewer: int) -> str:
 
 
 # ----------------------------------------------------------------------------- Witness
-WITNESS_PHASE_WORDS = {  # (said to the viewer, said about another player)
-    "choose": ("choose: Identify, reveal another clue, or Challenge",
-               "is choosing: Identify, another clue, or Challenge"),
-    "identify": ("identify: pick a clue card, a clue type and a face-down place", "is identifying"),
-    "challenge": ("challenge: reveal face-down cards; after 4 safe ones you may stop", "is challenging"),
-    "archive": ("archive: put the cards won on your archive one at a time; the last one goes on top",
-                "is archiving the cards won"),
-    "face_up": ("it failed, so everyone sees the face-up cards now. Remember them, then press Next turn",
-                "failed: the revealed cards lie face up. Remember them!"),
-    "abilities": ("use a name ability, or end your turn", "may use a name ability"),
-    "alan": ("use ALAN: take archived cards into the Clue Area, then identify", "is using ALAN"),
-}
-_TYPE_WORDS = {"animal": "Animal", "texture": "Texture", "color": "Color", "name": "Name"}
+# the tables of words below are Words: each value is read in the learner's language (issue 30)
+WITNESS_PHASE_WORDS = Words({  # (said to the viewer, said about another player)
+    "choose": (N_("choose: Identify, reveal another clue, or Challenge"),
+               N_("is choosing: Identify, another clue, or Challenge")),
+    "identify": (N_("identify: pick a clue card, a clue type and a face-down place"), N_("is identifying")),
+    "challenge": (N_("challenge: reveal face-down cards; after 4 safe ones you may stop"), N_("is challenging")),
+    "archive": (N_("archive: put the cards won on your archive one at a time; the last one goes on top"),
+                N_("is archiving the cards won")),
+    "face_up": (N_("it failed, so everyone sees the face-up cards now. Remember them, then press Next turn"),
+                N_("failed: the revealed cards lie face up. Remember them!")),
+    "abilities": (N_("use a name ability, or end your turn"), N_("may use a name ability")),
+    "alan": (N_("use ALAN: take archived cards into the Clue Area, then identify"), N_("is using ALAN")),
+})
+_TYPE_WORDS = Words({"animal": N_("Animal"), "texture": N_("Texture"), "color": N_("Color"), "name": N_("Name")})
 
 
 def _witness_buttons() -> dict:
     from safari_kit.witness import actions as A
 
-    return {  # one button per action without fields: (button id, label)
-        A.Identify: ("identify", "Identify"),
-        A.RevealAnother: ("reveal_another", "Reveal another clue"),
-        A.Challenge: ("challenge", "Challenge"),
-        A.StopChallenge: ("stop", "Stop and archive"),
-        A.TurnFaceDown: ("face_down", "Next turn"),  # one name in every lab (issue 27)
-        A.AlanDone: ("alan_done", "ALAN: identify now"),
-        A.UseAlan: ("use:ALAN", "ALAN: identify again"),
-        A.EndTurn: ("end_turn", "End turn"),
+    return {  # one button per action without fields: (button id, label: English, read it with _())
+        A.Identify: ("identify", N_("Identify")),
+        A.RevealAnother: ("reveal_another", N_("Reveal another clue")),
+        A.Challenge: ("challenge", N_("Challenge")),
+        A.StopChallenge: ("stop", N_("Stop and archive")),
+        A.TurnFaceDown: ("face_down", N_("Next turn")),  # one name in every lab (issue 27)
+        A.AlanDone: ("alan_done", N_("ALAN: identify now")),
+        A.UseAlan: ("use:ALAN", N_("ALAN: identify again")),
+        A.EndTurn: ("end_turn", N_("End turn")),
     }
 
 
 WITNESS_BUTTONS = _witness_buttons()
-_ABILITY_WORDS = {
-    "TAM": "TAM: swap two cards", "TOM": "TOM: peek at a face-down card",
-    "SAM": "SAM: shuffle two face-down cards", "KIM": "KIM: send an archived card back",
-    "KRIS": "KRIS: name an element and reveal", "ALAN": "ALAN: identify again",
-}
+_ABILITY_WORDS = Words({
+    "TAM": N_("TAM: swap two cards"), "TOM": N_("TOM: peek at a face-down card"),
+    "SAM": N_("SAM: shuffle two face-down cards"), "KIM": N_("KIM: send an archived card back"),
+    "KRIS": N_("KRIS: name an element and reveal"), "ALAN": N_("ALAN: identify again"),
+})
 
 
 def mugshot_face(card) -> dict:
     """The public face of a face-up Mugshot (only ever called for face-up cards)."""
     hidden = card.name.count("?")
-    label = f"{card.color} {card.animal}, {card.texture}, named {card.name}"
+    label = _("{color} {animal}, {texture}, named {name}").format(color=card.color, animal=card.animal,
+                                                                  texture=card.texture, name=card.name)
     if hidden:
-        label += f" ({hidden} letter{'s' if hidden > 1 else ''} hidden by ink)"
+        label += " " + ngettext("({n} letter hidden by ink)", "({n} letters hidden by ink)", hidden).format(n=hidden)
     return {"id": card.id, "animal": card.animal, "texture": card.texture, "color": card.color,
             "name": card.name, "ink": hidden > 0, "label": label}
 
 
 # ----------------------------------------------------------------------------- Knockout
-ITEM_UNITS = {"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": "years"}
-ITEM_SHORT = {"weight_kg": "Weight", "size_cm": "Size", "top_speed_kmh": "Top speed", "lifespan_years": "Lifespan"}
+ITEM_UNITS = Words({"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": N_("years")})
+ITEM_SHORT = Words({"weight_kg": N_("Weight"), "size_cm": N_("Size"), "top_speed_kmh": N_("Top speed"),
+                    "lifespan_years": N_("Lifespan")})
 LOG_ITEMS = ("weight_kg",)
 
 

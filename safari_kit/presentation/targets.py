@@ -22,6 +22,7 @@ be an import circle).
 from __future__ import annotations
 
 from safari_kit.cards.model import DATA_ITEM_LABELS
+from safari_kit.core.i18n import _
 from safari_kit.presentation.table_words import (
     _ABILITY_WORDS,
     _RULE_REF,
@@ -84,32 +85,33 @@ def selectable_from_legal(state, ability: str | None = None) -> list[dict]:
         ability = ability.upper()
         for a in legal:
             if ability == "TOM" and isinstance(a, A.UseTom):
-                add_action("place", a.place, f"Place {a.place} (face down)", a)
+                add_action("place", a.place, _("Place {place} (face down)").format(place=a.place), a)
             elif ability == "SAM" and isinstance(a, A.UseSam):
                 for p in (a.first, a.second):
-                    add("place", p, f"Place {p} (face down)")
+                    add("place", p, _("Place {p} (face down)").format(p=p))
             elif ability == "KRIS" and isinstance(a, A.UseKris):
-                add("place", a.place, f"Place {a.place} (face down)")
+                add("place", a.place, _("Place {place} (face down)").format(place=a.place))
             elif ability == "KIM" and isinstance(a, A.UseKim):
                 add_action("card", a.card, _witness_face_label(state, a.card), a)
             elif ability == "TAM" and isinstance(a, A.UseTam):
                 for spot in (a.first, a.second):
                     if spot[0] == "U":
-                        add("place", int(spot[1:]), f"Place {spot[1:]}")
+                        add("place", int(spot[1:]), _("Place {x}").format(x=spot[1:]))
                     else:
                         player, pos = spot[1:].split(".")
-                        add("archive", spot, f"Player {player}'s archive, card {int(pos) + 1} from the bottom")
+                        add("archive", spot, _("Player {player}'s archive, card {x} from the bottom").format(
+                            player=player, x=int(pos) + 1))
         return out
     for a in legal:
         button = WITNESS_BUTTONS.get(type(a))
         if button is not None:
-            add_action("button", button[0], button[1], a)
+            add_action("button", button[0], _(button[1]), a)
         elif isinstance(a, A.Declare):
             add("clue", a.clue, _witness_face_label(state, a.clue))
-            add("button", "type:" + "+".join(a.types), " or ".join(_TYPE_WORDS[t] for t in a.types))
-            add("place", a.place, f"Place {a.place} (face down)")
+            add("button", "type:" + "+".join(a.types), _(" or ").join(_TYPE_WORDS[t] for t in a.types))
+            add("place", a.place, _("Place {place} (face down)").format(place=a.place))
         elif isinstance(a, A.RevealNext):
-            add_action("place", a.place, f"Place {a.place} (face down)", a)
+            add_action("place", a.place, _("Place {place} (face down)").format(place=a.place), a)
         elif isinstance(a, (A.ArchiveCard, A.AlanTake)):
             add_action("card", a.card, _witness_face_label(state, a.card), a)
         elif type(a).__name__.startswith("Use"):
@@ -185,7 +187,7 @@ def check_public(view: dict, targets) -> list[dict]:
         label = t.get("label")
         if label is None:
             label = view.get("cards", {}).get(id_, {}).get("label") if kind in ("card", "clue") else None
-            label = label or (f"Place {id_}" if kind == "place" else str(id_))
+            label = label or (_("Place {id}").format(id=id_) if kind == "place" else str(id_))
         out.append({**{k: v for k, v in t.items()}, "label": str(label)})
     return out
 
@@ -195,7 +197,7 @@ def explain_refusal(state, viewer: int, target: dict) -> str:
     """Why a click on ``target`` is not accepted now: the engine's reason where an action exists."""
     kind, id_ = target.get("kind"), target.get("id")
     if state is None:
-        return "There is no game on this table yet."
+        return _("There is no game on this table yet.")
     if _is_knockout(state):
         return _knockout_refusal(state, viewer, kind, id_)
     return _witness_refusal(state, viewer, kind, id_)
@@ -206,9 +208,10 @@ def _witness_refusal(state, viewer, kind, id_) -> str:
     from safari_kit.witness.state import PHASE_HELP
 
     if state.phase == "over":
-        return "The game is over: nothing can be clicked now."
+        return _("The game is over: nothing can be clicked now.")
     if state.current_player != viewer:
-        return f"It is Player {state.current_player}'s turn, not yours: watch for now."
+        return _("It is Player {current_player}'s turn, not yours: watch for now.").format(
+            current_player=state.current_player)
     action = None
     phase = state.phase
     if kind == "place":
@@ -229,9 +232,13 @@ def _witness_refusal(state, viewer, kind, id_) -> str:
         action = next((cls() for cls, (bid, _) in WITNESS_BUTTONS.items() if bid == id_), None)
     if action is not None and not state.is_legal(action):
         return learner_sentence(state.why_illegal(action))
-    what = {"place": "That place", "card": "That card", "clue": "That clue card", "archive": "That archive card",
-            "button": "That button", "item": "That"}.get(kind, "That")
-    return f"{what} is not clickable now: the game expects {_RULE_REF.sub('', PHASE_HELP[phase])}."
+    expects = _RULE_REF.sub('', PHASE_HELP[phase])  # the engine's words (safari_kit.witness: English for now)
+    return {"place": _("That place is not clickable now: the game expects {expects}."),
+            "card": _("That card is not clickable now: the game expects {expects}."),
+            "clue": _("That clue card is not clickable now: the game expects {expects}."),
+            "archive": _("That archive card is not clickable now: the game expects {expects}."),
+            "button": _("That button is not clickable now: the game expects {expects}.")}.get(
+                kind, _("That is not clickable now: the game expects {expects}.")).format(expects=expects)
 
 
 def _knockout_refusal(state, viewer, kind, id_) -> str:
@@ -239,27 +246,28 @@ def _knockout_refusal(state, viewer, kind, id_) -> str:
     from safari_kit.knockout.actions import Play
 
     if state.is_terminal():
-        return "The game is over: nothing can be clicked now."
+        return _("The game is over: nothing can be clicked now.")
     if viewer in state.out:
-        return "You are out of the game (you won no turn in a round): watch the others play."
+        return _("You are out of the game (you won no turn in a round): watch the others play.")
     if state.current_player != viewer:
-        return f"It is Player {state.current_player}'s turn to play, not yours: wait for your turn."
+        return _("It is Player {current_player}'s turn to play, not yours: wait for your turn.").format(
+            current_player=state.current_player)
     hand = state.hand(viewer)
     if kind == "card":
         if id_ not in hand:
-            return "That card is not in your hand."
+            return _("That card is not in your hand.")
         action = Play(id_, None if state.trick else state.game.items[0])
     elif kind == "item":
         if not hand:
-            return "You have no card to play."
+            return _("You have no card to play.")
         action = Play(hand[0], id_)
     else:
-        return "That is not clickable now: play a card from your hand."
+        return _("That is not clickable now: play a card from your hand.")
     try:
         state.clone().apply(action)
     except IllegalActionError as exc:
         return learner_sentence(exc.reason)
-    return "That is not clickable in this step."
+    return _("That is not clickable in this step.")
 
 
 # ----------------------------------------------------------------------------- default message
@@ -269,37 +277,39 @@ def default_message(view: dict, selectable: list[dict]) -> str:
         if view.get("terminal"):
             return view["phase_words"]
         if view.get("you_are_out"):
-            return "You are out: watch how the others play."
+            return _("You are out: watch how the others play.")
         if not view.get("my_turn"):
-            return f"Waiting: Player {view['current_player']} is playing."
+            return _("Waiting: Player {current_player} is playing.").format(current_player=view['current_player'])
         kinds = {t["kind"] for t in selectable}
         if "item" in kinds:
-            return "You lead! Pick a card, then the data item you think it wins with."
+            return _("You lead! Pick a card, then the data item you think it wins with.")
         if "card" in kinds:
-            return f"Your turn: pick a card to play. {view['item_label']} counts this turn."
+            return _("Your turn: pick a card to play. {item_label} counts this turn.").format(
+                item_label=view['item_label'])
         return view["phase_words"]
     if view.get("phase") == "over":
         return view["phase_words"]
     if view.get("phase") == "face_up" and not view.get("my_turn"):
-        return (f"Player {view['current_player']} failed: the cards they revealed lie face up for everyone. "
-                "Remember them!")
+        return (_("Player {current_player} failed: the cards they revealed lie face up for everyone. "
+                  "Remember them!").format(current_player=view['current_player']))
     if not view.get("my_turn"):
-        return f"Waiting: Player {view['current_player']} is playing."
+        return _("Waiting: Player {current_player} is playing.").format(current_player=view['current_player'])
     kinds = {t["kind"] for t in selectable}
     phase = view.get("phase")
     if phase == "identify" and "place" in kinds:
-        return "Pick a clue card, a clue type and a face-down place to reveal."
+        return _("Pick a clue card, a clue type and a face-down place to reveal.")
     if phase == "challenge":
-        return f"Pick a face-down place to reveal ({view['safe_reveals']} safe so far)."
+        return _("Pick a face-down place to reveal ({safe_reveals} safe so far).").format(
+            safe_reveals=view['safe_reveals'])
     if phase == "archive":
-        return ("You did it! Put the cards on your archive one at a time: click the one that goes next; "
-                "the last one ends on top.")
+        return (_("You did it! Put the cards on your archive one at a time: click the one that goes next; "
+                  "the last one ends on top."))
     if phase == "face_up":
-        return "Your turn failed. Everyone sees the face-up cards now. Remember them, then press Next turn."
+        return _("Your turn failed. Everyone sees the face-up cards now. Remember them, then press Next turn.")
     if phase == "abilities":
-        return "Use a name ability, or end your turn."
+        return _("Use a name ability, or end your turn.")
     if phase == "alan":
-        return "ALAN: pick archived cards to identify again, then press 'ALAN: identify now'."
+        return _("ALAN: pick archived cards to identify again, then press 'ALAN: identify now'.")
     if phase == "choose":
-        return "Your turn: Identify, reveal another clue, or Challenge?"
+        return _("Your turn: Identify, reveal another clue, or Challenge?")
     return view.get("phase_words", "")

@@ -30,6 +30,7 @@ imported them (``from safari_kit.presentation.views import ...``).
 """
 from __future__ import annotations
 
+from safari_kit.core.i18n import _, and_join, ngettext
 from safari_kit.presentation.table_words import (
     ITEM_SHORT,
     ITEM_UNITS,
@@ -38,7 +39,6 @@ from safari_kit.presentation.table_words import (
     WITNESS_PHASE_WORDS,
     _is_knockout,
     _who,
-    _Who,
     deck_ranges,
     learner_sentence,
     mugshot_face,
@@ -86,9 +86,9 @@ def witness_view(state, viewer: int) -> dict:
     # Stop it has gone to the cards won, then to the archive: an empty area titled "4 safe" says nothing true).
     # Short: a longer title widens the Clue Area and pushes a place of the Unidentified Area onto a second row
     if challenged is not None and obs["phase"] == "challenge" and challenged in clue:
-        clue_title = f"Clue · {obs['safe_reveals']} safe"
+        clue_title = _("Clue · {n} safe").format(n=obs['safe_reveals'])
     else:
-        clue_title = "Clue Area"
+        clue_title = _("Clue Area")
     archives = []
     for p, archive in enumerate(obs["archives"]):
         archives.append({"player": p, "count": len(archive), "cards": [face(c) for c in archive],
@@ -97,14 +97,16 @@ def witness_view(state, viewer: int) -> dict:
     current = obs["current_player"]
     if over:
         winners = obs["winners"] or []
-        names = " and ".join(_who(w, viewer) for w in winners)
-        how = "an archive reached 10 Mugshots" if obs["end_reason"] == "archive" else "the deck ran out"
-        phase_words = f"Game over ({how}). Winner{'s' if len(winners) > 1 else ''}: {names}."
+        names = and_join(_who(w, viewer) for w in winners)
+        how = _("an archive reached 10 Mugshots") if obs["end_reason"] == "archive" else _("the deck ran out")
+        phase_words = ngettext("Game over ({how}). Winner: {names}.", "Game over ({how}). Winners: {names}.",
+                               max(len(winners), 1)).format(how=how, names=names)
     else:
         mine, theirs = WITNESS_PHASE_WORDS.get(obs["phase"], (obs["phase"], obs["phase"]))
-        phase_words = learner_sentence(f"Your turn: {mine}" if current == viewer else f"Player {current} {theirs}")
+        phase_words = learner_sentence(_("Your turn: {what}").format(what=mine) if current == viewer else
+                                       _("Player {player} {what}").format(player=current, what=theirs))
         if obs["phase"] == "challenge":
-            phase_words += f" Safe so far: {obs['safe_reveals']}."
+            phase_words += " " + _("Safe so far: {n}.").format(n=obs['safe_reveals'])
     case = None
     if obs["case_card"] is not None:
         from safari_kit.witness.cases import CASE_BY_KEY
@@ -193,14 +195,18 @@ def knockout_view(state, viewer: int) -> dict:
     item = obs["item"]
     if terminal:
         winners = obs["winners"] or []
-        phase_words = (f"Game over. Winner{'s' if len(winners) > 1 else ''}: "
-                       + " and ".join(_who(w, viewer) for w in winners) + ".")
+        phase_words = ngettext("Game over. Winner: {names}.", "Game over. Winners: {names}.",
+                               max(len(winners), 1)).format(
+            names=and_join(_who(w, viewer) for w in winners))
     elif not obs["trick"]:
-        phase_words = (f"{_Who(current, viewer)} lead{'' if current == viewer else 's'} turn {len(this_round) + 1}: "
-                       "play a card and name a data item.")
+        phase_words = (_("You lead turn {n}: play a card and name a data item.") if current == viewer else
+                       _("Player {player} leads turn {n}: play a card and name a data item.")).format(
+                           player=current, n=len(this_round) + 1)
     else:
-        phase_words = (f"{_Who(current, viewer)} play{'' if current == viewer else 's'} a card. "
-                       f"The named item is {ITEM_SHORT[item]}: highest wins, first card wins a tie.")
+        phase_words = ((_("You play a card.") if current == viewer else
+                        _("Player {player} plays a card.").format(player=current)) + " "
+                       + _("The named item is {item}: highest wins, first card wins a tie.").format(
+                           item=ITEM_SHORT[item]))
     return {
         "game": "knockout",
         "viewer": viewer,

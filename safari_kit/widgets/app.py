@@ -43,10 +43,11 @@ from importlib import import_module
 
 import ipywidgets as W
 
+from safari_kit.core.i18n import N_, _, current_language
 from safari_kit.presentation.offline import data_package_missing, needs_package, when_loaded
 from safari_kit.widgets.class_join import JoinPanel, what_is_kept
 from safari_kit.widgets.labs.base import (BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, OWN_SERVER_DEAL_WORDS, Lab, guarded,
-                                          learner_owns_the_server, python_in_browser)
+                                          in_own_language, learner_owns_the_server, python_in_browser)
 from safari_kit.widgets.labs.limits import bounded_int
 from safari_kit.widgets.quiet import keep_errors_off_the_page
 from safari_kit.widgets.ready_labs import NEVER_AHEAD, PICK_PAUSE, ReadyLabs, ShownSignal, ready_by_default
@@ -76,32 +77,32 @@ class LabEntry:
 #: each game's Rules tutorial comes first: it is the lab the list shows when a game is chosen (issue 27: new
 #: players start there, everywhere a learner starts)
 LABS = (
-    LabEntry("Safari Witness", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
-             "New to the game? Start here: a game played step by step, every rule explained, with a quiz.",
+    LabEntry("Safari Witness", N_("Rules tutorial"), "safari_kit.widgets.labs.tutorial", "RulesTutorial",
+             N_("New to the game? Start here: a game played step by step, every rule explained, with a quiz."),
              (("game", "witness"),)),
-    LabEntry("Safari Witness", "Identification", "safari_kit.widgets.labs.identification", "IdentificationLab",
-             "Pick a clue type and a place, guess the chance, then reveal: see how close you were."),
-    LabEntry("Safari Witness", "Challenge", "safari_kit.widgets.labs.challenge", "ChallengeLab",
-             "Reveal cards one at a time: when should you stop?"),
-    LabEntry("Safari Witness", "Full game", "safari_kit.widgets.labs.fullgame", "FullGameLab",
-             "A whole game against bots, or hot-seat with friends."),
-    LabEntry("Safari Witness", "Rules of Safari Witness", "safari_kit.widgets.rules_page", "RulesPage",
-             "All the rules on one page, with pictures of the cards.", (("game", "witness"),)),
-    LabEntry("Safari Witness", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
-             "Watch random trials close in on the exact chance. Let Witness bots play many games.",
+    LabEntry("Safari Witness", N_("Identification"), "safari_kit.widgets.labs.identification", "IdentificationLab",
+             N_("Pick a clue type and a place, guess the chance, then reveal: see how close you were.")),
+    LabEntry("Safari Witness", N_("Challenge"), "safari_kit.widgets.labs.challenge", "ChallengeLab",
+             N_("Reveal cards one at a time: when should you stop?")),
+    LabEntry("Safari Witness", N_("Full game"), "safari_kit.widgets.labs.fullgame", "FullGameLab",
+             N_("A whole game against bots, or hot-seat with friends.")),
+    LabEntry("Safari Witness", N_("Rules of Safari Witness"), "safari_kit.widgets.rules_page", "RulesPage",
+             N_("All the rules on one page, with pictures of the cards."), (("game", "witness"),)),
+    LabEntry("Safari Witness", N_("Simulation"), "safari_kit.widgets.labs.simulation", "SimulationLab",
+             N_("Watch random trials close in on the exact chance. Let Witness bots play many games."),
              (("tournament_game", "witness"),)),
-    LabEntry("Safari Knockout", "Rules tutorial", "safari_kit.widgets.labs.tutorial", "RulesTutorial",
-             "New to the game? Start here: a game played step by step, every rule explained, with a quiz.",
+    LabEntry("Safari Knockout", N_("Rules tutorial"), "safari_kit.widgets.labs.tutorial", "RulesTutorial",
+             N_("New to the game? Start here: a game played step by step, every rule explained, with a quiz."),
              (("game", "knockout"),)),
-    LabEntry("Safari Knockout", "Knockout", "safari_kit.widgets.labs.knockout", "KnockoutLab",
-             "Play one seat against bots, with the chance of winning each turn."),
-    LabEntry("Safari Knockout", "Rules of Safari Knockout", "safari_kit.widgets.rules_page", "RulesPage",
-             "All the rules on one page, with pictures of the cards.", (("game", "knockout"),)),
-    LabEntry("Safari Knockout", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
-             "Watch random trials close in on the exact chance. Let Knockout bots play many games.",
+    LabEntry("Safari Knockout", N_("Knockout"), "safari_kit.widgets.labs.knockout", "KnockoutLab",
+             N_("Play one seat against bots, with the chance of winning each turn.")),
+    LabEntry("Safari Knockout", N_("Rules of Safari Knockout"), "safari_kit.widgets.rules_page", "RulesPage",
+             N_("All the rules on one page, with pictures of the cards."), (("game", "knockout"),)),
+    LabEntry("Safari Knockout", N_("Simulation"), "safari_kit.widgets.labs.simulation", "SimulationLab",
+             N_("Watch random trials close in on the exact chance. Let Knockout bots play many games."),
              (("tournament_game", "knockout"),)),
-    LabEntry("Both games", "Simulation", "safari_kit.widgets.labs.simulation", "SimulationLab",
-             "Watch random trials close in on the exact chance. Let bots play many games."),
+    LabEntry(N_("Both games"), N_("Simulation"), "safari_kit.widgets.labs.simulation", "SimulationLab",
+             N_("Watch random trials close in on the exact chance. Let bots play many games.")),
 )
 
 
@@ -126,16 +127,19 @@ class LabChooser:
                  ready: bool | None = None):
         keep_errors_off_the_page()  # in Voilà's kernel: tracebacks and logs go to the server's log, not the page
         self.errors: list[str] = []
+        #: the learner's language (issue 30): the chooser's words, and every lab it opens, speak it
+        self.language = current_language()
         self.fair = bool(fair)
         games = sorted({e.game for e in LABS}, key=[e.game for e in LABS].index)
-        self.game = W.ToggleButtons(options=games, value=games[0], description="Game")
-        self.lab = W.Dropdown(description="Lab")
-        self.seed = W.IntText(value=seed, description="Seed", layout=W.Layout(width="180px"))
-        self.shared = W.Checkbox(value=False, description="Shared class seed", indent=False,
+        # the games' own names stay (Safari Witness); "Both games" is said in the learner's words
+        self.game = W.ToggleButtons(options=[(_(g), g) for g in games], value=games[0], description=_("Game"))
+        self.lab = W.Dropdown(description=_("Lab"))
+        self.seed = W.IntText(value=seed, description=_("Seed"), layout=W.Layout(width="180px"))
+        self.shared = W.Checkbox(value=False, description=_("Shared class seed"), indent=False,
                                  layout=W.Layout(width="160px"))
         self.shared.add_class("safari-shared-seed")
         self.class_seed_setting = self._setting(class_seed) if self.fair else None
-        self.open_button = W.Button(description="Open lab", button_style="primary")
+        self.open_button = W.Button(description=_("Open lab"), button_style="primary")
         self.blurb = W.HTML()
         self.stage = W.VBox()
         self.current: Lab | None = None
@@ -150,34 +154,35 @@ class LabChooser:
         self.open_button.add_class("safari-open")
         self.open_button.on_click(lambda _b: self.open())
         if not self.fair:
-            intro = "Everyone in the class who types the same seed sees the same cards."
+            intro = _("Everyone in the class who types the same seed sees the same cards.")
             self.shared.layout.display = "none"
         else:
-            intro = ("Every lab deals its own cards in your browser: no two tabs get the same deal. "
-                     + BROWSER_DEAL_WORDS if python_in_browser() else
-                     "Every lab deals its own cards: no two tabs get the same deal. " + OWN_SERVER_DEAL_WORDS
-                     if learner_owns_the_server() else
-                     "Every lab shuffles its cards in secret on the server: no two screens, and no two "
-                     "tabs, get the same deal.")
+            intro = (_("Every lab deals its own cards in your browser: no two tabs get the same deal.") + " "
+                     + _(BROWSER_DEAL_WORDS) if python_in_browser() else
+                     _("Every lab deals its own cards: no two tabs get the same deal.") + " "
+                     + _(OWN_SERVER_DEAL_WORDS) if learner_owns_the_server() else
+                     _("Every lab shuffles its cards in secret on the server: no two screens, and no two "
+                       "tabs, get the same deal."))
             setting = self.class_seed_setting
-            self.shared.tooltip = f"Everyone who ticks this and types the same seed gets the same deal. " \
-                                  f"{CLASS_SEED_WARNING}"
+            self.shared.tooltip = _("Everyone who ticks this and types the same seed gets the same deal.") + \
+                " " + _(CLASS_SEED_WARNING)
             if setting == "off":
                 self.shared.layout.display = "none"
             elif isinstance(setting, int):
                 self.seed.value, self.shared.value = setting, True
                 self.shared.disabled = self.seed.disabled = True
-                intro = (f"Your teacher has set the class seed {setting}: everyone gets the same deal "
-                         f"in each lab. {CLASS_SEED_WARNING}")
+                intro = (_("Your teacher has set the class seed {seed}: everyone gets the same deal in each lab.")
+                         .format(seed=setting) + " " + _(CLASS_SEED_WARNING))
             self._on_shared(None)
         # compact (two rows): on a 1366x768 laptop the opened lab must fit under the chooser
         self.header = W.HTML("<b style='font-size:20px;margin-right:12px'>Safari Kit</b>")
-        self.intro = W.HTML(f"<small style='color:#444'>Choose a game and a lab. {html.escape(intro)}</small>")
+        self.intro = W.HTML("<small style='color:#444'>" + html.escape(_("Choose a game and a lab.")) + " "
+                            f"{html.escape(intro)}</small>")
         self.game.description = ""
         self.game.style.button_width = "130px"
         # the list's visible name is its own label (ipywidgets' <label for=...>): a separate "Lab" beside an
         # unnamed <select> left screen readers with "combo box" and nothing else (issue 20, axe select-name)
-        self.lab.description = "<b>Lab</b>"
+        self.lab.description = "<b>" + html.escape(_("Lab")) + "</b>"
         self.lab.description_allow_html = True
         self.lab.style.description_width = "initial"
         self.lab.layout.width = "225px"  # "Rules of Safari Knockout" whole
@@ -191,15 +196,20 @@ class LabChooser:
         row.layout.flex_flow = "row wrap"
         row.layout.align_items = "center"
         # what to do first, where the lab will open (issue 17: two rows of controls over an empty screen)
+        # the words keep their bold parts: a translator moves <b>...</b> with the words it marks
         self.start_hint = W.HTML(
             "<div style='font-size:17px;color:#234;margin:28px 12px;padding:14px 18px;border:2px dashed #9bb;"
-            "border-radius:8px;max-width:760px'><b>New to the games? Start with the Rules tutorial.</b> It is "
-            "already chosen in the <b>Lab</b> list: press <b>Open lab</b>, and it opens here. It plays one game "
-            "step by step and explains every rule.<p style='font-size:15px;margin:10px 0 0'>Know the rules "
-            "already? Pick a game at the top, choose a lab in the <b>Lab</b> list, then press <b>Open lab</b>."
-            "</p><p style='font-size:14px;margin:10px 0 0'>"
-            f"<b>Class experiment (optional).</b> Give a nickname and press <b>Join</b> to pool your results "
-            f"with the class. {html.escape(what_is_kept(self.join.recording))}</p></div>")
+            "border-radius:8px;max-width:760px'>"
+            + _("<b>New to the games? Start with the Rules tutorial.</b> It is already chosen in the <b>Lab</b> "
+                "list: press <b>Open lab</b>, and it opens here. It plays one game step by step and explains every "
+                "rule.")
+            + "<p style='font-size:15px;margin:10px 0 0'>"
+            + _("Know the rules already? Pick a game at the top, choose a lab in the <b>Lab</b> list, then press "
+                "<b>Open lab</b>.")
+            + "</p><p style='font-size:14px;margin:10px 0 0'>"
+            + _("<b>Class experiment (optional).</b> Give a nickname and press <b>Join</b> to pool your results "
+                "with the class.")
+            + f" {html.escape(what_is_kept(self.join.recording))}</p></div>")
         self.start_hint.add_class("safari-start-hint")
         self.stage.children = [self.start_hint]
         self.widget = W.VBox([top, row, self.join.widget, self.stage]
@@ -225,6 +235,7 @@ class LabChooser:
         raise ValueError(f"{CLASS_SEED_ENV}={raw[:50]!r}: use on (a Shared class seed box for the teacher), "
                          "off (the default: no shared seed) or a seed such as 42")
 
+    @in_own_language
     def _on_shared(self, _change) -> None:
         if self.fair:
             self.seed.layout.display = "" if self.shared.value else "none"
@@ -245,16 +256,18 @@ class LabChooser:
         game = self.game.value if game is None else game
         return [e for e in LABS if e.game == game]
 
+    @in_own_language
     def _on_game(self, change) -> None:
         entries = self.entries(change["new"])
-        self.lab.options = [(e.title, i) for i, e in enumerate(entries)]
+        self.lab.options = [(_(e.title), i) for i, e in enumerate(entries)]
         self.lab.value = 0
         self._on_lab(None)
 
+    @in_own_language
     def _on_lab(self, _change) -> None:
         entries = self.entries()
         if self.lab.value is not None and self.lab.value < len(entries):
-            self.blurb.value = f"<i>{html.escape(entries[self.lab.value].blurb)}</i>"
+            self.blurb.value = f"<i>{html.escape(_(entries[self.lab.value].blurb))}</i>"
             if self.shown_signal is not None and self.shown_signal.shown:  # the learner picked: build it ahead
                 self._build_labs_ahead(PICK_PAUSE)
 
@@ -263,6 +276,7 @@ class LabChooser:
         """What a lab built ahead must match to be opened: the lab, the seed it deals from, the mode."""
         return (entry, self.shared_seed, self.fair)
 
+    @in_own_language  # a lab built ahead speaks the learner's language too
     def _build_ahead(self, key: tuple) -> Lab | None:
         entry, seed, fair = key
         return None if entry.cls in NEVER_AHEAD else entry.build(seed, fair=fair)
@@ -313,7 +327,7 @@ class LabChooser:
             self.ready_labs.want([])
             ready = self.ready_labs.take(self._key(entry))
         if ready is None:
-            self.stage.children = [W.HTML(f"<p>Opening {html.escape(entry.title)}…</p>")]
+            self.stage.children = [W.HTML("<p>" + html.escape(_("Opening {lab}…").format(lab=_(entry.title))) + "</p>")]
         try:
             self.current = ready if ready is not None else entry.build(self.shared_seed, fair=self.fair)
         except ModuleNotFoundError as exc:
@@ -325,7 +339,8 @@ class LabChooser:
             # online, numpy may still be loading in the background (site-src/safari_site/later.py): the lab
             # then opens by itself when it is there, if the learner is still on it
             self.current = None
-            self.show_status(f"{needs_package(missing, f'The {entry.title} lab')} Every other lab works here.")
+            self.show_status(needs_package(missing, _("The {lab} lab").format(lab=_(entry.title))) + " "
+                             + _("Every other lab works here."))
             when_loaded(missing, lambda: self._reopen(entry.title))
             return None
         self.current.use_recorder(self.join.recorder, opening=True, download=self.join.download)

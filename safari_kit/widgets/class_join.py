@@ -38,6 +38,9 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
+from safari_kit.core.i18n import N_, _, ngettext
+from safari_kit.presentation.numbers import whole
+
 from safari_kit.class_results.class_learner import CLASS_QUOTA, NicknameTaken, Quota, admit, claim_nickname
 from safari_kit.class_results.class_records import NICKNAME_MAX, Record, RecordError
 from safari_kit.class_results.class_session import store_from_env
@@ -50,7 +53,7 @@ __all__ = ["JoinPanel", "ResultsDownload", "DownloadButton", "what_is_kept", "ov
 log = logging.getLogger("safari_kit.widgets")
 
 #: what a joined learner's labs keep, in short sentences (issue 27: it was one 60-word sentence)
-KEPT_ACTIONS = ("That is each Simulate run and each guess with its exact chance. It is also each stop-or-go "
+KEPT_ACTIONS = N_("That is each Simulate run and each guess with its exact chance. It is also each stop-or-go "
                 "choice in a Challenge, each Knockout card you play and each quiz answer. Each comes with the "
                 "lab and the time.")
 
@@ -58,13 +61,15 @@ KEPT_ACTIONS = ("That is each Simulate run and each guess with its exact chance.
 def what_is_kept(recording: bool) -> str:
     """The sentences the page shows before a learner joins: what is kept about them, and where."""
     if recording:
-        return ("If you join, the class server keeps your nickname and what you do in the labs. "
-                f"{KEPT_ACTIONS} Your teacher sees them in the class results, until your teacher wipes them. "
-                "The server also keeps a random code for this browser, so all your tabs count as one learner. "
-                "Nothing else is kept: no name, no address. You need not join to play.")
-    return ("If you join, this page keeps what you do in the labs, under your nickname. "
-            f"{KEPT_ACTIONS} You can download them as a file for your teacher: press Download my results, "
-            "beside your nickname. Nothing leaves this page unless you download it. You need not join to play.")
+        return (_("If you join, the class server keeps your nickname and what you do in the labs.") + " "
+                + _(KEPT_ACTIONS) + " "
+                + _("Your teacher sees them in the class results, until your teacher wipes them. The server also "
+                    "keeps a random code for this browser, so all your tabs count as one learner. Nothing else is "
+                    "kept: no name, no address. You need not join to play."))
+    return (_("If you join, this page keeps what you do in the labs, under your nickname.") + " "
+            + _(KEPT_ACTIONS) + " "
+            + _("You can download them as a file for your teacher: press Download my results, beside your "
+                "nickname. Nothing leaves this page unless you download it. You need not join to play."))
 
 
 def this_kernel_id() -> str | None:
@@ -79,9 +84,10 @@ def this_kernel_id() -> str | None:
 
 def over_quota_words(quota: Quota) -> str:
     """What a learner reads once when the class's database stops keeping their records (issue 26)."""
-    return (f"The class results keep your first {quota.burst} results at once, then one every "
-            f"{quota.seconds_per_record:g} seconds, and {quota.cap} in all. You are going faster than that, so "
-            "some of your new results stay only in this page: Download my results keeps them all.")
+    return _("The class results keep your first {burst} results at once, then one every {seconds} seconds, and "
+             "{cap} in all. You are going faster than that, so some of your new results stay only in this page: "
+             "Download my results keeps them all.").format(burst=quota.burst, seconds=f"{quota.seconds_per_record:g}",
+                                                         cap=quota.cap)
 
 
 class JoinPanel:
@@ -104,20 +110,22 @@ class JoinPanel:
         #: records the class's database did not keep (over the quota); they stay in the download
         self.not_stored = 0
         self._admitted: set[int] = set()  # record numbers the quota let through, until stored
-        self.nickname = W.Text(placeholder="a nickname, e.g. Zed", description="<b>Nickname</b>",
+        self.nickname = W.Text(placeholder=_("a nickname, e.g. Zed"),
+                               description="<b>" + html.escape(_("Nickname")) + "</b>",
                                description_allow_html=True, layout=W.Layout(width="250px"),
                                continuous_update=False)
         self.nickname.style.description_width = "initial"
         # trust nothing the page sends: a huge value is dropped at once, not kept in the widget's state
         self.nickname.observe(self._clamp, "value")
-        self.join_button = W.Button(description="Join the class experiment", layout=W.Layout(width="210px"),
-                                    tooltip="Record what you do in the labs under this nickname")
+        self.join_button = W.Button(description=_("Join the class experiment"), layout=W.Layout(width="210px"),
+                                    tooltip=_("Record what you do in the labs under this nickname"))
         self.join_button.add_class("safari-join")
         self.join_button.on_click(lambda _b: self.join(self.nickname.value))
         # no join on Enter or on leaving the box: ipywidgets sends the value on blur too, and joining must be
         # the learner's own press of Join, after the sentence of what is kept (Tab then Enter on the keyboard)
         # the full sentence is in the chooser's start hint too; here it folds, to keep the chooser short
-        self.note = W.HTML("<details class='safari-kept'><summary>What is kept about you?</summary>"
+        self.note = W.HTML("<details class='safari-kept'><summary>"
+                           + html.escape(_("What is kept about you?")) + "</summary>"
                            f"{self._note_html(what_is_kept(self.recording))}</details>")
         self.note.add_class("safari-join-note")
         #: the learner's results as a file, for every lab (the chooser hands it to each lab it opens)
@@ -176,19 +184,20 @@ class JoinPanel:
             self._refuse(str(exc))
             return None
         except RecordError:
-            self._refuse(f"That nickname cannot be used. Use up to {NICKNAME_MAX} letters, digits and spaces.")
+            self._refuse(_("That nickname cannot be used. Use up to {n} letters, digits and spaces.").format(
+                n=NICKNAME_MAX))
             return None
         name = self.recorder.nickname
         self.nickname.value = name
         self.nickname.disabled = True
         self.join_button.disabled = True
-        self.join_button.description = "Joined"
-        where = ("The class server keeps your runs, guesses, decisions and answers for your teacher; "
-                 "nothing else." if self.recording else
-                 "Your results stay in this page: Download my results (here, after your first result) "
-                 "saves them as a file for your teacher.")
-        joined = (f"You joined as {name}." if name == clean_nickname(nickname) else
-                  f"This browser joined as {name} already, so this page joins as {name} too.")
+        self.join_button.description = _("Joined")
+        where = (_("The class server keeps your runs, guesses, decisions and answers for your teacher; "
+                   "nothing else.") if self.recording else
+                 _("Your results stay in this page: Download my results (here, after your first result) "
+                   "saves them as a file for your teacher."))
+        joined = (_("You joined as {name}.") if name == clean_nickname(nickname) else
+                  _("This browser joined as {name} already, so this page joins as {name} too.")).format(name=name)
         self.note.value = self._note_html(f"{joined} {where}", "#1b5e20")
         self.download.refresh(self.recorder)
         if self.on_join is not None:
@@ -224,15 +233,15 @@ export default {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "safari-download-link";
-    button.textContent = "Download my results";
+    button.textContent = model.get("label");
     button.style.cssText = "color:#0b57d0;text-decoration:underline;font-weight:600;background:none;"
       + "border:none;padding:4px 2px;cursor:pointer;font-size:14px;min-height:24px";
     const count = document.createElement("small");
     count.style.color = "#444";
     const show = () => {
-      const n = model.get("count");
-      count.textContent = ` (${n} record${n === 1 ? "" : "s"})`;
-      button.title = "Save your results as a file (" + n + " record" + (n === 1 ? "" : "s") + ")";
+      // the words come from Python, in the learner's language (issue 30): plural forms are the catalogue's
+      count.textContent = " (" + model.get("count_words") + ")";
+      button.title = model.get("title_words");
     };
     button.addEventListener("click", () => model.send({ ask: "file" }));
     const save = (msg) => {
@@ -247,10 +256,10 @@ export default {
       setTimeout(() => { URL.revokeObjectURL(url); a.remove(); }, 1000);
     };
     model.on("msg:custom", save);
-    model.on("change:count", show);
+    model.on("change:count_words", show);
     show();
     el.append(button, count);
-    return () => { model.off("msg:custom", save); model.off("change:count", show); };
+    return () => { model.off("msg:custom", save); model.off("change:count_words", show); };
   },
 };
 """
@@ -261,6 +270,10 @@ class DownloadButton(anywidget.AnyWidget):
 
     _esm = _DOWNLOAD_ESM
     count = traitlets.Int(0).tag(sync=True)
+    label = traitlets.Unicode("Download my results").tag(sync=True)
+    #: "3 records", in the learner's language (set with ``count``)
+    count_words = traitlets.Unicode("0 records").tag(sync=True)
+    title_words = traitlets.Unicode("Save your results as a file (0 records)").tag(sync=True)
 
 
 class ResultsDownload:
@@ -275,7 +288,8 @@ class ResultsDownload:
         self.sent = 0           # files handed to the page (tests, benchmarks)
         self.sent_bytes = 0     # their bytes
         self._last = float("-inf")
-        self.widget = DownloadButton()
+        self.widget = DownloadButton(label=_("Download my results"))
+        self._words(0)
         self.widget.add_class("safari-results-download")
         self.widget.layout.display = "none"
         self.widget.on_msg(self._asked)
@@ -284,8 +298,14 @@ class ResultsDownload:
         """Show how many records the file would hold (a few bytes); the file itself is made on request."""
         self.recorder = recorder
         count = len(recorder.records) if recorder is not None else 0
+        self._words(count)
         self.widget.count = count
         self.widget.layout.display = "" if count else "none"
+
+    def _words(self, count: int) -> None:
+        records = ngettext("{n} record", "{n} records", count).format(n=whole(count))
+        self.widget.count_words = records
+        self.widget.title_words = _("Save your results as a file ({records})").format(records=records)
 
     def file(self) -> tuple[str, str] | None:
         """The download's (file name, text), or None before the first record."""

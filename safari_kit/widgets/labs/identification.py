@@ -67,10 +67,12 @@ import logging
 
 import ipywidgets as W
 
+from safari_kit.core.i18n import N_, _
+from safari_kit.presentation.numbers import decimal
 from safari_kit.presentation.identification_flow import NOTHING, IdentificationFlow, Prediction, Revealed, brier
 from safari_kit.presentation.narration import card_label  # noqa: F401 - the tests read card names from here
 from safari_kit.probability.knowledge import Memory
-from safari_kit.widgets.labs.base import PLACE_STOP, Lab, guarded
+from safari_kit.widgets.labs.base import PLACE_STOP, Lab, guarded, in_own_language
 from safari_kit.widgets.labs.limits import limit_text
 from safari_kit.widgets.quiet import page_words
 from safari_kit.widgets.table import CardTable
@@ -89,7 +91,7 @@ _FLOW_ATTRIBUTES = ("game", "learner", "memory", "bot_spec", "deck_order", "stat
 class IdentificationLab(Lab):
     """Play Safari Witness identifications against bots, with the exact chances and a tally of your guesses."""
 
-    title = "Identification lab: which clue type, which place?"
+    title = N_("Identification lab: which clue type, which place?")
     record_lab = "identification"
 
     def __init__(self, seed: int | None = 1, players: int = 3, advanced: bool = False,
@@ -102,29 +104,30 @@ class IdentificationLab(Lab):
 
         self.table = CardTable(game="witness")
         self.table.on_click(self._on_table_click)
-        self.identify_button = W.Button(description="Identify", tooltip="Identify with the one clue card now")
-        self.another_button = W.Button(description="Reveal another",
-                                       tooltip="Reveal a second clue card, then identify both")
+        self.identify_button = W.Button(description=_("Identify"), tooltip=_("Identify with the one clue card now"))
+        self.another_button = W.Button(description=_("Reveal another"),
+                                       tooltip=_("Reveal a second clue card, then identify both"))
         self.identify_button.add_class("safari-identify")
         self.another_button.add_class("safari-reveal-another")
         self.identify_button.on_click(lambda _b: self._choose(A.Identify()))
         self.another_button.on_click(lambda _b: self._choose(A.RevealAnother()))
-        self.type_buttons = W.ToggleButtons(options=[], description="Clue type", style={"button_width": "auto"})
+        self.type_buttons = W.ToggleButtons(options=[], description=_("Clue type"), style={"button_width": "auto"})
         self.type_buttons.add_class("safari-types")
         self.type_buttons.observe(lambda _c: self._refresh_panel(), names="value")  # chances and notes only
-        self.guess_box = W.Text(value="", placeholder="e.g. 0.25 or 13/70", description="Your guess",
+        self.guess_box = W.Text(value="", placeholder=_("e.g. {decimal} or {fraction}").format(
+                                    decimal=decimal(0.25, 2), fraction="13/70"), description=_("Your guess"),
                                 layout=W.Layout(width="260px"))
         self.guess_box.add_class("safari-guess")
         limit_text(self.guess_box, 40)  # a guess is a short number; a huge one would only cost work
-        self.reveal_button = W.Button(description="Reveal", button_style="primary",
-                                      tooltip="Declare the clue type at the picked place and turn it over")
+        self.reveal_button = W.Button(description=_("Reveal"), button_style="primary",
+                                      tooltip=_("Declare the clue type at the picked place and turn it over"))
         self.reveal_button.layout.width = "90px"
         self.reveal_button.add_class("safari-reveal")
         self.reveal_button.on_click(lambda _b: self._reveal())
-        self.next_button = W.Button(description="Next turn", tooltip="The other players play until your turn")
+        self.next_button = W.Button(description=_("Next turn"), tooltip=_("The other players play until your turn"))
         self.next_button.add_class("safari-next")
         self.next_button.on_click(lambda _b: self._next_turn())
-        self.show_exact = W.Checkbox(value=True, description="Show the exact chances", indent=False)
+        self.show_exact = W.Checkbox(value=True, description=_("Show the exact chances"), indent=False)
         self.show_exact.observe(lambda _c: self._refresh_panel(), names="value")
         self.prob = W.HTML()
         self.prob.add_class("safari-prob")
@@ -137,7 +140,7 @@ class IdentificationLab(Lab):
         self.all_chances = W.HTML()
         self.all_chances.add_class("safari-prob-all")
         self.type_buttons.description = ""
-        self.type_label = W.HTML("<b>Clue type</b>")
+        self.type_label = W.HTML("<b>" + html.escape(_("Clue type")) + "</b>")
         self.guess_box.layout.width = "210px"
         self.arrange(
             main=[self.table],
@@ -243,6 +246,7 @@ class IdentificationLab(Lab):
         self.tally.value = self.flow.tally_html()
         self.log_html.value = self.flow.log_html()
 
+    @in_own_language  # also run by the clue-type buttons and the "exact chances" box
     def _refresh_panel(self) -> None:
         try:
             side, everything, notes = self.flow.panel_html(self.type_buttons.value, self.show_exact.value,
@@ -250,8 +254,8 @@ class IdentificationLab(Lab):
         except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
             self.errors.append(f"{type(exc).__name__}: {exc}")
             log.error("the chances panel failed", exc_info=True)
-            side, everything, notes = (f"<div style='color:#a00'>Could not compute the chances "
-                                       f"({html.escape(page_words(exc))})</div>"), "", {}
+            side, everything, notes = ("<div style='color:#a00'>" + html.escape(
+                _("Could not compute the chances ({problem})").format(problem=page_words(exc))) + "</div>"), "", {}
         self.prob.value = side
         self.all_chances.value = everything
         self.table.set_notes(notes)
