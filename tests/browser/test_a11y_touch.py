@@ -223,8 +223,11 @@ def test_full_game_turn_by_taps(tablet):
     page, lab = tablet, ".safari-fullgame-lab"
     open_by_taps(page, "Safari Witness", "Full game")
     on_table = f"{lab} .safari-table .st-selectable"
+    identify = f"{on_table}[data-key='button:\"identify\"']"
     for _ in range(12):  # the lab opens on the learner's turn (issue 27); a bot's failure would show "Next turn"
-        if page.locator(f"{on_table}[data-key='button:\"identify\"']").count():
+        # the table is drawn a moment after the lab: wait for one of the two before choosing (a busy machine)
+        page.locator(f"{identify}, {on_table}[data-key='button:\"go_on\"']").first.wait_for()
+        if page.locator(identify).count():
             break
         look(page, lab)
         tap_and_hear(page, page.locator(f"{on_table}[data-key='button:\"go_on\"']"), lab)

@@ -20,6 +20,8 @@ check only one lesson makes.
 """
 from __future__ import annotations
 
+import contextlib
+
 import json
 import re
 from dataclasses import dataclass
@@ -101,12 +103,18 @@ def _saved_outputs(page, saved: Path) -> str:
     ruling on Advanced Mode, not a card id)."""
     before = saved.stat().st_mtime
     page.keyboard.press("Control+s")
-    for _ in range(100):
+    notebook = None
+    for _ in range(300):
+        # jupyter_server writes the file in place (a backup beside it, not a rename): a read can catch it half
+        # written, so the save is done when the file has changed and reads as a whole notebook
         if saved.stat().st_mtime != before:
-            break
+            with contextlib.suppress(ValueError):
+                notebook = json.loads(saved.read_text(encoding="utf-8"))
+                break
         page.wait_for_timeout(100)
+    assert notebook is not None, f"JupyterLab did not save {saved} in 30 s after Ctrl+S"
     texts = []
-    for cell in json.loads(saved.read_text(encoding="utf-8"))["cells"]:
+    for cell in notebook["cells"]:
         for out in cell.get("outputs", []):
             text = out.get("text") or out.get("data", {}).get("text/plain", "")
             texts.append("".join(text) if isinstance(text, list) else text)
