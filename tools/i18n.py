@@ -146,6 +146,14 @@ def _placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{[^{}]*\}", text))
 
 
+def _rel(path: Path) -> str:
+    """A path as the messages print it: from the repository's top when it is inside."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def hidden_marks() -> list[str]:
     """Marked strings Babel cannot see: a ``_()`` inside an f-string's braces (Python's tokenizer hands Babel the
     whole f-string as one string, so the words never reach the catalogue and stay English everywhere)."""
@@ -159,9 +167,9 @@ def hidden_marks() -> list[str]:
             continue
         for tok in tokens:
             prefix = re.match(r"[A-Za-z]*", tok.string).group(0).lower()
-            if tok.type == tokenize.STRING and "f" in prefix and re.search(r"\{[^{}]*\b(N_|_|ngettext|pgettext)\(\s*['\"]",
-                                                                            tok.string):
-                found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: a marked string inside an f-string is "
+            marked = re.search(r"\{[^{}]*\b(N_|_|ngettext|pgettext)\(\s*['\"]", tok.string)
+            if tok.type == tokenize.STRING and "f" in prefix and marked:
+                found.append(f"{_rel(path)}:{tok.start[0]}: a marked string inside an f-string is "
                              "not extracted: build the text outside the f-string")
     return found
 
@@ -176,22 +184,22 @@ def problems() -> list[str]:
     ids_kept = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in _read(POT) if m.id}
     if ids_now != ids_kept:
         new, gone = len(ids_now - ids_kept), len(ids_kept - ids_now)
-        found.append(f"{POT.relative_to(ROOT)} is stale ({new} strings new in the code, {gone} gone): "
+        found.append(f"{_rel(POT)} is stale ({new} strings new in the code, {gone} gone): "
                      "run python tools/i18n.py all")
     for po in sorted(LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
         lang = po.parent.parent.name
         mo = po.with_suffix(".mo")
         if not mo.exists() or _messages(mo.read_bytes()) != _messages(_mo_bytes(po)):
-            found.append(f"{mo.relative_to(ROOT)} is not compiled from its .po: run python tools/i18n.py compile")
+            found.append(f"{_rel(mo)} is not compiled from its .po: run python tools/i18n.py compile")
         catalog = _read(po)
         ids = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in catalog if m.id}
         if ids != ids_kept:
-            found.append(f"{po.relative_to(ROOT)} does not hold the .pot's strings "
+            found.append(f"{_rel(po)} does not hold the .pot's strings "
                          f"({len(ids_kept - ids)} missing): run python tools/i18n.py update")
         for m in catalog:
             if not m.id:
                 continue
-            where = f"{po.relative_to(ROOT)}:{m.lineno}"
+            where = f"{_rel(po)}:{m.lineno}"
             strings = list(m.string) if isinstance(m.string, (list, tuple)) else [m.string]
             if m.fuzzy:
                 found.append(f"{where}: fuzzy (the English changed; check the translation, remove '#, fuzzy')")

@@ -24,6 +24,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any, Callable
 
+from safari_kit.core.i18n import N_, _
 from safari_kit.presentation.numbers import as_number
 
 Number = int | float | Fraction
@@ -66,12 +67,13 @@ class Exercise:
     answer: Callable[[], Any]
     hints: list[Hint] = field(default_factory=list)
     tolerance: float = 0.005  # for decimal answers to a Fraction
-    general_hint: str = "Check your counting: which cards are still possible?"
+    # the hints are English in the lessons' modules (N_), said in the learner's language when a check fails
+    general_hint: str = N_("Check your counting: which cards are still possible?")
     compare: Callable[[Any, Any], bool] | None = None  # for answers that are not numbers
 
     def check(self, answer: Any) -> Feedback:
         if answer is Ellipsis or answer is None:
-            return Feedback(False, "Type your answer in place of the ... above, then run both cells again.")
+            return Feedback(False, _("Type your answer in place of the ... above, then run both cells again."))
         expected = self.answer()
         if self.compare is not None:
             ok = self.compare(answer, expected)
@@ -79,28 +81,28 @@ class Exercise:
         else:
             value = as_number(answer)
             if value is None:
-                return Feedback(False, f"I could not read {answer!r} as a number; "
-                                       "try a fraction like 2/9 or a decimal.")
+                return Feedback(False, _("I could not read {answer} as a number; try a fraction like 2/9 or a "
+                                         "decimal.").format(answer=repr(answer)))
             if isinstance(expected, (int, float, Fraction)):
                 ok = close(value, expected, self.tolerance)
             else:
                 ok = value == expected
         if ok:
-            return Feedback(True, "Correct! " + _praise(value, expected))
+            return Feedback(True, _("Correct!") + " " + _praise(value, expected))
         # a decimal answer is matched against hints as the nearest simple fraction
         hint_value = Fraction(value).limit_denominator(200) if isinstance(value, float) else value
         for hint in self.hints:
             try:
                 if hint.applies(hint_value):
-                    return Feedback(False, "Not yet. " + hint.text)
+                    return Feedback(False, _("Not yet.") + " " + _(hint.text))
             except (TypeError, ValueError, ZeroDivisionError):
                 continue
-        return Feedback(False, "Not yet. " + self.general_hint)
+        return Feedback(False, _("Not yet.") + " " + _(self.general_hint))
 
 
 def _praise(value, expected) -> str:
     if isinstance(expected, Fraction) and isinstance(value, float):
-        return f"As an exact fraction it is {expected}."
+        return _("As an exact fraction it is {fraction}.").format(fraction=expected)
     return ""
 
 

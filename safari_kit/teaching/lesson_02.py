@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from safari_kit.teaching import deck
+from safari_kit.core.i18n import N_
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 
@@ -61,10 +62,11 @@ def _name_p(name: str) -> Fraction:
 register(Exercise(
     "02.animal", lambda: Fraction(_share_count(deck.first_named("TAM"), "animal"), _others()),
     hints=[Hint(lambda a: a == Fraction(1, 5),
-                "1/5 is right for a card before any card is seen. The clue card is out of the pool now: "
-                "how many cards are left, and how many of them share its animal?"),
-           Hint(lambda a: a == Fraction(15, 74), "The clue card itself is one of the 15; it cannot be face down too.")],
-    general_hint="Count the cards that are still possible (all but the clue card) and those sharing its animal."))
+                N_("1/5 is right for a card before any card is seen. The clue card is out of the pool now: "
+                  "how many cards are left, and how many of them share its animal?")),
+           Hint(lambda a: a == Fraction(15, 74), N_("The clue card itself is one of the 15; it cannot be face "
+                                                   "down too."))],
+    general_hint=N_("Count the cards that are still possible (all but the clue card) and those sharing its animal.")))
 
 
 def name_mistakes(name: str) -> dict[str, int]:
@@ -97,7 +99,7 @@ def name_mistakes(name: str) -> dict[str, int]:
             "ink that cannot read it": clear + sum(1 for c in unreadable if len(c.name) == len(name))}
 
 
-_CLUE_NOT_IN_POOL = "The clue card itself cannot be face down: leave it out of the count."
+_CLUE_NOT_IN_POOL = N_("The clue card itself cannot be face down: leave it out of the count.")
 
 
 def _mistake(name: str, *kinds: str):
@@ -108,34 +110,35 @@ def _mistake(name: str, *kinds: str):
 register(Exercise(
     "02.tam-name", lambda: Fraction(_share_count(deck.first_named("TAM"), "name"), _others()),
     hints=[Hint(_mistake("TAM", "ink forgotten"),
-                "Don't forget the ink cards whose hidden letters could spell TAM."),
+                N_("Don't forget the ink cards whose hidden letters could spell TAM.")),
            Hint(_mistake("TAM", "ink forgotten, clue counted"),
-                "Two things: the clue card is one of the TAMs, so it is not in the pool; and the ink cards "
-                "whose hidden letters could spell TAM count too."),
+                N_("Two things: the clue card is one of the TAMs, so it is not in the pool; and the ink cards "
+                  "whose hidden letters could spell TAM count too.")),
            Hint(_mistake("TAM", "clue counted"), _CLUE_NOT_IN_POOL),
            Hint(_mistake("TAM", "one ink card forgotten"),
-                "One ink card is missing: try every ink pattern of three letters against TAM.")],
-    general_hint="Count the other TAMs, then add each ink card whose pattern matches TAM."))
+                N_("One ink card is missing: try every ink pattern of three letters against TAM."))],
+    general_hint=N_("Count the other TAMs, then add each ink card whose pattern matches TAM.")))
 
 register(Exercise(
     "02.kris-name", lambda: _name_p("KRIS"),
     hints=[Hint(_mistake("KRIS", "clue counted"),
-                "The clue card is one of the KRIS cards, so it is not face down."),
+                N_("The clue card is one of the KRIS cards, so it is not face down.")),
            Hint(_mistake("KRIS", "ink of another length"),
-                "Which ink names could spell KRIS? A name with three letters never can."),
+                N_("Which ink names could spell KRIS? A name with three letters never can.")),
            Hint(_mistake("KRIS", "ink that cannot read it"),
-                "AL?? and ?L?? have four letters, but their second letter is L: they cannot read KRIS.")],
-    general_hint="Count the other KRIS cards, then the ink cards whose pattern has the right length and letters."))
+                N_("AL?? and ?L?? have four letters, but their second letter is L: they cannot read KRIS."))],
+    general_hint=N_("Count the other KRIS cards, then the ink cards whose pattern has the right length and "
+                   "letters.")))
 
 register(Exercise(
     "02.ink-name", lambda: _name_p("??M"),
     hints=[Hint(_mistake("??M", "printed name only", "printed name, clue counted"),
-                "??M could be any three-letter name ending in M: which names are those?"),
+                N_("??M could be any three-letter name ending in M: which names are those?")),
            Hint(_mistake("??M", "ink forgotten"),
-                "Don't forget the other ink cards: T?M and ?AM could also end in M."),
+                N_("Don't forget the other ink cards: T?M and ?AM could also end in M.")),
            Hint(_mistake("??M", "clue counted"), _CLUE_NOT_IN_POOL)],
-    general_hint="List the names ??M could be (TAM, TOM, SAM, KIM), count those cards, "
-                 "then add the matching ink cards."))
+    general_hint=N_("List the names ??M could be (TAM, TOM, SAM, KIM), count those cards, then add the "
+                   "matching ink cards.")))
 
 
 def _alex_pair() -> Fraction:
@@ -161,20 +164,20 @@ def _pair_is(count):
 register(Exercise(
     "02.alex-pair", _alex_pair,
     hints=[Hint(_pair_is(lambda n: n["animal"] + n["color"]),
-                "Adding the two counts counts some cards twice: the cards with the same animal AND the same "
-                "color. The cell above prints how many there are. Take them away once."),
+                N_("Adding the two counts counts some cards twice: the cards with the same animal AND the "
+                  "same color. The cell above prints how many there are. Take them away once.")),
            Hint(_pair_is(lambda n: n["animal"] + n["color"] + n["both"]),
-                "The cards sharing both were counted twice already: take them away, don't add them."),
+                N_("The cards sharing both were counted twice already: take them away, don't add them.")),
            Hint(_pair_is(lambda n: n["animal"] + n["color"] - n["pair cell"]),
-                "The clue card itself is one of the cards with that animal and color. It is not among the 74."),
+                N_("The clue card itself is one of the cards with that animal and color. It is not among the 74.")),
            Hint(_pair_is(lambda n: n["animal"] + n["color"] - 2 * n["both"]),
-                "Take the cards sharing both away once, not twice: they are still matches."),
+                N_("Take the cards sharing both away once, not twice: they are still matches.")),
            Hint(_pair_is(lambda n: n["animal"]),
-                "A pair matches when EITHER type matches: more cards than one type."),
+                N_("A pair matches when EITHER type matches: more cards than one type.")),
            Hint(_pair_is(lambda n: n["both"]),
-                "A pair matches when EITHER type matches, not only when both do.")],
-    general_hint="Count the cards sharing the animal, add those sharing the color, then take away the cards "
-                 "sharing both (the cell above prints them)."))
+                N_("A pair matches when EITHER type matches, not only when both do."))],
+    general_hint=N_("Count the cards sharing the animal, add those sharing the color, then take away the "
+                   "cards sharing both (the cell above prints them).")))
 
 
 def _memory() -> Fraction:
@@ -184,11 +187,11 @@ def _memory() -> Fraction:
 
 register(Exercise(
     "02.memory", _memory,
-    hints=[Hint(lambda a: a == Fraction(14, 74), "That is knowing nothing. The 3 cards you remember are not among "
-                                                "the unknown ones: how many unknown cards are left?"),
-           Hint(lambda a: a == Fraction(11, 71), "The remembered cards are not Elephants, so all 14 Elephants are "
-                                                "still unknown.")],
-    general_hint="Unknown cards = 74 − 3. Elephants among them: all of them."))
+    hints=[Hint(lambda a: a == Fraction(14, 74), N_("That is knowing nothing. The 3 cards you remember are "
+                                                   "not among the unknown ones: how many unknown cards are left?")),
+           Hint(lambda a: a == Fraction(11, 71), N_("The remembered cards are not Elephants, so all 14 "
+                                                   "Elephants are still unknown."))],
+    general_hint=N_("Unknown cards = 74 − 3. Elephants among them: all of them.")))
 
 
 def _break_even() -> Fraction:
@@ -199,9 +202,10 @@ def _break_even() -> Fraction:
 register(Exercise(
     "02.break-even", _break_even,
     hints=[Hint(lambda a: a == Fraction(14, 74),
-                "Compare expected cards: 4·P(both) against 2·p. Solve for P(both)."),
-           Hint(lambda a: a == Fraction(14, 37), "4·P(both) > 2·p means P(both) > p/2, not 2p.")],
-    general_hint="Expected cards: identify now 2·p; reveal another 4·P(both succeed). When is the second bigger?"))
+                N_("Compare expected cards: 4·P(both) against 2·p. Solve for P(both).")),
+           Hint(lambda a: a == Fraction(14, 37), N_("4·P(both) > 2·p means P(both) > p/2, not 2p."))],
+    general_hint=N_("Expected cards: identify now 2·p; reveal another 4·P(both succeed). When is the second "
+                   "bigger?")))
 
 
 # ----------------------------------------------------------------------------- §4-§5: the value of memory

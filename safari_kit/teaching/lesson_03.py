@@ -11,6 +11,7 @@ from fractions import Fraction
 from math import comb
 
 from safari_kit.teaching import deck
+from safari_kit.core.i18n import N_
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 
@@ -58,12 +59,12 @@ def _share_is(*kinds: str):
 
 register(Exercise(
     "03.share-any", lambda: _w().shared_element_count(_tam()),
-    hints=[Hint(_share_is("no overlap"), "14 + 14 + 14 counts some cards twice: those sharing two elements "
-                                         "(inclusion–exclusion)."),
-           Hint(_share_is("overlap added"), "Subtract the cards counted twice (animal & texture, animal & color, "
-                                            "texture & color), don't add them."),
-           Hint(_share_is("overlap twice"), "Each card sharing two elements was counted twice: subtract it "
-                                            "once, not twice.")],
+    hints=[Hint(_share_is("no overlap"), N_("14 + 14 + 14 counts some cards twice: those sharing two elements "
+                                           "(inclusion–exclusion).")),
+           Hint(_share_is("overlap added"), N_("Subtract the cards counted twice (animal & texture, animal & "
+                                              "color, texture & color), don't add them.")),
+           Hint(_share_is("overlap twice"), N_("Each card sharing two elements was counted twice: subtract it "
+                                              "once, not twice."))],
     general_hint="|A ∪ T ∪ C| = |A| + |T| + |C| − |A∩T| − |A∩C| − |T∩C| + |A∩T∩C|."))
 
 def name_cards() -> list:
@@ -110,24 +111,24 @@ def _safe_is(kind: str):
 register(Exercise(
     "03.safe", _safe,
     hints=[Hint(_safe_is("names counted twice"),
-                "Some of the name cards in the list also share the animal, the texture or the color. "
-                "You took those away once already. Take away only the name cards that share nothing else."),
+                N_("Some of the name cards in the list also share the animal, the texture or the color. You "
+                  "took those away once already. Take away only the name cards that share nothing else.")),
            Hint(_safe_is("ink forgotten, names counted twice"),
-                "Two things. An ink card that could read TAM is not safe either. And some name cards share the "
-                "animal, texture or color too: you took those away once already."),
+                N_("Two things. An ink card that could read TAM is not safe either. And some name cards share "
+                  "the animal, texture or color too: you took those away once already.")),
            Hint(_safe_is("ink forgotten"),
-                "Look at the ink cards in the list too. An ink card that could read TAM is not safe, "
-                "unless you already took it away."),
+                N_("Look at the ink cards in the list too. An ink card that could read TAM is not safe, "
+                  "unless you already took it away.")),
            Hint(_safe_is("clue taken away"),
-                "One card too many is gone. The 74 cards already leave out the challenged card itself."),
+                N_("One card too many is gone. The 74 cards already leave out the challenged card itself.")),
            Hint(_safe_is("names forgotten"),
-                "You left out the names. Another TAM, or an ink card that could read TAM, is not safe either. "
-                "Use the list of name cards above."),
-           Hint(_safe_is("share"), "That is the number of cards that share an element: the safe ones are "
-                                   "the others."),
-           Hint(_safe_is("unsafe"), "That counts the cards that are NOT safe. The safe ones are all the others.")],
-    general_hint="Start from the 74 other cards. Take away the cards that share the animal, texture or color. "
-                 "Then take away the name cards in the list that share nothing else."))
+                N_("You left out the names. Another TAM, or an ink card that could read TAM, is not safe "
+                  "either. Use the list of name cards above.")),
+           Hint(_safe_is("share"), N_("That is the number of cards that share an element: the safe ones are "
+                                     "the others.")),
+           Hint(_safe_is("unsafe"), N_("That counts the cards that are NOT safe. The safe ones are all the others."))],
+    general_hint=N_("Start from the 74 other cards. Take away the cards that share the animal, texture or "
+                   "color. Then take away the name cards in the list that share nothing else.")))
 
 
 def _four_safe() -> Fraction:
@@ -138,16 +139,17 @@ register(Exercise(
     "03.four-safe", _four_safe,
     tolerance=0.0005,
     hints=[Hint(lambda a: abs(float(a) - (_safe() / _n()) ** 4) < 5e-4,
-                "(S/74)^4 draws WITH replacement. A revealed card is gone: the second draw is from 73 cards."),
-           Hint(lambda a: float(a) > 0.2, "Four safe cards in a row is rarer than one: multiply the chances.")],
+                N_("(S/74)^4 draws WITH replacement. A revealed card is gone: the second draw is from 73 cards.")),
+           Hint(lambda a: float(a) > 0.2, N_("Four safe cards in a row is rarer than one: multiply the chances."))],
     general_hint="S/74 · (S−1)/73 · (S−2)/72 · (S−3)/71 = C(S,4)/C(74,4)."))
 
 register(Exercise(
     "03.threshold", lambda: Fraction(1 + 6, 2 + 6),
-    hints=[Hint(lambda a: a == Fraction(6, 7), "Stopping archives n = 7 cards (the challenged card too): "
-                                              "compare p·8 with 7."),
-           Hint(lambda a: a == Fraction(1, 2), "Going on risks all 7 cards to win one: you need much more than 1/2.")],
-    general_hint="One more reveal: p·(n+1) on average against n for sure. Solve p·(n+1) > n."))
+    hints=[Hint(lambda a: a == Fraction(6, 7), N_("Stopping archives n = 7 cards (the challenged card too): "
+                                                 "compare p·8 with 7.")),
+           Hint(lambda a: a == Fraction(1, 2), N_("Going on risks all 7 cards to win one: you need much more "
+                                                 "than 1/2."))],
+    general_hint=N_("One more reveal: p·(n+1) on average against n for sure. Solve p·(n+1) > n.")))
 
 
 def _memory_streak() -> Fraction:
@@ -158,7 +160,8 @@ def _memory_streak() -> Fraction:
 
 register(Exercise(
     "03.memory-streak", _memory_streak,
-    hints=[Hint(lambda a: a == _four_safe(), "That is knowing nothing: the 2 remembered reveals are sure."),
+    hints=[Hint(lambda a: a == _four_safe(), N_("That is knowing nothing: the 2 remembered reveals are sure.")),
            Hint(lambda a: a == Fraction(comb(_safe(), 2), comb(_n(), 2)),
-                "The 2 remembered safe cards are not unknown any more: S and N both drop by 2.")],
-    general_hint="Reveal the remembered places first (sure), then 2 more from the unknown cards: C(S',2)/C(N',2)."))
+                N_("The 2 remembered safe cards are not unknown any more: S and N both drop by 2."))],
+    general_hint=N_("Reveal the remembered places first (sure), then 2 more from the unknown cards: "
+                   "C(S',2)/C(N',2).")))

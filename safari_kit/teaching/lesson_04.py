@@ -13,6 +13,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
+from safari_kit.core.i18n import N_
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 # the situations the notebook describes (04-knockout.ipynb)
@@ -101,66 +102,67 @@ register(Exercise(
     "04.lead-one-card",
     lead_answer,
     hints=[Hint(lambda a: abs(float(a) - float(_with_replacement(len(_deck()), _lead_h(), LEAD_K))) < 0.0005,
-                "That treats each opponent card as a fresh draw from the whole deck. But cards are dealt without "
-                "putting them back. Count whole hands instead: C(U − H, 14) / C(U, 14)."),
+                N_("That treats each opponent card as a fresh draw from the whole deck. But cards are dealt "
+                  "without putting them back. Count whole hands instead: C(U − H, 14) / C(U, 14).")),
            Hint(lambda a: abs(float(a) - float(_lead(len(_deck()), _lead_h(), LEAD_K))) < 0.0005,
-                "Your own card cannot be in an opponent's hand: you have seen it. So U = 57 − 1 = 56 unseen "
-                "cards, not 57."),
+                N_("Your own card cannot be in an opponent's hand: you have seen it. So U = 57 − 1 = 56 "
+                  "unseen cards, not 57.")),
            Hint(lambda a: abs(float(a) - float(_lead(len(_deck()) - 1, _lead_h() + 1, LEAD_K))) < 0.0005,
-                "H is the number of cards faster than the Impala. That is its rank minus 1: the rank counts "
-                "the Impala's own place too."),
+                N_("H is the number of cards faster than the Impala. That is its rank minus 1: the rank "
+                  "counts the Impala's own place too.")),
            Hint(lambda a: abs(float(a) - float(_lead(len(_deck()) - 1, _lead_h(), 21))) < 0.0005,
-                "That is the chance in a 4-player game, with k = 21. Here there are 3 players: your 2 "
-                "opponents hold 14 cards, so k = 14."),
+                N_("That is the chance in a 4-player game, with k = 21. Here there are 3 players: your 2 "
+                  "opponents hold 14 cards, so k = 14.")),
            Hint(lambda a: abs(float(a) - float(Fraction(len(_deck()) - 1 - _lead_h(), len(_deck()) - 1))) < 0.0005,
-                "That is the chance for ONE opponent card. All 14 cards must miss the faster ones."),
-           Hint(lambda a: a == 0 or a == 1, "Some animals are faster than the Impala, but they may not be in play.")],
-    general_hint="Find H, the number of cards faster than the Impala: its rank on top speed minus 1. You have seen "
-                 "only your own card, so U = 57 − 1 = 56, and k = 14. Then P = C(56 − H, 14) / C(56, 14): copy "
-                 "the Lion's cell and change the card, the item and k."))
+                N_("That is the chance for ONE opponent card. All 14 cards must miss the faster ones.")),
+           Hint(lambda a: a == 0 or a == 1, N_("Some animals are faster than the Impala, but they may not be "
+                                              "in play."))],
+    general_hint=N_("Find H, the number of cards faster than the Impala: its rank on top speed minus 1. You "
+                   "have seen only your own card, so U = 57 − 1 = 56, and k = 14. Then P = C(56 − H, 14) / "
+                   "C(56, 14): copy the Lion's cell and change the card, the item and k.")))
 
 register(Exercise(
     "04.best-item", best_item_answer, compare=_same_item,
     hints=[Hint(lambda a: _same_item(a, "size_cm"),
-                "Size is the Impala's biggest number, but many animals are bigger. Compare its ranks, not its "
-                "numbers: rank 1 is the best."),
+                N_("Size is the Impala's biggest number, but many animals are bigger. Compare its ranks, not "
+                  "its numbers: rank 1 is the best.")),
            Hint(lambda a: _same_item(a, "weight_kg") or _same_item(a, "lifespan_years"),
-                "Compare the Impala's rank on each item. Copy the Lion's cell of section 1 and put the Impala's "
-                "id, K10, in place of K23. The smallest rank is the best.")],
-    general_hint="Answer with an item's name in quotes, such as \"weight\" or \"top speed\". To see the Impala's "
-                 "ranks, copy the Lion's cell of section 1 and put K10 in place of K23."))
+                N_("Compare the Impala's rank on each item. Copy the Lion's cell of section 1 and put the "
+                  "Impala's id, K10, in place of K23. The smallest rank is the best."))],
+    general_hint=N_('Answer with an item\'s name in quotes, such as "weight" or "top speed". To see the '
+                   "Impala's ranks, copy the Lion's cell of section 1 and put K10 in place of K23.")))
 
 register(Exercise(
     "04.follow",
     follow_answer,
     hints=[Hint(lambda a: abs(float(a) - float(lead_answer())) < 0.005,
-                "That is the leading chance of the exercise before. Now you know the cards played, and only ONE "
-                "player (3 cards) is still to play."),
+                N_("That is the leading chance of the exercise before. Now you know the cards played, and "
+                  "only ONE player (3 cards) is still to play.")),
            Hint(lambda a: abs(float(a) - float(_lead(_follow_counts()[0] + 3, _follow_counts()[1], 3))) < 0.0005,
-                "U counts the cards you have NOT seen. You have seen your 3 cards and the Warthog: "
-                "U = 57 − 3 − 1."),
+                N_("U counts the cards you have NOT seen. You have seen your 3 cards and the Warthog: U = 57 "
+                  "− 3 − 1.")),
            Hint(lambda a: abs(float(a) - float(_lead(_follow_counts()[0] + 1, _follow_counts()[1], 3))) < 0.0005,
-                "You have seen the Warthog too: it is on the table. Take it out of U as well."),
+                N_("You have seen the Warthog too: it is on the table. Take it out of U as well.")),
            Hint(lambda a: abs(float(a) - float(_lead(_follow_counts()[0], _follow_counts()[1] + 1, 3))) < 0.0005,
-                "H counts only the cards strictly faster than the Impala: its rank minus 1. A card as fast as the "
-                "Impala, played after it, does not beat it."),
-           Hint(lambda a: a == 1, "You beat the Warthog, but the player after you may still hold a faster card."),
-           Hint(lambda a: a == 0, "The Warthog is slower than the Impala, so you beat the card already played.")],
+                N_("H counts only the cards strictly faster than the Impala: its rank minus 1. A card as fast "
+                  "as the Impala, played after it, does not beat it.")),
+           Hint(lambda a: a == 1, N_("You beat the Warthog, but the player after you may still hold a faster card.")),
+           Hint(lambda a: a == 0, N_("The Warthog is slower than the Impala, so you beat the card already played."))],
     # U = 56 or 54 (a card seen left in U) gives 0.8935 or 0.8910 against 0.8890: closer than the usual 0.005
     tolerance=0.0015,
-    general_hint="U = 57 − your 3 cards − the Warthog. H = the unseen cards faster than the Impala (the top-speed "
-                 "table of section 2 lists the fastest cards). k = 3 cards after you. Then P = C(U − H, k) / C(U, k): "
-                 "copy the Lion's cell and change U, H and k."))
+    general_hint=N_("U = 57 − your 3 cards − the Warthog. H = the unseen cards faster than the Impala (the "
+                   "top-speed table of section 2 lists the fastest cards). k = 3 cards after you. Then P = "
+                   "C(U − H, k) / C(U, k): copy the Lion's cell and change U, H and k.")))
 
 register(Exercise(
     "04.pigeonhole",
     pigeonhole_answer,
     hints=[Hint(lambda a: a == pigeonhole_answer() - 1,
-                "Round 2 has 8 − 2 = 6 turns: each of the 6 players could win one of them."),
-           Hint(lambda a: a == pigeonhole_answer(4), "That is the answer for 4 players. With 6 players there are "
-                                                     "more players than turns sooner."),
-           Hint(lambda a: a == 1, "Round 1 has 7 turns for 6 players: everyone could win one.")],
-    general_hint="Round r has 8 − r turns, each won by one player: when is 8 − r smaller than 6?"))
+                N_("Round 2 has 8 − 2 = 6 turns: each of the 6 players could win one of them.")),
+           Hint(lambda a: a == pigeonhole_answer(4), N_("That is the answer for 4 players. With 6 players "
+                                                       "there are more players than turns sooner.")),
+           Hint(lambda a: a == 1, N_("Round 1 has 7 turns for 6 players: everyone could win one."))],
+    general_hint=N_("Round r has 8 − r turns, each won by one player: when is 8 − r smaller than 6?")))
 
 
 # ----------------------------------------------------------------------------- §3: leading versus following

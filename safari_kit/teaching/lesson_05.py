@@ -15,6 +15,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+from safari_kit.core.i18n import N_
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 __all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL", "CLASS_QUESTION",
@@ -59,36 +60,37 @@ def trials_for_se(p, target: float) -> int:
 
 register(Exercise(
     "05.se-ratio", lambda: round(se_at(p_animal(), 1000) / se_at(p_animal(), RATIO_FACTOR * 1000), 6),
-    hints=[Hint(lambda a: a == 4, "Four times the trials does not make the error four times smaller. The error "
-                                  "falls like 1 over the square root of n, not like 1 over n."),
-           Hint(lambda a: a == 16, "That would be the square. The error shrinks like 1/√n, not 1/n²."),
-           Hint(lambda a: float(a) < 1, "More trials make the error smaller, so the divisor is bigger than 1.")],
+    hints=[Hint(lambda a: a == 4, N_("Four times the trials does not make the error four times smaller. The "
+                                    "error falls like 1 over the square root of n, not like 1 over n.")),
+           Hint(lambda a: a == 16, N_("That would be the square. The error shrinks like 1/√n, not 1/n².")),
+           Hint(lambda a: float(a) < 1, N_("More trials make the error smaller, so the divisor is bigger than 1."))],
     tolerance=0.01,
-    general_hint="The standard error shrinks like 1/√n: 4 times the trials divide it by √4. What is √4?"))
+    general_hint=N_("The standard error shrinks like 1/√n: 4 times the trials divide it by √4. What is √4?")))
 
 register(Exercise(
     "05.trials-for-se", lambda: trials_for_se(p_animal(), TARGET_SE),
-    hints=[Hint(lambda a: abs(float(a) - 100) < 1, "n = 1/0.01 forgets p(1 − p): SE = √(p(1 − p)/n)."),
+    hints=[Hint(lambda a: abs(float(a) - 100) < 1, N_("n = 1/0.01 forgets p(1 − p): SE = √(p(1 − p)/n).")),
            Hint(lambda a: abs(float(a) - 10000) < 1,
-                "n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here."),
+                N_("n = 1/0.01² forgets the factor p(1 − p), which is less than 1/4 here.")),
            Hint(lambda a: abs(float(a) - 0.25 / TARGET_SE ** 2) < 1,
-                "That is the answer for p = 1/2, the worst case. Here p = 7/37, so p(1 − p) is smaller than 1/4."),
-           Hint(lambda a: float(a) < 200, "Too few: SE = √(p(1 − p)/n) must be at most 0.01, so square both sides: "
-                                          "0.01 becomes 0.0001.")],
+                N_("That is the answer for p = 1/2, the worst case. Here p = 7/37, so p(1 − p) is smaller "
+                  "than 1/4.")),
+           Hint(lambda a: float(a) < 200, N_("Too few: SE = √(p(1 − p)/n) must be at most 0.01, so square "
+                                            "both sides: 0.01 becomes 0.0001."))],
     tolerance=2,
-    general_hint="Square both sides of √(p(1 − p)/n) ≤ 0.01. You get p(1 − p)/n ≤ 0.0001, so n ≥ p(1 − p)/0.0001. "
-                 "Use p = 7/37."))
+    general_hint=N_("Square both sides of √(p(1 − p)/n) ≤ 0.01. You get p(1 − p)/n ≤ 0.0001, so n ≥ p(1 − "
+                   "p)/0.0001. Use p = 7/37.")))
 
 register(Exercise(
     "05.misses", lambda: INTERVALS * (1 - LEVEL),
-    hints=[Hint(lambda a: a == 95, "95 is how many you expect to cover it. How many miss?"),
-           Hint(lambda a: a == 0, "A 95% interval is allowed to miss: 1 time in 20 on average."),
+    hints=[Hint(lambda a: a == 95, N_("95 is how many you expect to cover it. How many miss?")),
+           Hint(lambda a: a == 0, N_("A 95% interval is allowed to miss: 1 time in 20 on average.")),
            Hint(lambda a: abs(float(a) - (1 - float(LEVEL))) < 1e-9,
-                "That is the share of intervals that miss. How many of the 100 intervals is that?")],
+                N_("That is the share of intervals that miss. How many of the 100 intervals is that?"))],
     # the expected number of misses is exactly 5; a looser tolerance took lesson 05's -4.727 (the Challenge table's
     # mean gain of continuing) for the answer
     tolerance=0.01,
-    general_hint="95% cover, so what percentage miss?"))
+    general_hint=N_("95% cover, so what percentage miss?")))
 
 
 # ----------------------------------------------------------------------------- §6 the class as one experiment
@@ -187,23 +189,24 @@ def _same_name(a, b) -> bool:
 
 register(Exercise(
     "05.class-trials", class_trials,
-    hints=[Hint(lambda a: a in _learner_trials(), "That is one learner's trials. Pool the class: add up every "
-                                                  "learner's trials of the question."),
-           Hint(lambda a: a == _class_runs(), "That counts the runs (presses of Simulate); add up their trials."),
+    hints=[Hint(lambda a: a in _learner_trials(), N_("That is one learner's trials. Pool the class: add up "
+                                                    "every learner's trials of the question.")),
+           Hint(lambda a: a == _class_runs(), N_("That counts the runs (presses of Simulate); add up their trials.")),
            Hint(lambda a: a == _all_questions_trials() != class_trials(),
-                "That adds the trials of every question. Keep only the runs of identify by animal."),
-           Hint(lambda a: float(a) < 100, "Each run has at least 100 trials, and the whole class ran it.")],
+                N_("That adds the trials of every question. Keep only the runs of identify by animal.")),
+           Hint(lambda a: float(a) < 100, N_("Each run has at least 100 trials, and the whole class ran it."))],
     tolerance=0.5,
-    general_hint="Keep the rows of kind 'simulation-run' whose question is 'identify-animal', then add up their "
-                 "trials column. "
-                 "Did you load the same class file as the exercise (CLASS_FILE, then run the cells again)?"))
+    general_hint=N_("Keep the rows of kind 'simulation-run' whose question is 'identify-animal', then add up "
+                   "their trials column. Did you load the same class file as the exercise (CLASS_FILE, then "
+                   "run the cells again)?")))
 
 register(Exercise(
     "05.lowest-brier", lowest_brier, compare=_same_name,
-    hints=[Hint(lambda a: _same_name(a, _highest_brier()), "That nickname has the highest Brier score: a "
-                                                           "lower score is better (0 is perfect)."),
+    hints=[Hint(lambda a: _same_name(a, _highest_brier()), N_("That nickname has the highest Brier score: a "
+                                                             "lower score is better (0 is perfect).")),
            Hint(lambda a: _same_name(a, _lowest_exact()) and _lowest_exact() != lowest_brier(),
-                "That is the lowest score of always guessing the exact chance. Score the learners' own guesses."),
-           Hint(lambda a: _same_name(a, "the class"), "The question asks for one learner's nickname.")],
-    general_hint="Answer with a nickname. The Brier score is the mean of (guess − outcome)² over a learner's "
-                 "guesses made with the chance hidden: group by nickname, take the mean, and pick the smallest."))
+                N_("That is the lowest score of always guessing the exact chance. Score the learners' own guesses.")),
+           Hint(lambda a: _same_name(a, N_("the class")), N_("The question asks for one learner's nickname."))],
+    general_hint=N_("Answer with a nickname. The Brier score is the mean of (guess − outcome)² over a "
+                   "learner's guesses made with the chance hidden: group by nickname, take the mean, and "
+                   "pick the smallest.")))

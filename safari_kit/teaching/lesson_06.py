@@ -18,6 +18,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
+from safari_kit.core.i18n import N_
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 __all__ = ["greedy_names", "names_example", "scripted_tom_sam", "entropy_bits", "place_entropy", "distinct_count"]
@@ -150,32 +151,33 @@ def _p_colors_10() -> Fraction:
 register(Exercise(
     "06.colors-10", _p_colors_10,
     hints=[Hint(lambda a: float(a) > 0.9,
-                "Ten cards is only two of each color on average: missing one color is common."),
-           Hint(lambda a: float(a) < 0.3, "Too small: each color is on 15 of the 75 cards, so a given color is "
-                                           "missed by 10 cards only about a tenth of the time."),
+                N_("Ten cards is only two of each color on average: missing one color is common.")),
+           Hint(lambda a: float(a) < 0.3, N_("Too small: each color is on 15 of the 75 cards, so a given "
+                                            "color is missed by 10 cards only about a tenth of the time.")),
            Hint(lambda a: abs(float(a) - float(_with_replacement(10))) < 0.005,
-                "That treats each card as a fresh draw with a 1 in 5 chance for each color. But the 10 cards are "
-                "all different: no card is put back. Use the kit's exact count.")],
+                N_("That treats each card as a fresh draw with a 1 in 5 chance for each color. But the 10 "
+                  "cards are all different: no card is put back. Use the kit's exact count."))],
     tolerance=0.01,
-    general_hint="Add 10 to the list of numbers of cards in the first cell of section 1, (5, 8, 15, 20), and run "
-                 "that cell again."))
+    general_hint=N_("Add 10 to the list of numbers of cards in the first cell of section 1, (5, 8, 15, 20), "
+                   "and run that cell again.")))
 
 register(Exercise(
     "06.names", lambda: distinct_count(names_example()),
     hints=[Hint(lambda a: a == greedy_names(names_example())[0],
-                "That is the greedy count. Could T?M take a different name so that ?AM gets one too?"),
-           Hint(lambda a: a == 7, "Only names that the cards can actually show count."),
-           Hint(lambda a: a == _clear_names(), "That counts only the clear names. Each ink card can add one name too, "
-                                               "if a name it fits is still free."),
-           Hint(lambda a: a == _clear_names() + 2 * _inks(), "Each ink card counts as ONE name, not as every name "
-                                                             "it could be.")],
-    general_hint="Each ink card adds one name it matches, and no name counts twice."))
+                N_("That is the greedy count. Could T?M take a different name so that ?AM gets one too?")),
+           Hint(lambda a: a == 7, N_("Only names that the cards can actually show count.")),
+           Hint(lambda a: a == _clear_names(), N_("That counts only the clear names. Each ink card can add "
+                                                 "one name too, if a name it fits is still free.")),
+           Hint(lambda a: a == _clear_names() + 2 * _inks(), N_("Each ink card counts as ONE name, not as "
+                                                               "every name it could be."))],
+    general_hint=N_("Each ink card adds one name it matches, and no name counts twice.")))
 
 register(Exercise(
     "06.sam", _p_x_still_at_2,
-    hints=[Hint(lambda a: a == 1, "SAM swaps the two cards with probability 1/2 and nobody learns whether it did."),
-           Hint(lambda a: a == 0, "SAM does not always swap: it is a coin flip nobody sees.")],
-    general_hint="Look at place 2 after SAM in the printout: 1 bit means a fair coin between two cards."))
+    hints=[Hint(lambda a: a == 1, N_("SAM swaps the two cards with probability 1/2 and nobody learns whether "
+                                    "it did.")),
+           Hint(lambda a: a == 0, N_("SAM does not always swap: it is a coin flip nobody sees."))],
+    general_hint=N_("Look at place 2 after SAM in the printout: 1 bit means a fair coin between two cards.")))
 
 
 def _with_replacement(m: int) -> Fraction:

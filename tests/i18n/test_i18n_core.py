@@ -128,3 +128,26 @@ def test_the_catalogues_are_package_data_that_git_keeps():
     assert LOCALE_DIR == REPO / "safari_kit" / "locale"
     ignored = subprocess.run(["git", "check-ignore", *map(str, mos)], cwd=REPO, capture_output=True, text=True)
     assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would not ship them"
+
+
+def test_control_a_fuzzy_or_untranslated_spanish_string_is_reported(tmp_path, monkeypatch):
+    """The check the test above runs: a copy of the catalogues with one Spanish string made fuzzy and one
+    emptied is refused, each by file, line and words."""
+    import shutil
+
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        import i18n as tool
+    finally:
+        sys.path.remove(str(REPO / "tools"))
+    shutil.copytree(LOCALE_DIR, tmp_path / "locale")
+    monkeypatch.setattr(tool, "LOCALE", tmp_path / "locale")
+    monkeypatch.setattr(tool, "POT", tmp_path / "locale" / "safari_kit.pot")
+    po = tmp_path / "locale" / "es" / "LC_MESSAGES" / "safari_kit.po"
+    text = po.read_text(encoding="utf-8")
+    text = text.replace('msgid "Reset"\nmsgstr "Reiniciar"', '#, fuzzy\nmsgid "Reset"\nmsgstr "Reiniciar"')
+    text = text.replace('msgid "Seed"\nmsgstr "Semilla"', 'msgid "Seed"\nmsgstr ""')
+    po.write_text(text, encoding="utf-8")
+    found = "\n".join(tool.problems())
+    assert "es/LC_MESSAGES/safari_kit.po:" in found and "fuzzy" in found, found
+    assert "not translated: 'Seed'" in found, found

@@ -39,3 +39,20 @@ def test_an_english_lab_is_unchanged_beside_a_spanish_one():
         ">Something went wrong (RuntimeError: boom). Press Reset to start again.</div>")
     assert "Class seed 3: everyone using this seed has the same deal. Anyone who knows" in english.deal_note.value
     assert "Semilla de clase 3: todos" in spanish.deal_note.value
+
+
+def test_the_identification_lab_in_spanish_writes_decimal_commas_and_reads_them():
+    import re
+
+    from safari_kit.widgets.labs import IdentificationLab
+
+    with language("es"):
+        lab = IdentificationLab(seed=5, players=3)
+    assert lab.identify_button.description == "Identificar" and lab.guess_box.placeholder == "p. ej. 0,25 o 13/70"
+    lab.identify_button.click()  # callbacks run outside the language: the lab switches itself
+    lab.table.click = {"kind": "place", "id": lab.state.available_places()[-1], "seq": 1}
+    assert re.search(r"[≈=] 0,\d", lab.prob.value) and not re.search(r"[≈=] 0\.\d", lab.prob.value), lab.prob.value
+    lab.guess_box.value = "0,3"
+    lab.reveal_button.click()
+    assert lab.predictions and lab.predictions[-1].guess == 0.3, lab.status.value
+    assert "La probabilidad exacta era" in lab.status.value and not lab.errors
