@@ -42,8 +42,8 @@ from typing import Iterator
 from safari_kit.core.errors import SafariKitError
 
 __all__ = ["_", "N_", "ngettext", "pgettext", "language", "set_language", "current_language", "best_language",
-           "available_languages", "and_join", "series", "Words", "UnknownLanguageError", "DOMAIN", "LOCALE_DIR",
-           "LANGUAGE_ENV", "SOURCE_LANGUAGE"]
+           "available_languages", "known_language", "chosen_language", "LANGUAGE_NAMES", "and_join", "series", "Words",
+           "UnknownLanguageError", "DOMAIN", "LOCALE_DIR", "LANGUAGE_ENV", "SOURCE_LANGUAGE"]
 
 DOMAIN = "safari_kit"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -78,12 +78,26 @@ def _known(tag: str) -> str | None:
     return full if full in langs else base.lower() if base.lower() in langs else None
 
 
+def known_language(tag: str | None) -> str | None:
+    """``tag`` as the kit names it (``es-MX`` -> ``es``), or None when the kit has no catalogue for it."""
+    return None if tag is None else _known(tag)
+
+
+#: each language's own name, for a learner choosing it (a language missing here is listed by its code)
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "en_XA": "[Ƥšéûđö]"}
+
+
 def _checked(tag: str) -> str:
     lang = _known(tag)
     if lang is None:
         raise UnknownLanguageError(f"no catalogue for the language {str(tag)[:40]!r}; the kit has: "
                                    f"{', '.join(available_languages())} (safari_kit/locale/<lang>/LC_MESSAGES)")
     return lang
+
+
+def chosen_language() -> str | None:
+    """The language of the innermost ``with language(...)`` (or :func:`set_language`), None outside any."""
+    return _current.get()
 
 
 def current_language() -> str:

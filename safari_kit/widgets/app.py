@@ -40,10 +40,12 @@ import html
 import os
 from dataclasses import dataclass
 from importlib import import_module
+from urllib.parse import parse_qs
 
 import ipywidgets as W
 
-from safari_kit.core.i18n import N_, _, current_language
+from safari_kit.core.i18n import (LANGUAGE_ENV, LANGUAGE_NAMES, N_, SOURCE_LANGUAGE, _, available_languages,
+                                  best_language, chosen_language, known_language, language)
 from safari_kit.presentation.offline import data_package_missing, needs_package, when_loaded
 from safari_kit.widgets.class_join import JoinPanel, what_is_kept
 from safari_kit.widgets.labs.base import (BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, OWN_SERVER_DEAL_WORDS, Lab, guarded,
@@ -106,6 +108,27 @@ LABS = (
 )
 
 
+#: the address's ``?lang=es`` (Voilà gives the kernel the page's query string as $QUERY_STRING)
+LANG_PARAMETER = "lang"
+#: the browser's languages, when Voilà passes that header to the kernel (``http_header_envs``, see voila.json)
+ACCEPT_LANGUAGE_ENV = "HTTP_ACCEPT_LANGUAGE"
+
+
+def page_language(chosen: str | None = None) -> str:
+    """The chooser's language (issue 30), the first that the kit has a catalogue for: ``chosen`` (Python's
+    ``LabChooser(lang="es")``), the page address's ``?lang=es``, the code's ``with language(...)``, the class's
+    language ``$SAFARI_KIT_LANG`` (the teacher's), the browser's languages (``Accept-Language``), else English.
+    Each page has its own kernel, so each learner gets their own; nothing the page sends is trusted beyond a
+    known catalogue's name."""
+    asked = parse_qs(os.environ.get("QUERY_STRING", "")[:2000]).get(LANG_PARAMETER, [None])[0]
+    for tag in (chosen, asked, chosen_language(), os.environ.get(LANGUAGE_ENV)):
+        lang = known_language(tag) if tag else None
+        if lang is not None:
+            return lang
+    header = os.environ.get(ACCEPT_LANGUAGE_ENV)
+    return best_language(header) if header else SOURCE_LANGUAGE
+
+
 CLASS_SEED_ENV = "SAFARI_KIT_CLASS_SEED"
 MAX_SEED = 2**63 - 1  # a class seed a teacher types; anything bigger from the page is cut to it
 
@@ -124,11 +147,17 @@ class LabChooser:
     """
 
     def __init__(self, seed: int = 1, fair: bool = True, class_seed: str | int | None = None,
-                 ready: bool | None = None):
+                 ready: bool | None = None, lang: str | None = None):
         keep_errors_off_the_page()  # in Voilà's kernel: tracebacks and logs go to the server's log, not the page
         self.errors: list[str] = []
         #: the learner's language (issue 30): the chooser's words, and every lab it opens, speak it
-        self.language = current_language()
+        self.language = page_language(lang)
+        self._arguments = (seed, fair, class_seed, ready)
+        with language(self.language):
+            self._build(seed, fair, class_seed, ready)
+
+    def _build(self, seed: int, fair: bool, class_seed, ready) -> None:
+        """The chooser's widgets, in the current language (built again when the learner picks another)."""
         self.fair = bool(fair)
         games = sorted({e.game for e in LABS}, key=[e.game for e in LABS].index)
         # the games' own names stay (Safari Witness); "Both games" is said in the learner's words
@@ -187,7 +216,17 @@ class LabChooser:
         self.lab.style.description_width = "initial"
         self.lab.layout.width = "225px"  # "Rules of Safari Knockout" whole
         self.open_button.layout.width = "100px"
-        top = W.HBox([self.header, self.game, self.intro])
+        # the learner's own choice of language, when the kit has more than one (the pseudo-locale is for tests)
+        languages = [lang for lang in available_languages() if lang != "en_XA" or self.language == "en_XA"]
+        self.language_list = W.Dropdown(options=[(LANGUAGE_NAMES.get(x, x), x) for x in languages],
+                                        value=self.language if self.language in languages else SOURCE_LANGUAGE,
+                                        description="🌐", layout=W.Layout(width="140px"))
+        self.language_list.style.description_width = "initial"
+        self.language_list.add_class("safari-language")
+        self.language_list.observe(self._on_language, names="value")
+        if len(languages) < 2:
+            self.language_list.layout.display = "none"
+        top = W.HBox([self.header, self.game, self.intro, self.language_list])
         top.add_class("safari-app-top")
         top.layout.flex_flow = "row wrap"
         top.layout.align_items = "center"
@@ -216,6 +255,24 @@ class LabChooser:
                              + ([self.shown_signal] if self.shown_signal is not None else []))
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})
+
+    def _on_language(self, change) -> None:
+        """The learner picked a language: the chooser speaks it at once, and so does every lab opened next. Once
+        a lab is open or the learner joined, the page keeps what it has (a lab already built keeps its words;
+        a joined learner keeps their nickname): only the labs opened from now on speak the new language."""
+        new = known_language(change["new"])
+        if new is None or new == self.language:
+            return
+        self.language = new
+        if self.current is not None or self.join.recorder is not None:
+            return
+        if self.ready_labs is not None:
+            self.ready_labs.want([])  # labs built ahead in the old language are not used
+        shown = self.widget
+        with language(new):
+            self._build(*self._arguments)
+        shown.children = self.widget.children  # the page keeps its widget; its content is the new one
+        self.widget = shown
 
     @staticmethod
     def _setting(class_seed) -> str | int | None:

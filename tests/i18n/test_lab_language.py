@@ -56,3 +56,48 @@ def test_the_identification_lab_in_spanish_writes_decimal_commas_and_reads_them(
     lab.reveal_button.click()
     assert lab.predictions and lab.predictions[-1].guess == 0.3, lab.status.value
     assert "La probabilidad exacta era" in lab.status.value and not lab.errors
+
+
+def test_the_chooser_speaks_the_pages_language_and_the_learner_may_pick_another(monkeypatch):
+    """Issue 30, the language choice: ?lang=es in the page's address (Voilà's $QUERY_STRING), else the class's
+    $SAFARI_KIT_LANG, else the browser's Accept-Language (Voilà's http_header_envs); the chooser's list changes it."""
+    from safari_kit.widgets.app import LabChooser, page_language
+
+    for name in ("QUERY_STRING", "HTTP_ACCEPT_LANGUAGE", "SAFARI_KIT_LANG"):
+        monkeypatch.delenv(name, raising=False)
+    assert page_language() == "en"
+    monkeypatch.setenv("HTTP_ACCEPT_LANGUAGE", "es-AR,es;q=0.9,en;q=0.8")
+    assert page_language() == "es"
+    monkeypatch.setenv("SAFARI_KIT_LANG", "en")  # the teacher's class language wins over the browser's
+    assert page_language() == "en"
+    monkeypatch.setenv("QUERY_STRING", "lang=es&x=1")  # the address wins over both
+    assert page_language() == "es"
+    monkeypatch.setenv("QUERY_STRING", "lang=" + "x" * 5000)  # nothing the page sends is trusted
+    assert page_language() == "en" and page_language("es") == "es"
+
+    chooser = LabChooser(seed=4, lang="es")
+    assert chooser.open_button.description == "Abrir laboratorio"
+    assert [label for label, _v in chooser.language_list.options] == ["English", "Español"]
+    shown = chooser.widget
+    chooser.language_list.value = "en"
+    assert chooser.widget is shown and chooser.open_button.description == "Open lab"
+    assert chooser.open_button in shown.children[1].children  # the page's widget shows the new words
+    chooser.language_list.value = "es"
+    lab = chooser.open("Safari Witness", "Identification")
+    assert lab.language == "es" and lab.identify_button.description == "Identificar"
+    chooser.language_list.value = "en"  # a lab is open: it keeps its words, the next one speaks English
+    assert lab.identify_button.description == "Identificar"
+    assert chooser.open("Safari Witness", "Identification").identify_button.description == "Identify"
+
+
+def test_make_apps_voila_passes_the_browsers_languages_to_the_kernel():
+    """voila.json (make app): Voilà gives the kernel the page's Accept-Language as $HTTP_ACCEPT_LANGUAGE
+    (VoilaConfiguration.http_header_envs, Voilà >= 0.5), which page_language reads."""
+    import json
+    from pathlib import Path
+
+    from safari_kit.widgets.app import ACCEPT_LANGUAGE_ENV
+
+    config = json.loads((Path(__file__).resolve().parents[2] / "voila.json").read_text(encoding="utf-8"))
+    headers = config["VoilaConfiguration"]["http_header_envs"]
+    assert ["HTTP_" + h.upper().replace("-", "_") for h in headers] == [ACCEPT_LANGUAGE_ENV]

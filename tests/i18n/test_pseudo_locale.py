@@ -19,7 +19,8 @@ import pytest
 from safari_kit.core.i18n import language
 from tests.i18n.visible import SYMBOLS, data_words, english_words, visible_strings
 
-ALLOWED = data_words() | SYMBOLS | {"Zed"}  # Zed: the nickname the test types
+# Zed: the nickname the test types; the languages are listed in their own words (English, Español)
+ALLOWED = data_words() | SYMBOLS | {"Zed", "English"}
 _seq = iter(range(1, 10**9))
 
 
