@@ -57,6 +57,7 @@ from pathlib import Path
 
 import kernel_startup
 import snapshot
+from app_page_trim import AppPageTrimError, trim_app_page
 from precompile import precompile
 from trim_wheels import trim_wheel
 from versioned_runtime import runtime_folder, version_runtime, version_voici_build
@@ -645,6 +646,10 @@ def main(argv=None) -> int:
     patch_kernel_startup(out)
     kernel_startup.set_page_packages(out / kernel_startup.APP_PAGE, kernel_startup.APP_STARTUP)
     kernel_startup.add_starting_note(out / kernel_startup.APP_PAGE, None if args.offline else CDN + "pyodide.js")
+    try:  # what the app page does not need (site-src/app_page_trim.py)
+        log("app page: " + "; ".join(trim_app_page(out / kernel_startup.APP_PAGE)))
+    except AppPageTrimError as exc:
+        sys.exit(f"the app page's trim: {exc}")
     for page in kernel_startup.LESSON_PAGES:
         kernel_startup.add_starting_note(out / page, None if args.offline else CDN + "pyodide.js", "lesson")
     localize_pages(out, cache)

@@ -61,8 +61,11 @@
       if (spinner) spinner.classList.add("hidden");
       return;
     }
-    el.textContent = "Starting Python in your browser: about " + estimate + " seconds on this computer (" +
+    var text = "Starting Python in your browser: about " + estimate + " seconds on this computer (" +
       Math.round(performance.now() / 1000) + " seconds so far).";
+    // only when the words change (once a second): each change makes the browser lay the page out and paint it
+    // again, which a slow laptop pays for while Python starts (issue 31)
+    if (el.textContent !== text) el.textContent = text;
   }
 
   if (RUNTIME) {

@@ -70,6 +70,44 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
     assert not js_errors, js_errors
 
 
+#: counts the start-up sentence's changes (its text replaced) from the first moment it is in the page
+COUNT_CHANGES = """(() => {
+  window.__sentenceChanges = 0;
+  new MutationObserver((records) => {
+    for (const r of records)
+      if (r.target.id === 'safari-starting' || (r.target.parentNode || {}).id === 'safari-starting')
+        window.__sentenceChanges++;
+  }).observe(document, {childList: true, subtree: true, characterData: true});
+})();"""
+
+
+def test_the_app_page_spares_a_slow_laptop_while_python_starts(site_page, js_errors, offline_site):
+    """Issue 31: the app page loads no code colourer (it shows no code), Voila's spinner under the sentence stands
+    still (turning, it was drawn 60 times a second), and the sentence changes only when its words do (once a
+    second); the app then shows as before."""
+    page = site_page
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.add_init_script(COUNT_CHANGES)
+    page.goto(offline_site.url + APP, wait_until="commit")
+    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
+                           " return n && n.textContent.startsWith('Starting Python'); }", timeout=5_000, polling=50)
+    spinner = page.evaluate("() => { const s = document.querySelector('#loading .spinner');"
+                            " return s && getComputedStyle(s).animationName; }")
+    assert spinner == "none", spinner
+    n0, t0 = page.evaluate("() => [window.__sentenceChanges, performance.now()]")
+    page.wait_for_timeout(2_000)
+    n1, t1 = page.evaluate("() => [window.__sentenceChanges, performance.now()]")
+    still_starting = page.evaluate("() => !!document.getElementById('safari-starting')")
+    page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)
+    assert not [u for u in requests if "jupyterlab_pygments" in u], requests
+    if still_starting:  # the words change once a second: at most one change a second, not four
+        assert n1 - n0 <= (t1 - t0) / 1000 + 1, (n1 - n0, t1 - t0)
+    print(f"\nsentence changed {n1 - n0} times in {(t1 - t0) / 1000:.1f} s")
+    assert not page.outside, page.outside
+    assert not js_errors, js_errors
+
+
 def test_lesson_page_says_python_is_starting_until_its_kernel_is_idle(site_page, js_errors, offline_site):
     page = site_page
     t0 = time.perf_counter()
