@@ -224,8 +224,8 @@ class Words(dict):
     def get(self, key, default=None):
         return self[key] if key in self else default
 
-    def values(self):  # type: ignore[override]
+    def values(self):
         return [self[k] for k in self]
 
-    def items(self):  # type: ignore[override]
+    def items(self):
         return [(k, self[k]) for k in self]
