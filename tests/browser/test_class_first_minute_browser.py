@@ -28,7 +28,8 @@ def test_a_page_opened_while_the_labs_start_says_so_then_opens_the_app_by_itself
             text = first.inner_text()
             assert "Your lab is starting" in text and "Keep this page open" in text, text
             screenshot(page, "issue26-lab-starting")
-            page.locator(".safari-app .widget-dropdown select").wait_for(timeout=120_000)  # no reload by hand
+            # no reload by hand
+            page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
             assert page.locator(".safari-app").is_visible()
             screenshot(page, "issue26-lab-started")
             assert "Using pre-heated kernel" in srv.log_text()

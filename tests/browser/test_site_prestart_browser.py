@@ -27,7 +27,7 @@ from tests.browser.site_fixtures import APP
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHOOSER = ".safari-app .widget-dropdown select"
+CHOOSER = ".safari-app .widget-dropdown:not(.safari-language) select"
 FRAME = "iframe.safari-prestart"
 
 
