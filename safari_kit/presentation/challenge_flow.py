@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple
 
+from safari_kit.core.i18n import _, ngettext
 from safari_kit.presentation.narration import (card_label, describe_event, no_match_words, types_label,
                                                unsafe_words, why_failed)
 from safari_kit.presentation.numbers import count_first
@@ -169,19 +170,20 @@ class ChallengeFlow:
             return Said(self.over_text(), spoken=f"{news} {self.over_text()}")
         if state.phase == "face_up":  # a bot failed: remember its cards before play goes on
             why = why_failed(state.observation(self.learner).log, self.game, self.learner)
-            self.result = (f"Player {state.current_player} failed." + (f" {why}" if why else "")
-                           + " The cards they revealed lie face up for everyone (highlighted). Remember them, "
-                           "then press Next turn.")
+            self.result = (_("Player {player} failed.").format(player=state.current_player)
+                           + (f" {why}" if why else "")
+                           + " " + _("The cards they revealed lie face up for everyone (highlighted). Remember them, "
+                                     "then press Next turn."))
             return Said(self.result, spoken=f"{news} {self.result}")
         self.choice_values = CP.lab_choice_values(self.knowledge())
         self.turn_facts = CP.facts(state, self.learner, self.memory)
         if self.first_facts is None:
             self.first_facts = self.turn_facts
             self.first_claims_hold = self.claims_hold(self.first_facts)
-        text = ("Your turn: Identify or Challenge? Below the buttons: the cards each choice archives, on average.")
+        text = _("Your turn: Identify or Challenge? Below the buttons: the cards each choice archives, on average.")
         if opening and any(e.get("player") not in (None, self.learner) for e in state.observation(self.learner).log):
-            text = ("The other players went first. What you saw of their cards is under “What you remember”. "
-                    + text)
+            text = (_("The other players went first. What you saw of their cards is under “What you remember”.")
+                    + " " + text)
         return Said(text, spoken=f"{news} {text}")
 
     def bots_words(self, start: int) -> str:
@@ -198,7 +200,7 @@ class ChallengeFlow:
         for event in obs.log[self._seen:]:
             line = describe_event(event, self.game, self.learner)
             if line:
-                self.lines.append(f"Turn {event['turn']}: {line}")
+                self.lines.append(_("Turn {turn}: {line}").format(turn=event['turn'], line=line))
         self._seen = len(obs.log)
 
     def claims_hold(self, f: dict) -> bool:
@@ -257,19 +259,19 @@ class ChallengeFlow:
     # ------------------------------------------------------------------ actions
     def challenge(self) -> Said:
         if not self.choosing:
-            return Said("You can choose Challenge at the start of your turn.", "bad", done=False)
+            return Said(_("You can choose Challenge at the start of your turn."), "bad", done=False)
         kn = self.knowledge()
         self.start_value = PW.challenge_value(kn, kn.clue[0]).value
         self.state.apply(A.Challenge())
         self.collect_log()
-        return Said("You challenge with your clue card. Click a face-down place to reveal it, or press Reveal "
-                    "one more for the safest place. A card that shares anything with your clue ends the "
-                    "challenge.")
+        return Said(_("You challenge with your clue card. Click a face-down place to reveal it, or press Reveal "
+                      "one more for the safest place. A card that shares anything with your clue ends the "
+                      "challenge."))
 
     def identify(self) -> Said:
         """The best declaration is played for the learner (the Identification lab is where they pick one)."""
         if not self.choosing:
-            return Said("You can choose Identify at the start of your turn.", "bad", done=False)
+            return Said(_("You can choose Identify at the start of your turn."), "bad", done=False)
         values = dict(self.choice_values or CP.lab_choice_values(self.knowledge()))
         better = self.better()
         clue = self.state.card_id(self.state.clue[0])
@@ -277,19 +279,20 @@ class ChallengeFlow:
         self.collect_log()
         seen = (card_label(self.game, done["card"]) if done["success"]
                 else no_match_words(self.game, clue, done["card"], done["types"]))
-        how = (f"You identified. The lab declared {types_label(done['types'])} at place {done['place']}, "
-               f"with a chance of a match of {count_first(done['p'])}. The place held {seen}.")
+        how = _("You identified. The lab declared {types} at place {place}, with a chance of a match of {chance}. "
+                "The place held {card}.").format(types=types_label(done['types']), place=done['place'],
+                                                 chance=count_first(done['p']), card=seen)
         if done["success"]:
-            text = how + " A match: 2 cards archived."
+            text = how + " " + _("A match: 2 cards archived.")
         else:
-            text = (how + " No match: nothing is archived. The cards lie face up for everyone (highlighted). "
-                    "Remember them before you go on.")
+            text = (how + " " + _("No match: nothing is archived. The cards lie face up for everyone (highlighted). "
+                                  "Remember them before you go on."))
         self.result = text
         self.history.append({"kind": "identify", "values": values, "better": better, "steps": [],
                              "archived": 2 if done["success"] else 0,
                              "how": "identified" if done["success"] else "missed",
                              "optimal_value": values["identify"], "identify": done})
-        return Said(text + (" Press Next turn." if not self.state.is_terminal() else ""),
+        return Said(text + (" " + _("Press Next turn.") if not self.state.is_terminal() else ""),
                     "good" if done["success"] else "bad")
 
     def reveal(self, place: int) -> Said:
@@ -310,28 +313,30 @@ class ChallengeFlow:
         seen = card_label(self.game, event["card"])
         if event["safe"]:
             s = self.state.safe
-            more = (f"You may Stop now and archive {1 + s} cards, or reveal on." if s >= MIN_SAFE else
-                    f"{MIN_SAFE - s} more safe reveal{'s' if MIN_SAFE - s != 1 else ''} before you may stop.")
+            more = (_("You may Stop now and archive {n} cards, or reveal on.").format(n=1 + s) if s >= MIN_SAFE else
+                    ngettext("{n} more safe reveal before you may stop.", "{n} more safe reveals before you may stop.",
+                             MIN_SAFE - s).format(n=MIN_SAFE - s))
             if not self.state.face_down_places():
-                more = f"No face-down place is left: press Stop to archive {1 + s} cards."
+                more = _("No face-down place is left: press Stop to archive {n} cards.").format(n=1 + s)
             said = challenge_sentence(self.game, event, self.state, self.learner, safe_so_far=s)
-            return Said(f"Safe! Place {place} held {seen}. {more}", "good", f"{said} {more}")
-        return self._finish("fail", f"Not safe: place {place} held "
-                                    f"{unsafe_words(self.game, challenged, event['card'])}. "
-                                    "The challenge fails and nothing is archived. "
-                                    "Every card you revealed now lies face up for everyone (highlighted). Remember "
-                                    "them before you go on.",
+            return Said(_("Safe! Place {place} held {card}.").format(place=place, card=seen) + f" {more}", "good",
+                        f"{said} {more}")
+        return self._finish("fail", _("Not safe: place {place} held {card}.").format(
+                                place=place, card=unsafe_words(self.game, challenged, event['card']))
+                            + " " + _("The challenge fails and nothing is archived. Every card you revealed now lies "
+                                      "face up for everyone (highlighted). Remember them before you go on."),
                             spoken=challenge_sentence(self.game, event, self.state, self.learner))
 
     def stop(self) -> Said:
         if not self.in_challenge or not self.state.is_legal(A.StopChallenge()):
-            return Said("You may stop once 4 reveals are safe (or when no face-down place is left).", "bad", done=False)
+            return Said(_("You may stop once 4 reveals are safe (or when no face-down place is left)."), "bad",
+                        done=False)
         step = self._step("stop", None)
         self._decided(step, self.decision_now)
         self.steps.append(step)
         n = 1 + self.state.safe
         self.state.apply(A.StopChallenge())
-        return self._finish("stop", f"You stopped and archived {n} cards.")
+        return self._finish("stop", _("You stopped and archived {n} cards.").format(n=n))
 
     def _finish(self, how: str, text: str, spoken: str | None = None) -> Said:
         CP.finish_turn(self.state, self.learner)
@@ -342,20 +347,21 @@ class ChallengeFlow:
                              "steps": list(self.steps), "archived": archived, "how": how,
                              "optimal_value": self.start_value})
         self.record_decisions(archived)
-        go_on = " Press Next turn." if not self.state.is_terminal() else ""
+        go_on = " " + _("Press Next turn.") if not self.state.is_terminal() else ""
         return Said(text + go_on, "good" if how == "stop" else "bad", None if spoken is None else spoken + go_on)
 
     def next_turn(self) -> Said:
         if self.choosing or self.in_challenge:
-            return Said("Finish your turn first (Identify, or Challenge and reveal or Stop).", "bad", done=False)
+            return Said(_("Finish your turn first (Identify, or Challenge and reveal or Stop)."), "bad", done=False)
         if self.state.is_terminal():
             return Said(self.over_text(), done=False)
         return self.start_turn()
 
     def over_text(self) -> str:
         scores = self.state.scores()
-        return ("Game over. Scores: " + ", ".join(("You" if p == self.learner else f"Player {p}") + f" {s}"
-                                                  for p, s in enumerate(scores)) + ". Press Reset.")
+        return _("Game over. Scores: {scores}. Press Reset.").format(scores=", ".join(
+            (_("You") if p == self.learner else _("Player {player}").format(player=p)) + f" {s}"
+            for p, s in enumerate(scores)))
 
     # ------------------------------------------------------------------ the class experiment (issue 21)
     def _decided(self, step: Step, decision: bool) -> None:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
+from safari_kit.core.i18n import N_, _
 from safari_kit.presentation.chance_html import count_html, count_lines, fraction_html
 from safari_kit.presentation.challenge_flow import MIN_SAFE
 from safari_kit.presentation.narration import card_label, types_label
+from safari_kit.presentation.numbers import decimal
 from safari_kit.presentation.spoken import count_words
 from safari_kit.probability import witness as PW
 from safari_kit.simulation import challenge_positions as CP
@@ -22,7 +24,11 @@ __all__ = ["STEP_CELL", "STOP_COLUMN", "decide_html", "panel_html", "safe_notes"
            "table_message", "why_html"]
 
 #: the header of the summary's n column: n counts the cards a stop archives, not the safe reveals
-STOP_COLUMN = "n = cards archived if you stop now"
+STOP_COLUMN = N_("n = cards archived if you stop now")  # said with _(STOP_COLUMN)
+#: the Challenge lab's starting positions, by their titles in safari_kit.simulation.challenge_positions (the
+#: catalogue's copy: the lab's list says them with _(title); tests/i18n checks the two lists agree)
+POSITION_TITLES = (N_("Mid-game: stop or go on?"), N_("Fresh table (first turn)"), N_("Mid-game: a close call"),
+                   N_("Mid-game: a sure identification"))
 #: every cell of the end-of-challenge table: padded apart, so its headers never run together (issue 27)
 STEP_CELL = "padding:2px 12px 2px 0;text-align:left;vertical-align:bottom"
 
@@ -31,17 +37,18 @@ def table_message(flow) -> str | None:
     """The table's one line: what to do now (None when the game is over)."""
     state = flow.state
     if flow.in_challenge:  # one way to reveal, said as one: the button is a click on the safest place (issue 27)
-        return (f"{state.safe} safe so far. Click a face-down place to reveal it, or press Reveal one more "
-                "for the safest place.")
+        return _("{n} safe so far. Click a face-down place to reveal it, or press Reveal one more for the safest "
+                 "place.").format(n=state.safe)
     if flow.choosing:
-        return "Your turn: press Identify or Challenge."
+        return _("Your turn: press Identify or Challenge.")
     if state.is_terminal():
         return None
     if state.phase == "face_up":
-        return (("Your turn failed" if state.current_player == flow.learner
-                 else f"Player {state.current_player} failed")
-                + ": remember the face-up cards, then press Next turn.")
-    return "Your turn is over: press Next turn."
+        return (_("Your turn failed: remember the face-up cards, then press Next turn.")
+                if state.current_player == flow.learner else
+                _("Player {player} failed: remember the face-up cards, then press Next turn.").format(
+                    player=state.current_player))
+    return _("Your turn is over: press Next turn.")
 
 
 def safe_notes(flow) -> dict:
@@ -56,13 +63,14 @@ def safe_notes(flow) -> dict:
         v = Fraction(v)
         # (what is written under the place, what a screen reader says after the place's name; issue 20)
         if v == 1:
-            notes[("place", q)] = ("safe\nfor sure", "safe for sure")
+            notes[("place", q)] = (_("safe\nfor sure"), _("safe for sure"))
         elif v == 0:
-            notes[("place", q)] = ("not safe", "not safe for sure")
+            notes[("place", q)] = (_("not safe"), _("not safe for sure"))
         elif n and v == Fraction(a, n):  # an unknown place: S safe among the N unknown cards
-            notes[("place", q)] = (f"{a}/{n}\n≈ {float(v):.2f}", f"chance it is safe {a} of {n}")
+            notes[("place", q)] = (f"{a}/{n}\n≈ {decimal(v, 2)}",
+                                   _("chance it is safe {chance}").format(chance=count_words(Fraction(a, n), (a, n))))
         else:
-            notes[("place", q)] = (count_lines(v), f"chance it is safe {count_words(v)}")
+            notes[("place", q)] = (count_lines(v), _("chance it is safe {chance}").format(chance=count_words(v)))
     return notes
 
 
@@ -256,8 +264,8 @@ def steps_html(last: dict) -> str:
                               for i, c in enumerate(cells)) + "</tr>")
     agree = sum(st.agrees for st in last["steps"])
     # each cell padded and the headers wrapped above a line: at 9bdb9c7 the headers ran together (issue 27)
-    heads = ("Step", "Safe so far", STOP_COLUMN, "Chance the next is safe", "n/(n+1)",
-             "Reveal one more: expected cards", "Best", "You", "Result")
+    heads = (_("Step"), _("Safe so far"), _(STOP_COLUMN), _("Chance the next is safe"), "n/(n+1)",
+             _("Reveal one more: expected cards"), _("Best"), _("You"), _("Result"))
     head = "".join(f"<th style='{STEP_CELL};border-bottom:1px solid #999;max-width:9em'>{html.escape(h)}</th>"
                    for h in heads)
     return ("<p><b>The best stopping rule.</b> Let n be the cards you archive if you stop now: the challenged "

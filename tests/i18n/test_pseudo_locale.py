@@ -155,3 +155,12 @@ def test_control_an_unmarked_word_is_found(monkeypatch):
 
         seen.look(W.VBox([W.Button(description=_("Reset")), W.HTML("<b>Roll the dice</b>")]))
     assert list(seen.english()) == ["Roll the dice"]
+
+
+def test_the_challenge_positions_titles_are_catalogued():
+    """The Challenge lab lists its starting positions by the titles in safari_kit.simulation (a layer that writes
+    no words for learners); presentation.challenge_text keeps the catalogue's copy, which must agree."""
+    from safari_kit.presentation.challenge_text import POSITION_TITLES
+    from safari_kit.simulation import challenge_positions as CP
+
+    assert sorted(POSITION_TITLES) == sorted(p.title for p in CP.POSITIONS)

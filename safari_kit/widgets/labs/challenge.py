@@ -69,10 +69,11 @@ import ipywidgets as W
 from safari_kit.presentation import challenge_text as T
 from safari_kit.presentation.challenge_flow import MIN_SAFE, ChallengeFlow, Said, Step  # noqa: F401
 from safari_kit.presentation.challenge_text import STEP_CELL, STOP_COLUMN  # noqa: F401
+from safari_kit.core.i18n import N_, _
 from safari_kit.probability.knowledge import Memory
 from safari_kit.simulation import challenge_positions as CP
 from safari_kit.widgets.labs.base import (PLACE_STOP, Lab, count_html, count_lines, fraction_html,  # noqa: F401
-                                          guarded)
+                                          guarded, in_own_language)
 from safari_kit.widgets.quiet import page_words
 from safari_kit.widgets.table import CardTable
 from safari_kit.witness import actions as A
@@ -92,7 +93,7 @@ _FROM_FLOW = frozenset({
 class ChallengeLab(Lab):
     """Your turn: Identify or Challenge, by expected cards archived; in a Challenge, the optimal moment to stop."""
 
-    title = "Challenge lab: push your luck, or stop?"
+    title = N_("Challenge lab: push your luck, or stop?")
     record_lab = "challenge"
 
     def __init__(self, seed: int | None = None, players: int | None = None, *, position=None,
@@ -107,10 +108,10 @@ class ChallengeLab(Lab):
         self.table = CardTable(game="witness")
         self.table.on_click(self._on_table_click)
 
-        options = [(p.title, p.key) for p in CP.POSITIONS]
+        options = [(_(p.title), p.key) for p in CP.POSITIONS]  # the positions' titles: T.POSITION_TITLES
         if base.key not in {p.key for p in CP.POSITIONS}:
-            options.append(("Custom", base.key))
-        self.position_box = W.Dropdown(options=options, value=base.key, description="Start from",
+            options.append((_("Custom"), base.key))
+        self.position_box = W.Dropdown(options=options, value=base.key, description=_("Start from"),
                                        layout=W.Layout(width="480px"), style={"description_width": "80px"})
         self.position_box.add_class("safari-position")
         self.position_box.observe(self._on_position, names="value")
@@ -118,25 +119,27 @@ class ChallengeLab(Lab):
         self.why.add_class("safari-why")
         self.decide = W.HTML()
         self.decide.add_class("safari-decide")
-        self.identify_button = W.Button(description="Identify", tooltip="Identify with your clue card. The lab "
-                                        "picks the best clue type and place for you.")
+        self.identify_button = W.Button(description=_("Identify"), tooltip=_("Identify with your clue card. The lab "
+                                                                             "picks the best clue type and place for "
+                                                                             "you."))
         self.identify_button.add_class("safari-identify")
         self.identify_button.on_click(lambda _b: self._identify())
-        self.challenge_button = W.Button(description="Challenge", button_style="info",
-                                         tooltip="Challenge with your clue card: reveal face-down places one at a time")
+        self.challenge_button = W.Button(description=_("Challenge"), button_style="info",
+                                         tooltip=_("Challenge with your clue card: reveal face-down places one at a "
+                                                   "time"))
         self.challenge_button.add_class("safari-challenge")
         self.challenge_button.on_click(lambda _b: self._challenge())
-        self.reveal_button = W.Button(description="Reveal one more", button_style="warning",
-                                      tooltip="Reveal the face-down place most likely to be safe. "
-                                              "A click on a place of the table reveals that place.")
+        self.reveal_button = W.Button(description=_("Reveal one more"), button_style="warning",
+                                      tooltip=_("Reveal the face-down place most likely to be safe. "
+                                                "A click on a place of the table reveals that place."))
         self.reveal_button.add_class("safari-reveal-one")
         self.reveal_button.on_click(lambda _b: self._reveal_best())
-        self.stop_button = W.Button(description="Stop", button_style="success",
-                                    tooltip="Stop and archive the challenged card and every safe card")
+        self.stop_button = W.Button(description=_("Stop"), button_style="success",
+                                    tooltip=_("Stop and archive the challenged card and every safe card"))
         self.stop_button.add_class("safari-stop")
         self.stop_button.on_click(lambda _b: self._stop())
-        self.next_button = W.Button(description="Next turn",
-                                    tooltip="The other players play, then it is your turn again")
+        self.next_button = W.Button(description=_("Next turn"),
+                                    tooltip=_("The other players play, then it is your turn again"))
         self.next_button.add_class("safari-next")
         self.next_button.on_click(lambda _b: self._next_turn())
         self.prob = W.HTML()
@@ -166,6 +169,7 @@ class ChallengeLab(Lab):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ------------------------------------------------------------------ set-up
+    @in_own_language
     def _on_position(self, change) -> None:
         if not self.flow.choose_position(change["new"]):
             return
@@ -212,7 +216,7 @@ class ChallengeLab(Lab):
     def _reveal_best(self) -> None:
         place = self.flow.safest_place()
         if place is None:
-            self.show_status("Reveal one more works during a challenge, while a face-down place is left.",
+            self.show_status(_("Reveal one more works during a challenge, while a face-down place is left."),
                              kind="bad")
             return
         self._reveal(place)
@@ -261,7 +265,7 @@ class ChallengeLab(Lab):
         self.challenge_button.button_style = "info" if better == "challenge" else ""
         can_stop = live and state.is_legal(A.StopChallenge())
         self.stop_button.disabled = not can_stop
-        self.stop_button.description = f"Stop: archive {1 + state.safe}" if can_stop else "Stop"
+        self.stop_button.description = _("Stop: archive {n}").format(n=1 + state.safe) if can_stop else _("Stop")
         self.reveal_button.disabled = not (live and state.face_down_places())
         # the recommended button (coloured) is the optimal decision's: Reveal one more while the rule says go on
         # (or must), Stop when it says stop; the other one stays plain
@@ -270,9 +274,9 @@ class ChallengeLab(Lab):
         self.stop_button.button_style = "success" if best == "stop" and can_stop else ""
         self.next_button.disabled = choosing or live or state.is_terminal()
         self.next_button.button_style = "warning" if state.phase == "face_up" else ""  # the one thing to press now
-        selectable = ([{"kind": "place", "id": p, "label": f"Reveal place {p}"} for p in state.face_down_places()]
-                      if live else [])
-        words = "Your turn: Identify or Challenge (this lab has no Reveal another)." if choosing else None
+        selectable = ([{"kind": "place", "id": p, "label": _("Reveal place {place}").format(place=p)}
+                       for p in state.face_down_places()] if live else [])
+        words = _("Your turn: Identify or Challenge (this lab has no Reveal another).") if choosing else None
         self.table.show(state, self.learner, selectable=selectable, message=T.table_message(flow), phase_words=words)
         self.table.set_notes(T.safe_notes(flow) if live else {})
         self.why.value = T.why_html(flow, self.secret, self.seed)
@@ -282,8 +286,9 @@ class ChallengeLab(Lab):
         except Exception as exc:  # noqa: BLE001 - the panel must never break the lab
             self.errors.append(f"{type(exc).__name__}: {exc}")
             log.error("the chances panel failed", exc_info=True)
-            self.prob.value = (f"<div style='color:#a00'>Could not compute the chances "
-                               f"({html.escape(page_words(exc))})</div>")
+            self.prob.value = ("<div style='color:#a00'>" + html.escape(
+                _("Could not compute the chances ({problem})").format(problem=page_words(exc))) + "</div>")
         self.summary.value = T.summary_html(flow) if (self.history and not live and not choosing) else ""
-        self.log_html.value = ("<details><summary>What happened (latest last)</summary><div style='font-size:90%'>"
+        self.log_html.value = ("<details><summary>" + html.escape(_("What happened (latest last)"))
+                               + "</summary><div style='font-size:90%'>"
                                + "<br>".join(html.escape(x) for x in self.lines[-40:]) + "</div></details>")
