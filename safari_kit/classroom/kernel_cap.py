@@ -30,11 +30,19 @@ class KernelCapMixin(KernelPolicy):
     def _kernel_cap(self) -> int:
         return self.max_kernels
 
+    def _kernels_held(self) -> int:
+        """Every kernel this process has, whoever started it (a page, the ready labs): the live ones and those
+        still starting (jupyter_client lists a kernel only once it has started)."""
+        ids = set(self.list_kernel_ids())
+        pending = getattr(self, "_pending_kernels", None) or {}
+        ids.update(k for k, task in pending.items() if not task.done())
+        return len(ids)
+
     def _check_cap(self, handler: Any) -> None:
         """Raise 503 with the learner's sentence when a new kernel would pass the cap (and no room is made)."""
         if self.max_kernels <= 0:
             return
-        live = len(self.list_kernel_ids()) - self._leaving_count() + self._starts_waiting()
+        live = self._kernels_held() - self._leaving_count() + self._starts_waiting()
         if live >= self.max_kernels and not self._make_room_for(handler):
             self.log.warning("Kernel cap reached (%d live kernels): page refused", self.max_kernels)
             raise web.HTTPError(503, reason="Class server full",

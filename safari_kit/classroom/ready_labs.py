@@ -38,6 +38,11 @@ once and handed out the oldest whether or not its page had rendered. On a busy
   arrived, the page ends, the kernel is alive); one that did not is stopped and
   another started (after a growing pause when it happens again and again, so a
   notebook that never renders whole cannot keep the machine busy);
+* a lab whose start fails is shut down, not forgotten (issue 29: Voilà's pool drops a failed start, and a
+  kernel it had already started ran on, uncounted, while the pool started another: an orphaned ``--hub``
+  service had 94 kernels after 27 minutes with one ready lab asked for); the failure is one line in the
+  log, and failures in a row make every refill wait (the periodic look, a page finding the pool empty),
+  not only the next one;
 * a page asked for while no lab is whole yet gets the waiting page
   (:func:`~safari_kit.classroom.lab_pages.waiting_page`: "Your lab is starting",
   and it asks again by itself), never a white page; so does a page that would
@@ -55,6 +60,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import time
 from typing import TYPE_CHECKING, Any
 
 from jupyter_core.utils import ensure_async
@@ -106,16 +112,29 @@ def _claiming(_voila_claim):
     return claim
 
 
+#: the kernels a ready lab's start (Voilà's ``_initialize``, in its own task) started so far
+_LAB_KERNELS: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("safari_lab_kernels", default=None)
+
+
 def _watching(initialize):
-    """Wrap Voilà's start of a pool kernel (``_initialize``): its page's render is checked when it ends."""
+    """Wrap Voilà's start of a pool kernel (``_initialize``): a start that fails leaves no kernel behind, and its
+    page's render is checked when it ends."""
 
     @functools.wraps(initialize)
     async def watched(self, notebook_path, kernel_id=None, **kwargs):
-        if kernel_id is None:
+        if kernel_id is not None:  # Voilà's restart_kernel passes the id of a lab in use
+            return await initialize(self, notebook_path, kernel_id, **kwargs)
+        started: list[str] = []
+        token = _LAB_KERNELS.set(started)
+        try:
             await self._know_notebook(notebook_path)
-        content = await initialize(self, notebook_path, kernel_id, **kwargs)
-        if kernel_id is None:  # a new ready lab (Voilà's restart_kernel passes the id of a lab in use)
-            content["task"].add_done_callback(functools.partial(self._render_ended, notebook_path, content))
+            content = await initialize(self, notebook_path, kernel_id, **kwargs)
+        except BaseException as exc:
+            await self._start_failed(started, exc)
+            raise
+        finally:
+            _LAB_KERNELS.reset(token)
+        content["task"].add_done_callback(functools.partial(self._render_ended, notebook_path, content))
         return content
 
     setattr(watched, "_safari_watch", True)
@@ -194,6 +213,7 @@ class ReadyLabsMixin(KernelPolicy):
         self._made_ready = 0  # ready labs whose page rendered whole since the start
         self._announced = False
         self._failed_in_a_row = 0
+        self._retry_at = 0.0  # monotonic time before which no ready lab is started (after failures in a row)
         self._knowing: asyncio.Future | None = None
         self.waiting_pages_served = 0
         self._stopping = False
@@ -235,17 +255,64 @@ class ReadyLabsMixin(KernelPolicy):
         return target
 
     def _drop_failed(self, pool: list) -> None:
-        """Take out of ``pool`` the labs whose start failed (a kernel that could not start)."""
+        """Take out of ``pool`` the labs whose start failed (:meth:`_start_failed` shut their kernel down)."""
         for task in [t for t in pool if t.done() and (t.cancelled() or t.exception() is not None)]:
             pool.remove(task)
 
     def _refill(self, notebook_name: str, delay: float | None = None) -> None:
-        """Start labs until the pool holds its size again (Voilà's fill), outside any page's request."""
+        """Start labs until the pool holds its size again (Voilà's fill), outside any page's request.
+
+        After failures in a row the next start waits (:meth:`_failed_once`), however often this is called: by
+        the periodic look, a page finding the pool empty, a lab handed out.
+        """
         if self._stopping:
             return
         self._size_pool()
         self._drop_failed(self._pools.setdefault(notebook_name, []))
+        wait = self._retry_at - time.monotonic()
+        if wait > 0:
+            delay = max(delay if delay is not None else getattr(self, "fill_delay", 1.0), wait)
         _outside_any_page(self.fill_if_needed, delay=delay, notebook_name=notebook_name)
+
+    def _failed_once(self) -> float:
+        """One more ready lab failed: the seconds to wait before the next start (0, 0, then 1, 2, 4 ... 60)."""
+        self._failed_in_a_row += 1
+        delay = 0 if self._failed_in_a_row <= 2 else min(60, 2 ** (self._failed_in_a_row - 2))
+        self._retry_at = time.monotonic() + delay
+        return delay
+
+    async def _start_failed(self, started: list[str], exc: BaseException) -> None:
+        """A ready lab's start failed: shut down the kernel it had started (the pool forgets the lab, so nothing
+        else would), say what failed in one line, and wait longer before the next start."""
+        for kernel_id in started:
+            await self._shut_lab(kernel_id)
+        if isinstance(exc, asyncio.CancelledError) or self._stopping:
+            return
+        delay = self._failed_once()
+        what = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
+        self.log.warning("A ready lab could not be started (%s)%s; another is started%s", what,
+                         f": its kernel {', '.join(started)} is shut down" if started else "",
+                         f" in {delay} s" if delay else "")
+
+    async def _shut_lab(self, kernel_id: str) -> None:
+        """Shut down a ready lab's kernel now; say so when it cannot be (it would run on, uncounted by the pool)."""
+        for pool in self._pools.values():  # Voilà's shutdown_kernel reads every pool task's result: a failed
+            self._drop_failed(pool)  # task there raised, and the kernel was never shut down
+        if kernel_id not in self and kernel_id not in getattr(self, "_pending_kernels", {}):
+            return
+        try:
+            await self.shutdown_kernel(kernel_id, now=True)
+        except Exception as exc:  # noqa: BLE001 - said in the log; the periodic look tries again
+            self.log.warning("A ready lab's kernel %s could not be shut down (%s: %s)", kernel_id,
+                             type(exc).__name__, exc)
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        """Start a kernel; when a ready lab's start asked for it, remember it there (:func:`_watching`)."""
+        kernel_id: str = await super().start_kernel(*args, **kwargs)  # type: ignore[misc]  # a mixin
+        started = _LAB_KERNELS.get()
+        if started is not None:
+            started.append(kernel_id)
+        return kernel_id
 
     def _keep_pool(self) -> None:
         """Top the pool up when labs were given back (culled, shut) or a start failed: the periodic look."""
@@ -299,16 +366,13 @@ class ReadyLabsMixin(KernelPolicy):
         why = why_not_whole(task, content["renderer"], alive)
         if why is None:
             self._whole.add(kernel_id)
-            self._failed_in_a_row = 0
+            self._failed_in_a_row, self._retry_at = 0, 0.0
             self._count_ready()
             return
-        self._failed_in_a_row += 1
-        delay = 0 if self._failed_in_a_row <= 2 else min(60, 2 ** (self._failed_in_a_row - 2))
+        delay = self._failed_once()
         self.log.warning("A ready lab's page did not render whole (%s): it is stopped, and another lab is started%s",
                          why, f" in {delay} s" if delay else "")
-        if kernel_id in self:
-            with contextlib.suppress(Exception):
-                await self.shutdown_kernel(kernel_id, now=True)  # leaves Voilà's pool
+        await self._shut_lab(kernel_id)  # leaves Voilà's pool
         self._refill(notebook_name, delay=delay)
 
     def _count_ready(self) -> None:

@@ -181,8 +181,16 @@ def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=N
         print_fn(f"Getting {settings.pool_size} labs ready (about {max(10, settings.pool_size * 2)} s on a 2-core "
                  f"laptop; --ready-labs sets how many, 0: none). This terminal says when the class can come in; "
                  f"a learner who comes earlier sees a page saying the lab is starting.")
+    watch = None
+    if hub is not None:  # a service whose hub is gone stops; a hub that does not answer is said once
+        from safari_kit.classroom.hub_watch import HubWatch, hub_parent
+
+        watch = HubWatch(os.environ, print_fn, parent=hub_parent())
+        watch.start()
     try:
         app_class.launch_instance(argv=[notebook], config=config)
     finally:
+        if watch is not None:
+            watch.close()
         shutil.rmtree(root, ignore_errors=True)
     return 0
