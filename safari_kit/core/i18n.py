@@ -158,8 +158,9 @@ def translations(lang: str) -> _gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    """``message`` in the current language (the English text when the catalogue lacks it)."""
-    return translations(current_language()).gettext(message)
+    """``message`` in the current language (the English text when the catalogue lacks it). An empty message stays
+    empty (gettext would answer with the catalogue's header)."""
+    return translations(current_language()).gettext(message) if message else message
 
 
 def N_(message: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from safari_kit.core.i18n import N_, _
+from safari_kit.core.i18n import N_, _, ngettext
 from safari_kit.presentation.chance_html import count_html, count_lines, fraction_html
 from safari_kit.presentation.challenge_flow import MIN_SAFE
 from safari_kit.presentation.narration import card_label, types_label
@@ -29,6 +29,23 @@ STOP_COLUMN = N_("n = cards archived if you stop now")  # said with _(STOP_COLUM
 #: catalogue's copy: the lab's list says them with _(title); tests/i18n checks the two lists agree)
 POSITION_TITLES = (N_("Mid-game: stop or go on?"), N_("Fresh table (first turn)"), N_("Mid-game: a close call"),
                    N_("Mid-game: a sure identification"))
+#: the positions' sentences (``why`` and ``kind_why``), the catalogue's copy, said with _(pos.why)
+POSITION_WORDS = (
+    N_("There are 7 face-down places, and you remember 5 of them. All 5 are safe for your clue, so your first 5 "
+       "reveals are sure. Then you decide: stop with 6 cards, or risk them all on a place that is safe with chance "
+       "26/69 ≈ 0.38."),
+    N_("You remember 5 face-down places that are safe for your clue. Reveal them first, and you will surely reach "
+       "the moment to stop or go on. The places you do not remember are a real risk."),
+    N_("There are 4 face-down places, and you remember none of them. All 4 must be safe before you may stop. For "
+       "the TAM Elephant that chance is 31465/1150626 ≈ 0.027. So Identify (14/37 ≈ 0.38 cards on average) beats "
+       "Challenge (about 0.14)."),
+    N_("There are 8 face-down places, and you remember 5 of them. 3 are safe for your clue, and 2 match it. So "
+       "Identify archives 2 cards for sure. A Challenge gives 3 sure reveals, then one safe with chance 28/69: on "
+       "average it archives 140/69 ≈ 2.03 cards."),
+    N_("There are 7 face-down places, and you remember 5 of them. 3 share something with your clue, so Identify "
+       "archives 2 cards for sure. Only 2 of the places you remember are safe, so a Challenge is worth less than 1 "
+       "card."),
+)
 #: every cell of the end-of-challenge table: padded apart, so its headers never run together (issue 27)
 STEP_CELL = "padding:2px 12px 2px 0;text-align:left;vertical-align:bottom"
 
@@ -85,18 +102,23 @@ def why_html(flow, secret: bool, seed: int) -> str:
     out = ["<div style='margin:2px 0 6px 0;color:#234'>"]
     kind = (first and not own and bool(pos.kind_why) and flow.first_facts is not None
             and CP.fits_kind(pos, flow.first_facts))
+    why_head = "<b>" + html.escape(_("Why this position:")) + "</b> "
     if own:
-        out.append(f"<b>Why this position:</b> {html.escape(pos.why)}")
+        out.append(why_head + html.escape(_(pos.why)))
     elif kind:  # every deal of this position is of its kind (issue 27): its sentence holds on this deal too
-        out.append(f"<b>Why this position:</b> {html.escape(pos.kind_why)}")
+        out.append(why_head + html.escape(_(pos.kind_why)))
     elif first and pos.why:
-        out.append("<b>A new deal of this kind.</b> The bots played the same number of turns"
-                   + ("" if secret else f" (seed {seed})") + ". The numbers below are for this deal.")
+        out.append(_("<b>A new deal of this kind.</b> The bots played the same number of turns. The numbers below "
+                     "are for this deal.") if secret else
+                   _("<b>A new deal of this kind.</b> The bots played the same number of turns (seed {seed}). The "
+                     "numbers below are for this deal.").format(seed=seed))
     if f is not None and not own:
-        when = "At your first turn here" if first else f"At the start of this turn (turn {f['turn']})"
-        out.append(("<br>" if first and pos.why else "")
-                   + f"<span class='safari-facts'>{when}: {f['face_down']} face-down places; you remember "
-                   f"{f['remembered']} of them ({f['remembered_safe']} safe for your clue).</span>")
+        facts = dict(n=f['face_down'], remembered=f['remembered'], safe=f['remembered_safe'])
+        words = (_("At your first turn here: {n} face-down places; you remember {remembered} of them ({safe} safe "
+                   "for your clue).").format(**facts) if first else
+                 _("At the start of this turn (turn {turn}): {n} face-down places; you remember {remembered} of "
+                   "them ({safe} safe for your clue).").format(turn=f['turn'], **facts))
+        out.append(("<br>" if first and pos.why else "") + f"<span class='safari-facts'>{words}</span>")
     out.append("</div>")
     return "".join(out)
 
@@ -128,26 +150,28 @@ def choice_html(flow) -> str:
     p4 = PW.p_streak(kn, MIN_SAFE, kn.clue[0]).value
     cpos = PW.challenge_position(kn, kn.clue[0])
     better = flow.better()
-    mark = {k: (" <b style='color:#1b7f3b'>&larr; more</b>" if better == k else "") for k in v}
-    ident = (f"Best: {types_label(best[1]).lower()} at place {best[0]}. Chance of a match: "
-             f"{count_html(PW.p_match(kn, clue.id, best[0], best[1]))}. "
-             "A match archives 2 cards: your clue and that card.")
+    more = " <b style='color:#1b7f3b'>&larr; " + _("more") + "</b>"
+    mark = {k: (more if better == k else "") for k in v}
+    ident = _("Best: {types} at place {place}. Chance of a match: {chance}. A match archives 2 cards: your clue and "
+              "that card.").format(types=types_label(best[1]).lower(), place=best[0],
+                                   chance=count_html(PW.p_match(kn, clue.id, best[0], best[1])))
     safe_known = len(cpos["safe_places"])
-    chal = (f"Chance that the first 4 reveals are all safe: {fraction_html(p4)}."
-            + (f" You remember {safe_known} safe place{'s' if safe_known != 1 else ''}: reveal "
-               f"{'them' if safe_known != 1 else 'it'} first." if safe_known else "")
-            + " Then stop or go on by the rule.")
-    return (f"<p style='margin:0 0 4px 0'><b>Your turn.</b> Your clue card: "
-            f"<b>{html.escape(card_label(flow.game, clue.id))}</b>. "
-            "Which choice archives more cards, on average?</p>"
+    chal = (_("Chance that the first 4 reveals are all safe: {chance}.").format(chance=fraction_html(p4))
+            + (" " + ngettext("You remember {n} safe place: reveal it first.",
+                              "You remember {n} safe places: reveal them first.", safe_known).format(n=safe_known)
+               if safe_known else "")
+            + " " + _("Then stop or go on by the rule."))
+    return ("<p style='margin:0 0 4px 0'>"
+            + _("<b>Your turn.</b> Your clue card: <b>{card}</b>. Which choice archives more cards, on "
+                "average?").format(card=html.escape(card_label(flow.game, clue.id))) + "</p>"
             "<table class='safari-choice' style='border-collapse:collapse'>"
-            "<tr><th style='text-align:left;padding-right:10px'>Choice</th>"
-            "<th style='text-align:left'>Expected cards archived</th></tr>"
-            f"<tr data-choice='identify'><td><b>Identify</b></td><td class='safari-ev-identify'>"
-            f"{count_html(v['identify'])}{mark['identify']}</td></tr>"
+            "<tr><th style='text-align:left;padding-right:10px'>" + html.escape(_("Choice")) + "</th>"
+            "<th style='text-align:left'>" + html.escape(_("Expected cards archived")) + "</th></tr>"
+            "<tr data-choice='identify'><td><b>" + html.escape(_("Identify")) + "</b></td>"
+            f"<td class='safari-ev-identify'>{count_html(v['identify'])}{mark['identify']}</td></tr>"
             f"<tr class='safari-how'><td colspan='2'><small>{ident}</small></td></tr>"
-            f"<tr data-choice='challenge'><td><b>Challenge</b></td><td class='safari-ev-challenge'>"
-            f"{count_html(v['challenge'])}{mark['challenge']}</td></tr>"
+            "<tr data-choice='challenge'><td><b>" + html.escape(_("Challenge")) + "</b></td>"
+            f"<td class='safari-ev-challenge'>{count_html(v['challenge'])}{mark['challenge']}</td></tr>"
             f"<tr class='safari-how'><td colspan='2'><small>{chal}</small></td></tr></table>")
 
 
@@ -156,33 +180,39 @@ def stop_or_go_html(flow) -> str:
     s = pos["s"]
     n = 1 + s
     card = card_label(flow.game, flow.game.cards[pos["pos"]["card"]].id)
-    head = (f"<p style='margin:0 0 4px 0'><b>Challenge</b> with {html.escape(card)}. Safe so far: <b>{s}</b>. "
-            f"If you stop now you archive <b>n = {n}</b> card{'s' if n != 1 else ''} "
-            f"(the challenged card + {s} safe).</p>")
+    head = ("<p style='margin:0 0 4px 0'>"
+            + ngettext("<b>Challenge</b> with {card}. Safe so far: <b>{s}</b>. If you stop now you archive <b>n = "
+                       "{n}</b> card (the challenged card + {s} safe).",
+                       "<b>Challenge</b> with {card}. Safe so far: <b>{s}</b>. If you stop now you archive <b>n = "
+                       "{n}</b> cards (the challenged card + {s} safe).", n).format(card=html.escape(card), s=s, n=n)
+            + "</p>")
     if flow.decision_now:
-        head = ("<p style='margin:0 0 4px 0;font-size:110%'><b>Decide: Stop now, or reveal one more?</b></p>"
-                + head)
-    stop = ("not allowed yet (fewer than 4 safe)" if pos["stop"] is None
-            else f"<b>{fraction_html(pos['stop'])} cards</b> for sure")
-    cont = "—" if pos["continue"] is None else f"<b>{fraction_html(pos['continue'])} cards</b> on average"
-    ev = (f"<div class='safari-ev'>Stop now: {stop}. Reveal one more (then play the best way): {cont}. "
-          f"Chance the next reveal is safe: <b>{fraction_html(pos['p_next'])}</b>.</div>")
+        head = ("<p style='margin:0 0 4px 0;font-size:110%'><b>" + html.escape(_("Decide: Stop now, or reveal one "
+                                                                                 "more?")) + "</b></p>" + head)
+    stop = (_("not allowed yet (fewer than 4 safe)") if pos["stop"] is None
+            else _("<b>{cards} cards</b> for sure").format(cards=fraction_html(pos['stop'])))
+    cont = "—" if pos["continue"] is None else _("<b>{cards} cards</b> on average").format(
+        cards=fraction_html(pos['continue']))
+    ev = ("<div class='safari-ev'>"
+          + _("Stop now: {stop}. Reveal one more (then play the best way): {go_on}. Chance the next reveal is safe: "
+              "<b>{chance}</b>.").format(stop=stop, go_on=cont, chance=fraction_html(pos['p_next'])) + "</div>")
+    rule_words = _("The rule: reveal on only while that chance is more than n/(n+1), where n = the cards archived "
+                   "if you stop now.")
     if s >= MIN_SAFE:
         go = pos["p_next"] > pos["threshold"]
-        rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1), "
-                "where n = the cards archived if you stop now. "
-                f"Here n = {n}, so compare {fraction_html(pos['p_next'])} with {n}/{n + 1} "
-                f"&rarr; <b>{'reveal on' if go else 'stop'}</b>.</div>")
+        rule = ("<div class='safari-rule'>" + rule_words + " "
+                + (_("Here n = {n}, so compare {chance} with {n}/{n1} &rarr; <b>reveal on</b>.") if go else
+                   _("Here n = {n}, so compare {chance} with {n}/{n1} &rarr; <b>stop</b>.")).format(
+                       n=n, n1=n + 1, chance=fraction_html(pos['p_next'])) + "</div>")
     else:
-        rule = (f"<div class='safari-rule'>The rule: reveal on only while that chance is more than n/(n+1), "
-                "where n = the cards archived if you stop now. "
-                f"Before 4 safe reveals you must go on ({MIN_SAFE - s} to go).</div>")
+        rule = ("<div class='safari-rule'>" + rule_words + " "
+                + _("Before 4 safe reveals you must go on ({n} to go).").format(n=MIN_SAFE - s) + "</div>")
     return head + ev + rule
 
 
 def memory_html(flow, kn, card: int) -> str:
     if not kn.known:
-        return "<p class='safari-memory-none'>You remember no face-down card.</p>"
+        return "<p class='safari-memory-none'>" + html.escape(_("You remember no face-down card.")) + "</p>"
     unsafe = PW.tables(flow.game).unsafe[card]
     rows = []
     for place in kn.face_down:
@@ -190,12 +220,14 @@ def memory_html(flow, kn, card: int) -> str:
             continue
         c = kn.known[place]
         safe = not (unsafe >> c) & 1
-        verdict = ("<span style='color:#1b7f3b'>safe</span>" if safe
-                   else "<span style='color:#a33' title='it shares something with your clue'>not safe</span>")
-        rows.append(f"<tr><td>Place {place}</td><td>{html.escape(card_label(flow.game, flow.game.cards[c].id))}"
-                    f"</td><td>{verdict}</td></tr>")
+        verdict = ("<span style='color:#1b7f3b'>" + html.escape(_("safe")) + "</span>" if safe
+                   else "<span style='color:#a33' title='" + html.escape(_("it shares something with your clue"))
+                   + "'>" + html.escape(_("not safe")) + "</span>")
+        rows.append("<tr><td>" + html.escape(_("Place {place}").format(place=place)) + "</td><td>"
+                    f"{html.escape(card_label(flow.game, flow.game.cards[c].id))}</td><td>{verdict}</td></tr>")
     return ("<table class='safari-memory' style='border-collapse:collapse'><tr><th colspan='3' "
-            "style='text-align:left'>What you remember (face-down cards you have seen)</th></tr>"
+            "style='text-align:left'>" + html.escape(_("What you remember (face-down cards you have seen)"))
+            + "</th></tr>"
             + "".join(rows) + "</table>")
 
 
@@ -206,18 +238,20 @@ def panel_html(flow) -> str:
     pos = flow.position()
     p = pos["pos"]
     out = ["<div class='safari-prob-panel'>",
-           f"<p>Unknown cards: {p['n']}, of which {p['a']} are safe"
-           + (f"; you remember {len(p['safe_places'])} safe place(s)" if p["safe_places"] else "") + ".</p>",
-           f"<p class='safari-p-safe'>Chance the next reveal is safe: <b>{count_html(pos['p_next_exact'])}</b>"
-           "</p>"]
-    out.append("<p class='safari-places-note'>Under each face-down place on the table: the chance it is "
-               "safe.</p>")
+           "<p>" + (_("Unknown cards: {n}, of which {a} are safe; you remember {k} safe place(s).") if p["safe_places"]
+                    else _("Unknown cards: {n}, of which {a} are safe.")).format(n=p['n'], a=p['a'],
+                                                                               k=len(p['safe_places'])) + "</p>",
+           "<p class='safari-p-safe'>" + _("Chance the next reveal is safe: <b>{chance}</b>").format(
+               chance=count_html(pos['p_next_exact'])) + "</p>"]
+    out.append("<p class='safari-places-note'>" + html.escape(_("Under each face-down place on the table: the chance "
+                                                                "it is safe.")) + "</p>")
     if pos["streak"]:
-        rows = "".join(f"<tr><td style='padding:0 10px 0 0'>{k} more</td><td>{count_html(v)}</td></tr>"
-                       for k, v in pos["streak_exact"].items())
+        rows = "".join("<tr><td style='padding:0 10px 0 0'>" + html.escape(_("{k} more").format(k=k))
+                       + f"</td><td>{count_html(v)}</td></tr>" for k, v in pos["streak_exact"].items())
         out.append("<table class='safari-streak' style='border-collapse:collapse'>"
-                   "<tr><th style='text-align:left;padding-right:10px'>Reveal k more</th>"
-                   f"<th style='text-align:left'>Chance all k are safe</th></tr>{rows}</table>")
+                   "<tr><th style='text-align:left;padding-right:10px'>" + html.escape(_("Reveal k more")) + "</th>"
+                   "<th style='text-align:left'>" + html.escape(_("Chance all k are safe"))
+                   + f"</th></tr>{rows}</table>")
     out.append(memory_html(flow, kn, p["card"]))
     out.append("</div>")
     return "".join(out)
@@ -230,19 +264,22 @@ def summary_html(flow) -> str:
     if v:
         chose = last["kind"]
         ok = chose == last["better"]
-        parts.append(f"<p class='safari-choice-summary' data-agree='{'yes' if ok else 'no'}'>You chose "
-                     f"<b>{chose.capitalize()}</b>. Expected cards: Identify {fraction_html(v['identify'])}, "
-                     f"Challenge {fraction_html(v['challenge'])}. You chose "
-                     f"{'the larger one ✔' if ok else 'the smaller one ✘'}. You archived "
-                     f"{last['archived']} card(s).</p>")
+        words = (_("You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. You chose "
+                   "the larger one ✔. You archived {n} card(s).") if ok else
+                 _("You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. You chose "
+                   "the smaller one ✘. You archived {n} card(s)."))
+        parts.append(f"<p class='safari-choice-summary' data-agree='{'yes' if ok else 'no'}'>" + words.format(
+            choice=_("Identify") if chose == "identify" else _("Challenge") if chose == "challenge"
+            else chose.capitalize(), identify=fraction_html(v['identify']), challenge=fraction_html(v['challenge']),
+            n=last['archived']) + "</p>")
     if last["kind"] == "challenge":
         parts.append(steps_html(last))
     total_got = sum(h["archived"] for h in flow.history)
     total_best = sum(max(h["values"].values()) if h.get("values") else (h["optimal_value"] or Fraction(0))
                      for h in flow.history)
-    parts.append(f"<p>Your turns here: {len(flow.history)}. You archived {total_got} card(s) in all. Always "
-                 f"choosing the larger expected value, then stopping by the rule, expected "
-                 f"{float(total_best):.2f} cards.</p>")
+    parts.append("<p>" + _("Your turns here: {turns}. You archived {n} card(s) in all. Always choosing the larger "
+                           "expected value, then stopping by the rule, expected {best} cards.").format(
+                               turns=len(flow.history), n=total_got, best=decimal(total_best, 2)) + "</p>")
     return "<div>" + "".join(parts) + "</div>"
 
 
@@ -250,13 +287,13 @@ def steps_html(last: dict) -> str:
     rows = []
     for k, st in enumerate(last["steps"], 1):
         cont = "—" if st.continue_value is None else fraction_html(st.continue_value)
-        did = "stop" if st.action == "stop" else f"reveal place {st.place}"
-        outcome = "" if st.safe is None else ("safe" if st.safe else "NOT safe")
+        did = _("stop") if st.action == "stop" else _("reveal place {place}").format(place=st.place)
+        outcome = "" if st.safe is None else (_("safe") if st.safe else _("NOT safe"))
         agree = "yes" if st.agrees else "no"
         mark = "✔" if st.agrees else "✘"
-        optimal = "reveal on" if st.optimal == "continue" else "stop"
+        optimal = _("reveal on") if st.optimal == "continue" else _("stop")
         if st.stop_value is None and st.optimal == "continue":
-            optimal += " (must)"
+            optimal += " " + _("(must)")
         cells = (k, st.safe_so_far, st.n_if_stop, fraction_html(st.p_next), fraction_html(st.threshold), cont,
                  optimal, f"{html.escape(did)} {mark}", outcome)
         rows.append(f"<tr class='safari-step' data-agree='{agree}'>"  # a chance is never split over lines
@@ -268,11 +305,12 @@ def steps_html(last: dict) -> str:
              _("Reveal one more: expected cards"), _("Best"), _("You"), _("Result"))
     head = "".join(f"<th style='{STEP_CELL};border-bottom:1px solid #999;max-width:9em'>{html.escape(h)}</th>"
                    for h in heads)
-    return ("<p><b>The best stopping rule.</b> Let n be the cards you archive if you stop now: the challenged "
-            "card and every safe card. Reveal on only while the chance the next card is safe is more than "
-            "n/(n+1). Before 4 safe reveals you must go on.</p>"
+    return ("<p>" + _("<b>The best stopping rule.</b> Let n be the cards you archive if you stop now: the "
+                      "challenged card and every safe card. Reveal on only while the chance the next card is safe is "
+                      "more than n/(n+1). Before 4 safe reveals you must go on.") + "</p>"
             f"<table class='safari-steps' style='border-collapse:collapse;line-height:1.35'><tr>{head}</tr>"
             + "".join(rows) + "</table>"
-            f"<p>You followed the rule at {agree} of {len(last['steps'])} steps and archived "
-            f"{last['archived']} card(s). Playing by the rule expected "
-            f"{fraction_html(last['optimal_value'] or Fraction(0))} cards from the start of this challenge.</p>")
+            + "<p>" + _("You followed the rule at {agree} of {steps} steps and archived {n} card(s). Playing by the "
+                        "rule expected {best} cards from the start of this challenge.").format(
+                agree=agree, steps=len(last['steps']), n=last['archived'],
+                best=fraction_html(last['optimal_value'] or Fraction(0))) + "</p>")

@@ -151,3 +151,8 @@ def test_control_a_fuzzy_or_untranslated_spanish_string_is_reported(tmp_path, mo
     found = "\n".join(tool.problems())
     assert "es/LC_MESSAGES/safari_kit.po:" in found and "fuzzy" in found, found
     assert "not translated: 'Seed'" in found, found
+
+
+def test_an_empty_message_stays_empty_not_the_catalogues_header():
+    with language("es"):
+        assert _("") == ""
