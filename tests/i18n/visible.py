@@ -50,7 +50,7 @@ def html_words(value: str) -> list[str]:
 #: the card table's state keys that hold words (not ids, colours or numbers)
 _SKIP_KEYS = {"id", "key", "kind", "css", "color", "colour", "style", "class", "classes", "_esm", "_css",
               "_model_name", "_view_name", "_model_module", "_view_module", "layout", "game", "phase", "seat_kind",
-              "end_reason", "focus_to", "selector"}
+              "end_reason", "focus_to", "selector", "action", "scale", "item", "bars.item"}
 
 
 def _strings(value, where: str, out: list[tuple[str, str]]) -> None:
