@@ -101,3 +101,14 @@ def test_make_apps_voila_passes_the_browsers_languages_to_the_kernel():
     config = json.loads((Path(__file__).resolve().parents[2] / "voila.json").read_text(encoding="utf-8"))
     headers = config["VoilaConfiguration"]["http_header_envs"]
     assert ["HTTP_" + h.upper().replace("-", "_") for h in headers] == [ACCEPT_LANGUAGE_ENV]
+
+
+def test_a_new_game_button_that_calls_reset_straight_speaks_the_labs_language():
+    """The Full game's New game calls lab.reset from the click: reset itself switches to the lab's language."""
+    from safari_kit.widgets.labs import FullGameLab
+
+    with language("es"):
+        lab = FullGameLab(seed=4, players=3)
+    assert lab.new_button.description == "Partida nueva"
+    lab.new_button.click()  # outside any language: the kernel's English
+    assert lab.live.text.startswith("Partida nueva: 3 jugadores."), lab.live.text

@@ -255,6 +255,7 @@ class Lab:
         """The Reset button (a lab may run a click's long work in steps, see the Simulation lab)."""
         self.reset(None if self.fair else self.seed_box.value)
 
+    @in_own_language  # a New game button may call it straight from a click
     def reset(self, seed: int | None = None) -> None:
         """Deal again: from ``seed`` (notebook mode), or a fresh secret deal / the class deal (fair mode)."""
         if self.secret:

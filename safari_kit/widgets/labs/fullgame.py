@@ -52,6 +52,7 @@ True
 """
 from __future__ import annotations
 
+import html
 import logging
 from typing import Sequence
 
@@ -59,7 +60,8 @@ import ipywidgets as W
 
 from safari_kit.presentation import fullgame_text as T
 from safari_kit.presentation.fullgame_flow import BOT_CHOICES, PLAYERS, FullGameFlow, bot_words, parse_humans
-from safari_kit.widgets.labs.base import Lab, guarded
+from safari_kit.core.i18n import N_, _
+from safari_kit.widgets.labs.base import Lab, guarded, in_own_language
 from safari_kit.widgets.labs.fullgame_records_ui import RECORD_TEXT_LIMIT, RecordControls  # noqa: F401
 from safari_kit.widgets.labs.fullgame_spoken import SpokenTurns
 from safari_kit.widgets.labs.limits import bounded_int, pin_range
@@ -90,22 +92,22 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
     ``lab.passes`` lists every "I am player N" press (game, turn, seat, time).
     """
 
-    title = "Full game: Safari Witness"
+    title = N_("Full game: Safari Witness")
 
     def __init__(self, seed: int | None = 1, players: int = 3, case_module: bool = False, advanced: bool = False,
                  humans: Sequence[int] = (0,), bots="greedy", first_player: int | None = None,
                  *, fair: bool = False):
         self.flow = FullGameFlow()
         super().__init__(seed, fair=fair)
-        self.players_box = W.IntSlider(value=players, min=PLAYERS[0], max=PLAYERS[1], description="Players",
+        self.players_box = W.IntSlider(value=players, min=PLAYERS[0], max=PLAYERS[1], description=_("Players"),
                                        continuous_update=False, style={"description_width": "initial"},
                                        layout=W.Layout(width="260px", min_width="220px"))
-        self.case_box = W.Checkbox(value=bool(case_module), description="Case Module", indent=False,
-                                   tooltip="Each player gets a secret Case Card that scores extra points.",
+        self.case_box = W.Checkbox(value=bool(case_module), description=_("Case Module"), indent=False,
+                                   tooltip=_("Each player gets a secret Case Card that scores extra points."),
                                    layout=W.Layout(width="130px"))
-        self.advanced_box = W.Checkbox(value=bool(advanced), description="Advanced Mode", indent=False,
-                                       tooltip="Name abilities on: after a win, a card's name (TOM, SAM, KIM, "
-                                               "...) gives you a special move.",
+        self.advanced_box = W.Checkbox(value=bool(advanced), description=_("Advanced Mode"), indent=False,
+                                       tooltip=_("Name abilities on: after a win, a card's name (TOM, SAM, "
+                                                 "KIM, ...) gives you a special move."),
                                        layout=W.Layout(width="140px"))
         # Learners: one toggle per seat (pressed = a learner plays it; the others are bots). Bots: a picker of
         # the registered bots; a spec given in Python (e.g. "greedy,random") is added as an option.
@@ -116,26 +118,27 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         choices = [(words, spec) for spec, words in BOT_CHOICES]
         if bot_text not in [spec for _, spec in choices]:
             choices.append((bot_words(bot_text), bot_text))
-        self.bots_box = W.Dropdown(options=choices, value=bot_text, description="Bots",
+        self.bots_box = W.Dropdown(options=choices, value=bot_text, description=_("Bots"),
                                    style={"description_width": "40px"}, layout=W.Layout(width="380px"))
         self.bots_box.add_class("safari-bots")
         self.layout.add_class("safari-fullgame-lab")
-        self.new_button = W.Button(description="New game", tooltip="Start a new game with these options",
+        self.new_button = W.Button(description=_("New game"), tooltip=_("Start a new game with these options"),
                                    layout=W.Layout(width="110px"))
         self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
         pin_range(self.players_box, *PLAYERS)  # issue 19: a page's {"max": 1000000} is put back
         self.players_box.observe(lambda _c: self._on_players(), names="value")
         self._draw_learner_picker()
         options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
-                          W.HBox([W.HTML("<b style='margin:0 6px 0 4px'>Learners:</b>"), self.learner_picker]),
+                          W.HBox([W.HTML("<b style='margin:0 6px 0 4px'>" + html.escape(_("Learners:")) + "</b>"),
+                                  self.learner_picker]),
                           W.HBox([self.bots_box, self.new_button])])
-        self.kris_box = W.Dropdown(options=list(KRIS_ELEMENTS), description="KRIS element",
+        self.kris_box = W.Dropdown(options=list(KRIS_ELEMENTS), description=_("KRIS element"),
                                    style={"description_width": "90px"}, layout=W.Layout(width="260px"))
         self.picked = W.HTML()
         self.events = W.HTML()
         self.private = W.HTML()
         self.pass_label = W.HTML()
-        self.confirm_button = W.Button(description="I am player 0", button_style="warning")
+        self.confirm_button = W.Button(description=_("I am player 0"), button_style="warning")
         self.confirm_button.on_click(lambda _b: self.confirm_player())
         self.pass_screen = W.VBox([self.pass_label, self.confirm_button],
                                   layout=W.Layout(padding="24px", border="2px dashed #c90"))
@@ -148,7 +151,7 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         self.arrange(main=[self.game_area], side=[options, self.records, self.pass_log])
 
         self.table = None
-        self.go_on_button = W.Button(description="Next turn", button_style="warning")
+        self.go_on_button = W.Button(description=_("Next turn"), button_style="warning")
         self.go_on_button.on_click(lambda _b: self._go_on_clicked())
         self._first_player = first_player
         self.reset(self.seed)
@@ -189,19 +192,22 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         players = self._players()
         toggles = []
         for seat in range(players):
-            t = W.ToggleButton(value=seat in self._learner_seats, description=f"Player {seat}",
-                               tooltip=f"Pressed: a learner plays seat {seat}; not pressed: a bot does",
+            t = W.ToggleButton(value=seat in self._learner_seats, description=_("Player {seat}").format(seat=seat),
+                               tooltip=_("Pressed: a learner plays seat {seat}; not pressed: a bot does").format(
+                                   seat=seat),
                                layout=W.Layout(width="86px"))
             t.add_class("safari-learner-seat")
             t.observe(lambda c, seat=seat: self._on_learner_toggle(seat, c["new"]), names="value")
             toggles.append(t)
         self.learner_picker.children = toggles
 
+    @in_own_language
     def _on_players(self) -> None:
         players = self._players()
         self._learner_seats = tuple(x for x in self._learner_seats if x < players)
         self._draw_learner_picker()
 
+    @in_own_language
     def _on_learner_toggle(self, seat: int, on: bool) -> None:
         seats = set(self._learner_seats)
         (seats.add if on else seats.discard)(seat)
@@ -215,7 +221,7 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         self.record_box.layout.display = "none"
         self.record_box.value = ""
         with self._one_sentence(since=len(state.log)):  # said: the bots' turns before the learner's first
-            self._lead = (f"New game: {game.players} players.", "start")
+            self._lead = (_("New game: {players} players.").format(players=game.players), "start")
             self._advance(opening=True)
         self._update_pass_log()
 
@@ -273,9 +279,9 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         self.private.value = ""
         self.picked.value = ""
         self.pass_label.value = T.pass_html(seat)
-        self.confirm_button.description = f"I am player {seat}"
+        self.confirm_button.description = _("I am player {seat}").format(seat=seat)
         self.game_area.children = [self.pass_screen]
-        self.show_status(f"Waiting for Player {seat}.")
+        self.show_status(_("Waiting for Player {seat}.").format(seat=seat))
 
     def confirm_player(self, seat: int | None = None) -> None:
         """The next learner says "I am player N": only now is their table built (and said: what the other
@@ -291,7 +297,8 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
     def _confirm_player(self, seat: int | None = None) -> None:
         done = self.flow.confirm(seat)
         if done == "refused":
-            self.show_status(f"It is Player {self.flow.state.current_player}'s turn, not Player {seat}'s.",
+            self.show_status(_("It is Player {current_player}'s turn, not Player {seat}'s.").format(
+                current_player=self.flow.state.current_player, seat=seat),
                              kind="bad")
         if done not in ("repeat", "open"):
             return
@@ -339,7 +346,8 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         children += [self.events, self.private]
         self.game_area.children = children
         # said: what the table's message line says now (the step's hint, or why a click was refused)
-        self.show_status(f"Player {flow.viewer} at the screen. {flow.phase_line()}", spoken=message or None)
+        self.show_status(_("Player {viewer} at the screen. {phase_line}").format(
+            viewer=flow.viewer, phase_line=flow.phase_line()), spoken=message or None)
 
     def _show_over(self) -> None:
         flow = self.flow
@@ -360,7 +368,7 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
     def click(self, kind: str, id_) -> None:
         """Click a target of the table as the page would (refused clicks are explained on the table)."""
         if self.table is None:
-            self.show_status("The table is hidden: the next player must press the button first.", kind="bad")
+            self.show_status(_("The table is hidden: the next player must press the button first."), kind="bad")
             return
         seq = (self.table._last_seq or 0) + 1
         self.table.click = {"kind": kind, "id": id_, "seq": seq}
