@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from safari_kit.core.i18n import N_
 from safari_kit.core.record_files import (RecordFileError, learner_record_name, load_record_file, parse_record_text,
                                           record_name, write_record_file)
 
@@ -24,7 +25,7 @@ NOT_OVER = ("You can save once the game is over. A record holds every move, so a
 LOAD_IN_PROGRESS = "Load is refused while a game is in progress: finish this game first."
 UNFINISHED = ("This record is of an unfinished game: the classroom app loads finished games only, because such a "
               "record shows every hidden card.")
-RECORDS_NOTE = ("Records: you can save a game once it is over. A record holds every move, so a record of an "
+RECORDS_NOTE = N_("Records: you can save a game once it is over. A record holds every move, so a record of an "
                 "unfinished game would show every face-down card. Load is for finished games, between games.")
 
 

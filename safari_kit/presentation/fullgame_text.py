@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 
+from safari_kit.core.i18n import _, and_join, ngettext
 from safari_kit.presentation.fullgame_flow import bot_words
 from safari_kit.presentation.narration import card_label, describe_event, types_label
 from safari_kit.witness.cases import CASE_BY_KEY, case_points
@@ -36,9 +37,11 @@ def fold_passes(passes: list[dict]) -> list[str]:
 
     def flush():
         if run is not None:
-            times = "once" if count == 1 else f"{count} times"
-            lines.append(f"{run['first']}, game {run['game']}, turn {run['turn']}: Player {run['seat']}: pressed "
-                         f"again {times} (the table was already open; last at {run['last']})")
+            times = _("once") if count == 1 else _("{n} times").format(n=count)
+            lines.append(_("{time}, game {game}, turn {turn}: Player {seat}: pressed again {times} (the table was "
+                           "already open; last at {last})").format(time=run['first'], game=run['game'],
+                                                                   turn=run['turn'], seat=run['seat'], times=times,
+                                                                   last=run['last']))
 
     for p in passes:
         key = (p["game"], p["turn"], p["seat"])
@@ -52,7 +55,8 @@ def fold_passes(passes: list[dict]) -> list[str]:
             run, count = {"key": key, "first": p["time"], "last": p["time"], "game": p["game"], "turn": p["turn"],
                           "seat": p["seat"]}, 1
         else:
-            lines.append(f"{p['time']}, game {p['game']}, turn {p['turn']}: Player {p['seat']}: the table was opened")
+            lines.append(_("{time}, game {game}, turn {turn}: Player {seat}: the table was opened").format(
+                time=p['time'], game=p['game'], turn=p['turn'], seat=p['seat']))
     flush()
     return lines
 
@@ -67,14 +71,16 @@ def picked_html(flow) -> str:
     """What the viewer picked so far for a declaration or an ability's targets."""
     if flow.state.phase == "identify" and flow.state.current_player == flow.viewer and flow.ability is None:
         clue = flow.pick.get("clue")
-        clue_words = card_label(flow.game, clue) if clue else "(click a clue card)"
+        clue_words = card_label(flow.game, clue) if clue else _("(click a clue card)")
         types = flow.pick.get("types")
-        type_words = types_label(tuple(types)) if types else "(pick a clue type)"
-        return (f"<div style='color:#345'>Declaring: clue card <b>{html.escape(clue_words)}</b>, "
-                f"clue type <b>{html.escape(type_words)}</b>, then click a face-down place</div>")
+        type_words = types_label(tuple(types)) if types else _("(pick a clue type)")
+        return ("<div style='color:#345'>"
+                + _("Declaring: clue card <b>{card}</b>, clue type <b>{types}</b>, then click a face-down "
+                    "place").format(card=html.escape(clue_words), types=html.escape(type_words)) + "</div>")
     if flow.ability is not None:
-        spots = ", ".join(str(i) for _, i in flow.spots) or "none yet"
-        return f"<div style='color:#345'>{flow.ability}: picked {html.escape(spots)}</div>"
+        spots = ", ".join(str(spot[1]) for spot in flow.spots) or _("none yet")
+        return "<div style='color:#345'>" + _("{ability}: picked {spots}").format(
+            ability=flow.ability, spots=html.escape(spots)) + "</div>"
     return ""
 
 
@@ -84,7 +90,7 @@ def news_html(flow) -> str:
     start = flow.seen.get(flow.viewer, 0)
     lines = [describe_event(e, flow.game, flow.viewer) for e in obs.log[start:]]
     lines = [x for x in lines if x]
-    return ("<details open><summary>Since your last turn</summary><ul style='margin:2px 0'>"
+    return ("<details open><summary>" + html.escape(_("Since your last turn")) + "</summary><ul style='margin:2px 0'>"
             + "".join(f"<li>{html.escape(x)}</li>" for x in lines[-30:]) + "</ul></details>" if lines else "")
 
 
@@ -94,25 +100,28 @@ def tom_html(flow) -> str:
     looks = [e for e in obs.log if e.get("kind") == "tom" and "card" in e and e.get("player") == flow.viewer]
     if not looks:
         return ""
-    items = "".join(f"<li>turn {e['turn']}: place {e['place']} held {html.escape(flow.face(e['card']))}</li>"
-                    for e in looks)
-    return ("<div style='border-left:4px solid #c90;padding:2px 8px'><b>Only for Player "
-            f"{flow.viewer}: your TOM looks</b><ul style='margin:2px 0'>{items}</ul></div>")
+    items = "".join("<li>" + _("turn {turn}: place {place} held {card}").format(
+        turn=e['turn'], place=e['place'], card=html.escape(flow.face(e['card']))) + "</li>" for e in looks)
+    return ("<div style='border-left:4px solid #c90;padding:2px 8px'><b>"
+            + html.escape(_("Only for Player {player}: your TOM looks").format(player=flow.viewer))
+            + f"</b><ul style='margin:2px 0'>{items}</ul></div>")
 
 
 def bot_failure_html(flow, text: str, shown: list) -> str:
     """A bot's failure with nobody at the screen: the words and only the public face-up cards."""
-    items = "".join(f"<li>Place {p}: {html.escape(flow.face(cid))}</li>" for p, cid in shown)
+    items = "".join("<li>" + _("Place {place}: {card}").format(place=p, card=html.escape(flow.face(cid))) + "</li>"
+                    for p, cid in shown)
     return f"<h3>{html.escape(text)}</h3><ul>{items}</ul>"
 
 
 def pass_html(seat: int) -> str:
     """The hot-seat screen: pass the device to ``seat``; the table stays hidden until they press."""
-    return (f"<h3>Pass the device to Player {seat}</h3>"
-            f"<p>Player {seat}: when nobody else is looking, press the button. "
-            "The table stays hidden until then, so nobody sees your Case Card or what your TOM showed you.</p>"
-            + ("<p style='color:#555'>Every press is written in the <b>Device passes</b> line below, for "
-               "everyone to see: if the table is already open when you get the device, someone looked.</p>"))
+    return ("<h3>" + html.escape(_("Pass the device to Player {seat}").format(seat=seat)) + "</h3><p>"
+            + html.escape(_("Player {seat}: when nobody else is looking, press the button. The table stays hidden "
+                            "until then, so nobody sees your Case Card or what your TOM showed you.").format(seat=seat))
+            + "</p><p style='color:#555'>"
+            + _("Every press is written in the <b>Device passes</b> line below, for everyone to see: if the table is "
+                "already open when you get the device, someone looked.") + "</p>")
 
 
 def passes_html(flow) -> str:
@@ -120,15 +129,17 @@ def passes_html(flow) -> str:
     if len(flow.humans) < 2 and not flow.passes:
         return ""
     if not flow.passes:
-        return "<div style='color:#555;padding:2px 0'><b>Device passes</b> (everyone sees this): none yet.</div>"
+        return ("<div style='color:#555;padding:2px 0'>"
+                + _("<b>Device passes</b> (everyone sees this): none yet.") + "</div>")
     lines = fold_passes(flow.passes)
     shown = lines if len(lines) <= PASS_LINES else lines[:1] + lines[-(PASS_LINES - 1):]
     items = [f"<li>{html.escape(x)}</li>" for x in shown]
     if len(shown) < len(lines):  # the first opening always stays; the lines between are counted, not dropped
-        items.insert(1, f"<li>… {len(lines) - len(shown)} more lines (see lab.passes) …</li>")
-    more = f" ({len(flow.passes)} presses)" if len(flow.passes) > len(shown) else ""
-    return ("<details open style='color:#444'><summary><b>Device passes</b> (everyone sees this)"
-            f"{more}</summary><ul style='margin:2px 0'>{''.join(items)}</ul></details>")
+        items.insert(1, "<li>" + html.escape(_("… {n} more lines (see lab.passes) …").format(
+            n=len(lines) - len(shown))) + "</li>")
+    more = " " + _("({n} presses)").format(n=len(flow.passes)) if len(flow.passes) > len(shown) else ""
+    return ("<details open style='color:#444'><summary>" + _("<b>Device passes</b> (everyone sees this)")
+            + f"{more}</summary><ul style='margin:2px 0'>{''.join(items)}</ul></details>")
 
 
 def over_html(flow) -> tuple[str, str]:
@@ -138,19 +149,20 @@ def over_html(flow) -> tuple[str, str]:
     rows = []
     for p in range(state.players):
         bot = bot_words(flow.bot_specs.get(p, "bot")).lower()
-        who = f"Player {p}" + (" (learner)" if p in flow.humans else f" ({bot})")
+        who = _("Player {player}").format(player=p) + " " + (_("(learner)") if p in flow.humans else f"({bot})")
         case = ""
         if state.case_cards is not None:
             key = state.case_cards[p]
             pts, why = case_points(key, [state.card(c) for c in state.archives[p]])
             case = f"{html.escape(CASE_BY_KEY[key].text)}<br><span style='color:#666'>{html.escape(why)}</span>"
-        mark = " (winner)" if p in winners else ""
+        mark = " " + _("(winner)") if p in winners else ""
         rows.append(f"<tr><td>{who}{mark}</td><td>{sizes[p]}</td><td>{cases[p]}</td><td><b>{scores[p]}</b></td>"
                     f"<td>{case}</td></tr>")
-    how = "an archive reached 10 Mugshots" if state.end_reason == "archive" else "the deck ran out"
-    names = " and ".join(f"Player {w}" for w in winners)
-    page = (f"<h3>Game over: {how}</h3><p>Winner{'s' if len(winners) > 1 else ''}: <b>{names}</b></p>"
-            "<table style='border-collapse:collapse' border='1' cellpadding='4'>"
-            "<tr><th>player</th><th>Mugshots</th><th>Case points</th><th>total</th><th>Case Card</th></tr>"
-            + "".join(rows) + "</table>")
-    return page, f"Game over after {state.turn} turns. Winner(s): {names}."
+    how = _("an archive reached 10 Mugshots") if state.end_reason == "archive" else _("the deck ran out")
+    names = and_join(_("Player {player}").format(player=w) for w in winners)
+    heads = (_("player"), _("Mugshots"), _("Case points"), _("total"), _("Case Card"))
+    page = ("<h3>" + html.escape(_("Game over: {how}").format(how=how)) + "</h3><p>"
+            + ngettext("Winner: <b>{names}</b>", "Winners: <b>{names}</b>", max(len(winners), 1)).format(names=names)
+            + "</p><table style='border-collapse:collapse' border='1' cellpadding='4'><tr>"
+            + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>" + "".join(rows) + "</table>")
+    return page, _("Game over after {turns} turns. Winner(s): {names}.").format(turns=state.turn, names=names)

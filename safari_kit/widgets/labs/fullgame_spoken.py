@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
+from safari_kit.core.i18n import _
 from safari_kit.presentation.spoken_turns import (ability_sentence, archive_step_sentence, turns_summary,
                                                   your_turn_words)
 
@@ -97,13 +98,13 @@ class SpokenTurns:
         news = turns_summary(self.game, events, looker)
         mine = self.viewer is not None and state.current_player == self.viewer and not state.is_terminal()
         if self._pause == "tom":
-            tail = "Press 'Got it: go on'."
+            tail = _("Press 'Got it: go on'.")
         elif not mine or self._pause is not None:
             tail = held[-1] if held else ""  # the pass screen, a bot's failure to remember, the game's end
         elif state.turn != turn or kind == "start" or (news and state.phase == "choose"):
             tail = your_turn_words(self.game, state.observation(self.viewer))
         elif lead:
-            tail = ("Press Next turn." if state.phase == "face_up" else
+            tail = (_("Press Next turn.") if state.phase == "face_up" else
                     "" if kind == "archive_step" else self._phase_line())
         else:
             tail = held[-1] if held else ""
@@ -131,27 +132,29 @@ class SpokenTurns:
                                          archive_size=len(obs.archives[player])), "archive"
         if A.StopChallenge in kinds:
             n = len(obs.won_this_turn) + len(obs.archive_order)
-            text = f"Challenge stopped: you won {n} cards."
+            text = _("Challenge stopped: you won {n} cards.").format(n=n)
             if archived is not None:
                 text = archive_step_sentence(game, archived["cards"][-1], (), (), archived=archived["cards"],
                                              archive_size=len(obs.archives[player]))
-                text = "Challenge stopped. " + text
+                text = _("Challenge stopped.") + " " + text
             return text, "stop"
         ability = next((e for e in reversed(new) if e.get("kind") in _ABILITY_EVENTS), None)
         if ability is not None:
             return ability_sentence(game, ability, player) or "", ("private" if ability.get("kind") == "tom"
                                                                    else "ability")
         if A.UseAlan in kinds:
-            return "ALAN: pick cards of your archive to take into the Clue Area, then press 'ALAN: identify now'.", \
+            return _("ALAN: pick cards of your archive to take into the Clue Area, then press 'ALAN: "
+                     "identify now'."), \
                 "ability"
         if A.AlanDone in kinds:
-            return f"ALAN: {len(obs.clue_area)} clue cards to identify now.", "ability"
+            return _("ALAN: {n} clue cards to identify now.").format(n=len(obs.clue_area)), "ability"
         if A.EndTurn in kinds:
-            return "You end your turn.", "end"
+            return _("You end your turn."), "end"
         if A.TurnFaceDown in kinds:
-            return "The face-up cards turn face down.", "end"
+            return _("The face-up cards turn face down."), "end"
         if A.RevealAnother in kinds:
-            return f"Another clue card: {self._face(obs.clue_area[-1])}.", "choose"
+            return _("Another clue card: {face}.").format(face=self._face(obs.clue_area[-1])), "choose"
         if A.Challenge in kinds:
-            return f"You challenge with {self._face(obs.challenged)}." if obs.challenged else "", "choose"
+            return _("You challenge with {face}.").format(
+                face=self._face(obs.challenged)) if obs.challenged else "", "choose"
         return None
