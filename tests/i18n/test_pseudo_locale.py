@@ -120,6 +120,42 @@ def _challenge(seen: Seen) -> None:
         assert lab.state.is_terminal() and not lab.errors, (key, lab.errors)
 
 
+def _fullgame(seen: Seen) -> None:
+    import random
+    import sys
+    from pathlib import Path
+
+    from safari_kit.widgets.labs import FullGameLab
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        from play_every_lab import _clicks  # the table clicks of each engine action
+    finally:
+        sys.path.pop(0)
+    rng = random.Random(1)
+    for kwargs in (dict(seed=4, bots="greedy"), dict(seed=6, advanced=True, case_module=True, bots="random"),
+                   dict(seed=5, humans=(0, 1))):
+        lab = FullGameLab(**{"players": 3, "humans": (0,), **kwargs})
+        for step in range(4000):
+            if lab.state.is_terminal():
+                break
+            if step % 7 == 0:
+                seen.look(lab)
+            if lab._pause is not None:
+                lab.go_on()
+                continue
+            if lab.viewer != lab.state.current_player:
+                lab.confirm_button.click()
+                seen.look(lab)
+            for kind, id_ in _clicks(rng.choice(lab.state.legal_actions())):
+                if kind == "kris":
+                    lab.kris_box.value = id_
+                else:
+                    lab.click(kind, id_)
+        seen.look(lab)
+        assert lab.state.is_terminal() and not lab.errors, lab.errors
+
+
 MARKED = {"chooser": _chooser, "identification": _identification, "challenge": _challenge}
 
 
@@ -134,7 +170,9 @@ def _simple(cls_path: str, **kwargs):
 
 #: built and looked at once; not marked yet (issue 30, the next sessions): each test fails, as expected
 NOT_YET = {
-    "fullgame": _simple("safari_kit.widgets.labs.FullGameLab", seed=4),
+    # every word of the lab is marked but the Case Cards' texts and their points, written by the rules engine
+    # (safari_kit.witness.cases: "3 different name(s) -> 0 pt(s)"), which has no catalogue yet
+    "fullgame": lambda seen: _fullgame(seen),
     "knockout": _simple("safari_kit.widgets.labs.KnockoutLab", seed=3),
     "tutorial-witness": _simple("safari_kit.widgets.labs.RulesTutorial", game="witness"),
     "tutorial-knockout": _simple("safari_kit.widgets.labs.RulesTutorial", game="knockout"),
@@ -183,3 +221,11 @@ def test_the_challenge_positions_titles_are_catalogued():
     from safari_kit.simulation import challenge_positions as CP
 
     assert sorted(POSITION_TITLES) == sorted(p.title for p in CP.POSITIONS)
+
+
+def test_the_witness_bots_learner_names_are_catalogued():
+    """The Full game lists its bots by the registry's learner names (safari_kit.simulation); the catalogue's copy
+    in presentation.fullgame_flow must agree."""
+    from safari_kit.presentation.fullgame_flow import BOT_CHOICES, BOT_NAMES
+
+    assert sorted(BOT_NAMES) == sorted(words for spec, words in BOT_CHOICES if "," not in spec)

@@ -115,7 +115,7 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         self.learner_picker.add_class("safari-learners")
         self._learner_seats = tuple(humans)
         bot_text = bots if isinstance(bots, str) else ",".join(bots)
-        choices = [(words, spec) for spec, words in BOT_CHOICES]
+        choices = [(_(words), spec) for spec, words in BOT_CHOICES]
         if bot_text not in [spec for _, spec in choices]:
             choices.append((bot_words(bot_text), bot_text))
         self.bots_box = W.Dropdown(options=choices, value=bot_text, description=_("Bots"),
