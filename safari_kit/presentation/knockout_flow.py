@@ -26,6 +26,7 @@ from typing import Callable, NamedTuple
 from safari_kit.core.chance import Chance
 from safari_kit.knockout import KnockoutGame, Play
 from safari_kit.presentation import views as V
+from safari_kit.core.i18n import _
 from safari_kit.presentation.knockout_panels import KnockoutPanels
 from safari_kit.presentation.knockout_text import (
     ITEM_SHORT, fmt_value, result_sentence, round_words, trick_words,
@@ -104,7 +105,8 @@ class KnockoutFlow(KnockoutPanels):
     # ------------------------------------------------------------------ the learner's actions
     def _not_now(self) -> Said | None:
         if not self.my_turn():
-            return Said("This turn is over: press Next turn." if self.paused else "Wait: it is not your turn.", "bad")
+            return Said(_("This turn is over: press Next turn.") if self.paused else _("Wait: it is not your turn."),
+                        "bad")
         return None
 
     def pick(self, target: dict) -> Said:
@@ -120,7 +122,7 @@ class KnockoutFlow(KnockoutPanels):
         elif kind == "item" and leading:
             self._picked_item = tid
         else:
-            return Said("Pick a card from your hand.", "bad")
+            return Said(_("Pick a card from your hand."), "bad")
         return Said(self.pick_words())
 
     def play(self) -> Said:
@@ -139,7 +141,7 @@ class KnockoutFlow(KnockoutPanels):
         said = None
         if self._pause is not None or self.state.is_terminal():  # the turn's result, as written beside the table
             i, t = self.shown_turn()
-            said = result_sentence(self.game, t, self.learner) + (" Press Next turn." if self.paused else "")
+            said = result_sentence(self.game, t, self.learner) + (" " + _("Press Next turn.") if self.paused else "")
             if self.round_over:  # the round's end: its result after the last turn's
                 said = f"{result_sentence(self.game, t, self.learner)} {self.status_text()}"
         return Said(self.status_text(), "info", said)
@@ -156,7 +158,7 @@ class KnockoutFlow(KnockoutPanels):
         """Play to end of round: the learner's seat plays the best option, and the flow pauses on the round's end."""
         s = self.state
         if s.is_terminal():
-            return Said("The game is over: press New game to play again.", "bad")
+            return Said(_("The game is over: press New game to play again."), "bad")
         self._picked_card = self._picked_item = None
         self._pause = None
         done, round_no, out = len(s.completed_turns), s.round, set(s.out)
@@ -167,7 +169,8 @@ class KnockoutFlow(KnockoutPanels):
             self._pause = len(s.completed_turns) - 1
         summary = round_words(played, self.learner, s.players, s.scores(), round_no, went_out)
         if self.round_over:  # the round's result was just said: only what to press now
-            return Said(self.status_text(), "info", f"{summary} Press Next round to start round {s.round}.")
+            return Said(self.status_text(), "info", _("{summary} Press Next round to start round {round}.").format(
+                summary=summary, round=s.round))
         return Said(self.status_text(), "info", f"{summary} {self.spoken_status()}")
 
     # ------------------------------------------------------------------ what the page shows
@@ -205,16 +208,18 @@ class KnockoutFlow(KnockoutPanels):
         i, t = self.shown_turn()
         sentence = result_sentence(self.game, t, self.learner)
         number = sum(1 for u in s.completed_turns[:i + 1] if u["round"] == t["round"])
-        go_on = " Press Next turn." if self.paused else ""
-        busy = ("This turn is over: press Next turn (beside the table) to go on." if self.paused
-                else "The game is over: press New game to play again.")
-        words = f"Round {t['round']}, turn {number} is over: {self._name(t['winner'])} won it."
+        go_on = " " + _("Press Next turn.") if self.paused else ""
+        busy = (_("This turn is over: press Next turn (beside the table) to go on.") if self.paused
+                else _("The game is over: press New game to play again."))
+        words = _("Round {round}, turn {number} is over: {name} won it.").format(
+            round=t['round'], number=number, name=self._name(t['winner']))
         round_end = None
         if self.round_over:
-            go_on = f" Press Next round to start round {s.round}."
-            busy = f"Round {t['round']} is over: press Next round (beside the table) to go on."
-            words = f"Round {t['round']} is over. {self.round_sentence(t['round'])}"
-            sentence = f"Round {t['round']} is over. Last turn: {sentence}"
+            go_on = " " + _("Press Next round to start round {round}.").format(round=s.round)
+            busy = _("Round {round} is over: press Next round (beside the table) to go on.").format(round=t['round'])
+            words = _("Round {round} is over. {round_sentence}").format(
+                round=t['round'], round_sentence=self.round_sentence(t['round']))
+            sentence = _("Round {round} is over. Last turn: {sentence}").format(round=t['round'], sentence=sentence)
             round_end = self._round_end
         return {"message": sentence + go_on, "phase_words": words, "busy_words": busy, "round_end": round_end,
                 "turn": t}
@@ -225,7 +230,7 @@ class KnockoutFlow(KnockoutPanels):
         view = dict(view)
         ranges = V.deck_ranges(self.game.cards)
         faces = dict(view.get("cards", {}))
-        for _, c in t["plays"]:
+        for _seat, c in t["plays"]:
             faces.setdefault(c, V.pal_face(self.game.by_id[c], ranges, self.game.items))
         view.update(cards=faces, trick=[{"player": seat, "card": c} for seat, c in t["plays"]],
                     item=t["item"], item_label=ITEM_SHORT[t["item"]], my_turn=False, leading=False,
@@ -267,7 +272,7 @@ class KnockoutFlow(KnockoutPanels):
         return not s.is_terminal() and s.current_player == self.learner and not self.paused
 
     def _name(self, seat: int) -> str:
-        return "You" if seat == self.learner else f"Player {seat}"
+        return _("You") if seat == self.learner else _("Player {seat}").format(seat=seat)
 
     def _card(self, cid: str) -> str:
         return html.escape(self.game.by_id[cid].name)  # issue 27: no card ids (K12) in a learner's sentences
@@ -390,32 +395,37 @@ class KnockoutFlow(KnockoutPanels):
         s, card, item = self.state, self._picked_card, self._picked_item
         name = self.game.by_id[card].name if card else None
         if s.trick:
-            counts = f"{ITEM_SHORT[s.item]} counts this turn."
+            counts = _("{item} counts this turn.").format(item=ITEM_SHORT[s.item])
             if card is None:
-                return f"Your turn: pick a card, then press Play. {counts}"
-            return f"{name} picked: press Play to play it (or pick another card). {counts}"
+                return _("Your turn: pick a card, then press Play. {counts}").format(counts=counts)
+            return _("{name} picked: press Play to play it (or pick another card). {counts}").format(
+                name=name, counts=counts)
         if card is None and item is None:
-            return "You lead: pick a card and a data item (in any order), then press Play."
+            return _("You lead: pick a card and a data item (in any order), then press Play.")
         if card is None:
-            return f"{ITEM_SHORT[item]} picked: now pick the card to play, then press Play."
+            return _("{item} picked: now pick the card to play, then press Play.").format(item=ITEM_SHORT[item])
         if item is None:
-            return f"{name} picked: now pick the data item to name, then press Play."
-        return (f"{name}, naming {ITEM_SHORT[item]}: press Play "
-                "(or pick another card or data item to change your mind).")
+            return _("{name} picked: now pick the data item to name, then press Play.").format(name=name)
+        return (_("{name}, naming {item}: press Play (or pick another card or data item to change your mind).").format(
+            name=name, item=ITEM_SHORT[item]))
 
     def status_text(self) -> str:
         s = self.state
         if self.round_over:
             rnd = self.round_over
-            return f"Round {rnd} is over. {self.round_sentence(rnd)} Press Next round to start round {s.round}."
+            return _("Round {rnd} is over. {round_sentence} Press Next round to start round {round}.").format(
+                rnd=rnd, round_sentence=self.round_sentence(rnd), round=s.round)
         if self._pause is not None:
             t = s.completed_turns[self._pause]
-            won = "You won" if t["winner"] == self.learner else "You lost"
-            return f"{won} this turn (see below and on the table). Press Next turn to go on."
+            return (_("You won this turn (see below and on the table). Press Next turn to go on.")
+                    if t["winner"] == self.learner else
+                    _("You lost this turn (see below and on the table). Press Next turn to go on."))
         if s.is_terminal():
-            return "Game over: see the last turn and the scores beside the table. Press New game for another deal."
+            return _("Game over: see the last turn and the scores beside the table. Press New game for "
+                     "another deal.")
         if self.learner in s.out:
-            return f"You are out (you won no turn in a round). Press 'Play to end of round' to watch round {s.round}."
+            return _("You are out (you won no turn in a round). Press 'Play to end of round' to watch round "
+                     "{round}.").format(round=s.round)
         if self.my_turn():
             return self.pick_words()
-        return "The bots are playing."
+        return _("The bots are playing.")

@@ -21,6 +21,8 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
+from safari_kit.core.i18n import _, ngettext, series
+from safari_kit.presentation.numbers import decimal
 from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
 
 __all__ = ["ITEM_SHORT", "ITEM_UNITS", "LAB_CSS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
@@ -59,7 +61,7 @@ def fmt_value(v: float) -> str:
 
 
 def who(seat: int, learner: int) -> str:
-    return "You" if seat == learner else f"Player {seat}"
+    return _("You") if seat == learner else _("Player {player}").format(player=seat)
 
 
 def value_text(game, card: str, item: str) -> str:
@@ -81,8 +83,9 @@ def trick_words(game, trick, item: str | None, learner: int) -> str:
     words = []
     for k, (seat, card) in enumerate(trick):
         name, value = game.by_id[card].name, value_text(game, card, item)
-        words.append(f"{who(seat, learner)} led {name}, naming {ITEM_SHORT[item]}: {value}." if k == 0
-                     else f"{who(seat, learner)} played {name}: {value}.")
+        words.append(_("{who} led {card}, naming {item}: {value}.").format(
+                         who=who(seat, learner), card=name, item=ITEM_SHORT[item], value=value) if k == 0
+                     else _("{who} played {card}: {value}.").format(who=who(seat, learner), card=name, value=value))
     return " ".join(words)
 
 
@@ -97,12 +100,15 @@ def round_words(turns, learner: int, players: int, scores, round_no: int, out=()
     wins = [sum(1 for t in turns if t["winner"] == seat) for seat in range(players)]
 
     def named(seat: int) -> str:
-        return "you" if seat == learner else f"Player {seat}"
-    text = (f"Round {round_no} played to its end: {len(turns)} turn{'s' if len(turns) != 1 else ''}; "
-            + ", ".join(f"{named(seat)} won {wins[seat]}" for seat in range(players))
-            + ". Points so far: " + ", ".join(f"{named(seat)} {scores[seat]}" for seat in range(players)) + ".")
+        return _("you") if seat == learner else _("Player {player}").format(player=seat)
+    text = ngettext("Round {round} played to its end: {n} turn; {wins}. Points so far: {points}.",
+                    "Round {round} played to its end: {n} turns; {wins}. Points so far: {points}.", len(turns)).format(
+        round=round_no, n=len(turns),
+        wins=", ".join(_("{who} won {n}").format(who=named(seat), n=wins[seat]) for seat in range(players)),
+        points=", ".join(f"{named(seat)} {scores[seat]}" for seat in range(players)))
     if out:
-        text += " Out of the game now (no turn won in this round): " + ", ".join(named(seat) for seat in out) + "."
+        text += " " + _("Out of the game now (no turn won in this round): {players}.").format(
+            players=", ".join(named(seat) for seat in out))
     return text
 
 
@@ -157,24 +163,27 @@ def result_sentence(game, turn: dict, learner: int) -> str:
     won = next(c for seat, c in plays if seat == winner)
 
     def theirs(seat: int, card: str) -> str:
-        return f"Player {seat}'s {name[card]} ({value_text(game, card, item)})"
+        return _("Player {player}'s {card} ({value})").format(player=seat, card=name[card],
+                                                             value=value_text(game, card, item))
 
     if mine is None:
-        return f"{theirs(winner, won)} won this turn on {short}."
-    yours = f"your {name[mine]} ({value_text(game, mine, item)})"
+        return _("{theirs} won this turn on {item}.").format(theirs=theirs(winner, won), item=short)
+    yours = _("your {card} ({value})").format(card=name[mine], value=value_text(game, mine, item))
     if winner == learner:
         others = [(seat, c) for seat, c in plays if seat != learner]
         if not others:
-            return f"You won: nobody else played this turn ({short})."
+            return _("You won: nobody else played this turn ({item}).").format(item=short)
         seat, best = max(others, key=lambda sc: value[sc[1]])  # max keeps the first of equal values
         if value[best] == value[mine]:
-            return (f"You won: {theirs(seat, best)} is as high as {yours} on {short}, "
-                    "and a tie goes to the card played first: yours.")
-        return f"You won: {yours} beat {theirs(seat, best)} on {short}."
+            return _("You won: {theirs} is as high as {yours} on {item}, and a tie goes to the card played first: "
+                     "yours.").format(theirs=theirs(seat, best), yours=yours, item=short)
+        return _("You won: {yours} beat {theirs} on {item}.").format(yours=yours, theirs=theirs(seat, best),
+                                                                     item=short)
     if value[won] == value[mine]:
-        return (f"You lost: {theirs(winner, won)} is as high as {yours} on {short}, "
-                "and a tie goes to the card played first: theirs.")
-    return f"You lost: {theirs(winner, won)} beat {yours} on {short}."
+        return _("You lost: {theirs} is as high as {yours} on {item}, and a tie goes to the card played first: "
+                 "theirs.").format(theirs=theirs(winner, won), yours=yours, item=short)
+    return _("You lost: {theirs} beat {yours} on {item}.").format(theirs=theirs(winner, won), yours=yours,
+                                                                  item=short)
 
 
 def plays_table_html(game, turn: dict, learner: int, step: int, phase: str = "done") -> str:
@@ -192,7 +201,8 @@ def plays_table_html(game, turn: dict, learner: int, step: int, phase: str = "do
                     f"<td>{value_text(game, c, item)}{' &#9733;' if won else ''}</td></tr>")
     return (f"<table class='safari-prob-table' data-step='{step}' data-phase='{phase}' data-best-card='' "
             f"data-best-item='' data-winner='{turn['winner']}'>"
-            f"<tr><th>#</th><th>Player</th><th>Card</th><th>{ITEM_SHORT[item]}</th></tr>{''.join(rows)}</table>")
+            "<tr><th>#</th><th>" + _("Player") + "</th><th>" + _("Card") + "</th>"
+            f"<th>{ITEM_SHORT[item]}</th></tr>{''.join(rows)}</table>")
 
 
 def tie_words(best_name: str, others: list[str], weaker: bool | None) -> str:
@@ -207,17 +217,18 @@ def tie_words(best_name: str, others: list[str], weaker: bool | None) -> str:
     >>> tie_words("Impala", ["Cheetah", "Springbok"], None)
     'Cheetah and Springbok have the same chance. They are as strong as Impala: the &#9733; just takes one.'
     """
-    names = others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"
-    same = f"{names} {'has' if len(others) == 1 else 'have'} the same chance."
+    same = ngettext("{names} has the same chance.", "{names} have the same chance.", len(others)).format(
+        names=series(others))
     if weaker is None:
-        they = "It is" if len(others) == 1 else "They are"
-        return f"{same} {they} as strong as {best_name}: the &#9733; just takes one."
-    keep = "Keep your stronger cards for later turns."
+        return same + " " + ngettext("It is as strong as {card}: the &#9733; just takes one.",
+                                     "They are as strong as {card}: the &#9733; just takes one.",
+                                     len(others)).format(card=best_name)
+    keep = _("Keep your stronger cards for later turns.")
     if weaker:
-        return (f"{same} The &#9733; goes to the weaker card, {best_name}: on its best data item it beats fewer "
-                f"cards of the deck. {keep}")
-    return (f"{same} The &#9733; goes to one of the weakest cards, {best_name}: on its best data item it beats "
-            f"the fewest cards of the deck. {keep}")
+        return (same + " " + _("The &#9733; goes to the weaker card, {card}: on its best data item it beats fewer "
+                               "cards of the deck.").format(card=best_name) + " " + keep)
+    return (same + " " + _("The &#9733; goes to one of the weakest cards, {card}: on its best data item it beats "
+                           "the fewest cards of the deck.").format(card=best_name) + " " + keep)
 
 
 def why_html(game, c, leading: bool, ties: str = "") -> str:
@@ -279,20 +290,23 @@ def tally_html(game, predictions) -> str:
     """Predicted vs actual: the chances of the learner's settled plays (``predictions``) against the turns won."""
     done = [p for p in predictions if p.won is not None]
     if not done:
-        return ("<div><b>Predicted vs actual</b>: after each of your turns, the chance you were shown "
-                "is compared with what happened.</div>")
+        return ("<div>" + _("<b>Predicted vs actual</b>: after each of your turns, the chance you were shown "
+                            "is compared with what happened.") + "</div>")
     expected = sum((p.p for p in done), Fraction(0))
     won = sum(1 for p in done if p.won)
     best_plays = sum(1 for p in done if p.p == p.best_p)
     rows = []
     for p in done[-7:]:
         item = ITEM_SHORT.get(p.item, p.item)
-        how = "played for you" if p.auto else ("you led" if p.leading else "you followed")
+        how = _("played for you") if p.auto else (_("you led") if p.leading else _("you followed"))
         rows.append(f"<tr><td>{p.round}, {p.turn}</td><td>{html.escape(game.by_id[p.card].name)}</td>"
-                    f"<td>{item}</td><td>{how}</td><td>{float(p.p):.3f}</td><td>{float(p.best_p):.3f}</td>"
-                    f"<td>{'won' if p.won else 'lost'}</td></tr>")
-    return (f"<div><b>Predicted vs actual</b>: {len(done)} turns played; the chances of your plays add up "
-            f"to <b>{float(expected):.2f}</b> expected wins, you actually won <b>{won}</b>. "
-            f"You chose the best option {best_plays} time{'s' if best_plays != 1 else ''} of {len(done)}."
-            f"<table><tr><th>Round, turn</th><th>Card</th><th>Data item</th><th>How</th><th>Chance shown</th>"
-            f"<th>Best chance</th><th>Result</th></tr>{''.join(rows)}</table></div>")
+                    f"<td>{item}</td><td>{how}</td><td>{decimal(p.p)}</td><td>{decimal(p.best_p)}</td>"
+                    "<td>" + (_("won") if p.won else _("lost")) + "</td></tr>")
+    heads = (_("Round, turn"), _("Card"), _("Data item"), _("How"), _("Chance shown"), _("Best chance"), _("Result"))
+    return ("<div>" + _("<b>Predicted vs actual</b>: {n} turns played; the chances of your plays add up to "
+                        "<b>{expected}</b> expected wins, you actually won <b>{won}</b>.").format(
+                n=len(done), expected=decimal(expected, 2), won=won) + " "
+            + ngettext("You chose the best option {best} time of {n}.",
+                       "You chose the best option {best} times of {n}.", best_plays).format(
+                best=best_plays, n=len(done))
+            + "<table><tr>" + "".join(f"<th>{h}</th>" for h in heads) + f"</tr>{''.join(rows)}</table></div>")

@@ -91,6 +91,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 
+from safari_kit.core.i18n import N_, _
 from safari_kit.presentation.knockout_flow import KnockoutFlow, Prediction
 from safari_kit.presentation.knockout_round_end import round_end_view
 from safari_kit.presentation.knockout_text import LAB_CSS as _CSS, chance_html, reduced_html, result_sentence
@@ -131,7 +132,7 @@ class KnockoutLab(Lab):
     switches Variation 1 (elimination) and starts again.
     """
 
-    title = "Knockout lab: which card wins the turn?"
+    title = N_("Knockout lab: which card wins the turn?")
     record_lab = "knockout"
 
     def __init__(self, seed: int | None = 1, players: int = 4, elimination: bool = False,
@@ -140,22 +141,22 @@ class KnockoutLab(Lab):
         self.flow = KnockoutFlow(players, learner, bot,
                                  on_play=lambda fields: self.record("knockout_play", **fields))
         self.layout.add_class("safari-knockout-lab")
-        self.elimination_box = W.Checkbox(value=bool(elimination), description="Variation 1: elimination",
+        self.elimination_box = W.Checkbox(value=bool(elimination), description=_("Variation 1: elimination"),
                                           indent=False, layout=W.Layout(width="230px"))
         self.elimination_box.observe(self._on_elimination, names="value")
-        self.play_button = W.Button(description="Play", disabled=True, layout=W.Layout(width="80px"),
-                                    tooltip="Play the card you picked (and name the data item you picked)")
+        self.play_button = W.Button(description=_("Play"), disabled=True, layout=W.Layout(width="80px"),
+                                    tooltip=_("Play the card you picked (and name the data item you picked)"))
         self.play_button.add_class("safari-play-button")
         self.play_button.on_click(self._on_play)
-        self.next_button = W.Button(description="Next turn", disabled=True, layout=W.Layout(width="100px"),
-                                    tooltip="The other players play until your next turn")
+        self.next_button = W.Button(description=_("Next turn"), disabled=True, layout=W.Layout(width="100px"),
+                                    tooltip=_("The other players play until your next turn"))
         self.next_button.add_class("safari-next")
         self.next_button.on_click(self._on_next)
-        self.end_round_button = W.Button(description="Play to end of round", layout=W.Layout(width="auto"),
-                                         tooltip="Play the rest of this round with the best option for you")
+        self.end_round_button = W.Button(description=_("Play to end of round"), layout=W.Layout(width="auto"),
+                                         tooltip=_("Play the rest of this round with the best option for you"))
         self.end_round_button.on_click(self._on_end_round)
-        self.new_game_button = W.Button(description="New game",
-                                        tooltip="Deal a new game" + ("" if self.fair else " (next seed)"))
+        self.new_game_button = W.Button(description=_("New game"),
+                                        tooltip=_("Deal a new game") if self.fair else _("Deal a new game (next seed)"))
         self.new_game_button.on_click(self._on_new_game)
         self.table = _Table(game="knockout")
         self.table.on_click(self._on_table_click)
@@ -252,9 +253,9 @@ class KnockoutLab(Lab):
         self.play_button.button_style = "warning" if ready else ""  # the one thing to press now
         self.next_button.disabled = not f.paused
         self.next_button.button_style = "warning" if f.paused else ""
-        self.next_button.description = "Next round" if f.round_over else "Next turn"
-        self.next_button.tooltip = (f"Start round {s.round}" if f.round_over
-                                    else "The other players play until your next turn")
+        self.next_button.description = _("Next round") if f.round_over else _("Next turn")
+        self.next_button.tooltip = (_("Start round {round}").format(round=s.round) if f.round_over
+                                    else _("The other players play until your next turn"))
         self.log.value = f.log_html()
         self.tally.value = f.tally_html()
 
