@@ -123,12 +123,17 @@ def chance_html(p: Fraction, short: bool = False) -> str:
 
     p = Fraction(p)
     if short and p.denominator > 1:
-        text = "&lt; 0.001" if p < Fraction(1, 1000) else f"{float(p):.3f}"
-        return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+        text = "&lt; " + decimal(0.001) if p < Fraction(1, 1000) else decimal(p)
+        return _exactly(p) + f"'>{text}</span>"
     if p.denominator <= 1000:
         return fraction_html(p)
-    text = "&lt; 0.001" if p < Fraction(1, 1000) else f"&asymp; {float(p):.3f}"
-    return f"<span title='exactly {p.numerator}/{p.denominator}'>{text}</span>"
+    text = "&lt; " + decimal(0.001) if p < Fraction(1, 1000) else f"&asymp; {decimal(p)}"
+    return _exactly(p) + f"'>{text}</span>"
+
+
+def _exactly(p: Fraction) -> str:
+    """The start of a span whose tooltip is the exact fraction (the page shows its decimal)."""
+    return "<span title='" + html.escape(_("exactly {fraction}").format(fraction=f"{p.numerator}/{p.denominator}"))
 
 
 def reduced_html(p: Fraction) -> str:
@@ -141,10 +146,10 @@ def reduced_html(p: Fraction) -> str:
     if p.denominator == 1:
         return f"= {p.numerator}"
     x = float(p)
-    dec = "&lt; 0.001" if x < 0.0005 else f"&asymp; {x:.3f}"
+    dec = "&lt; " + decimal(0.001) if x < 0.0005 else f"&asymp; {decimal(x)}"
     if p.denominator <= 10**6:
         return f"= {p.numerator}/{p.denominator} {dec}"
-    return f"<span title='exactly {p.numerator}/{p.denominator}'>{dec}</span>"
+    return _exactly(p) + f"'>{dec}</span>"
 
 
 def result_sentence(game, turn: dict, learner: int) -> str:
@@ -242,48 +247,51 @@ def why_html(game, c, leading: bool, ties: str = "") -> str:
     def nowrap(text: str) -> str:
         return f"<span class='safari-nowrap'>{text}</span>"
 
-    def pl(n: int) -> str:
-        return "is" if n == 1 else "are"
-
-    naming = f", naming {short}" if leading else f" on {short}"
-    head = f"<div>&#9733; Best: {card_html(game, c.card)}, {mine}{naming}.</div>"
+    naming = (_("&#9733; Best: {card}, {value}, naming {item}.") if leading else
+              _("&#9733; Best: {card}, {value} on {item}.")).format(card=card_html(game, c.card), value=mine,
+                                                                      item=short)
+    head = f"<div>{naming}</div>"
     if ties and c.value != 0:  # right under the ★ line, where the learner looks for why (issue 27)
         head += f"<div class='safari-ko-tie'>{ties}</div>"
     if c.beaten:
-        why = ("<div>A card already played is at least as high as yours on "
-               f"{short} (a tie goes to the earlier card): P = 0, whatever the cards after you.</div>")
+        why = ("<div>" + _("A card already played is at least as high as yours on {item} (a tie goes to the earlier "
+                           "card): P = 0, whatever the cards after you.").format(item=short) + "</div>")
     else:
-        seen = f"{c.deck} &minus; your {c.hand} card{'s' if c.hand != 1 else ''}"
+        seen = ngettext("{deck} &minus; your {n} card", "{deck} &minus; your {n} cards", c.hand).format(
+            deck=c.deck, n=c.hand)
         if c.played:
-            seen += f" &minus; {c.played} played this round"
-        after = ("the player after you" if c.later == 1 else f"the {c.later} players after you")
-        k_words = ("<b>k = 0</b>: nobody plays after you." if c.k == 0
-                   else f"<b>k = {c.k}</b> card{'s are' if c.k != 1 else ' is'} held by {after}.")
+            seen += " " + _("&minus; {n} played this round").format(n=c.played)
+        after = (_("the player after you") if c.later == 1 else
+                 _("the {n} players after you").format(n=c.later))
+        k_words = (_("<b>k = 0</b>: nobody plays after you.") if c.k == 0
+                   else ngettext("<b>k = {k}</b> card is held by {after}.", "<b>k = {k}</b> cards are held by {after}.",
+                                 c.k).format(k=c.k, after=after))
         # issue 27: short sentences; every symbol said in words where it appears
         if c.k == 0:
-            explain = "Nobody is left to beat you."
+            explain = _("Nobody is left to beat you.")
         elif c.unseen - c.higher < c.k:
-            explain = (f"Only {c.unseen - c.higher} unseen cards (U &minus; H) are not higher. That is fewer than "
-                       f"the {c.k} cards they hold, so one of them surely holds a higher card.")
+            explain = _("Only {n} unseen cards (U &minus; H) are not higher. That is fewer than the {k} cards they "
+                        "hold, so one of them surely holds a higher card.").format(n=c.unseen - c.higher, k=c.k)
         else:
-            explain = (f"C(U &minus; H, k) counts the hands {after} may hold with none of the H higher cards. "
-                       "C(U, k) counts all their possible hands.")
-        steps = [nowrap("P(win) = C(U &minus; H, k) / C(U, k)"),
+            explain = _("C(U &minus; H, k) counts the hands {after} may hold with none of the H higher cards. "
+                        "C(U, k) counts all their possible hands.").format(after=after)
+        steps = [nowrap(_("P(win) = C(U &minus; H, k) / C(U, k)")),
                  nowrap(f"= C({c.unseen} &minus; {c.higher}, {c.k}) / C({c.unseen}, {c.k})"),
                  nowrap(reduced_html(c.value))]
-        why = (f"<div>{nowrap(f'<b>U = {c.unseen}</b> unseen cards ({seen}).')} "
-               f"{nowrap(f'<b>H = {c.higher}</b> of them {pl(c.higher)} higher than {mine}.')} "
-               f"{nowrap(k_words)}</div>"
+        unseen = _("<b>U = {u}</b> unseen cards ({seen}).").format(u=c.unseen, seen=seen)
+        higher = ngettext("<b>H = {h}</b> of them is higher than {value}.",
+                          "<b>H = {h}</b> of them are higher than {value}.", c.higher).format(h=c.higher, value=mine)
+        why = (f"<div>{nowrap(unseen)} {nowrap(higher)} {nowrap(k_words)}</div>"
                f"<div class='safari-ko-formula'>{' '.join(steps)}</div>"
-               f"<div style='color:#666'>{explain} C(U, k) means the number of ways to choose k cards out of U."
-               "</div>")
+               "<div style='color:#666'>" + explain + " "
+               + _("C(U, k) means the number of ways to choose k cards out of U.") + "</div>")
     if c.value == 0:
-        why += ("<div><b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
-                "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now and "
-                "keep your strong cards for later turns.</div>")
+        why += ("<div>" + _("<b>Every option loses this turn</b> (P = 0 for each), so the &#9733; marks your "
+                            "<b>weakest card</b> (its best data item ranks lowest of your cards): throw it away now "
+                            "and keep your strong cards for later turns.") + "</div>")
     return (f"<div class='safari-note safari-ko-why' data-u='{c.unseen}' data-h='{c.higher}' "
             f"data-k='{c.k}' data-beaten='{int(c.beaten)}'>{head}{why}"
-            "<div>Pick your choice on the table, then press Play.</div></div>")
+            "<div>" + _("Pick your choice on the table, then press Play.") + "</div></div>")
 
 
 def tally_html(game, predictions) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 
-from safari_kit.cards.model import DATA_ITEM_LABELS, DATA_ITEMS
+from safari_kit.cards.model import DATA_ITEMS
 from safari_kit.core.i18n import N_, Words, _, ngettext
 
 __all__ = ["learner_sentence", "WITNESS_PHASE_WORDS", "WITNESS_BUTTONS", "mugshot_face", "ITEM_UNITS", "ITEM_SHORT",
@@ -103,6 +103,9 @@ def mugshot_face(card) -> dict:
 
 # ----------------------------------------------------------------------------- Knockout
 ITEM_UNITS = Words({"weight_kg": "kg", "size_cm": "cm", "top_speed_kmh": "km/h", "lifespan_years": N_("years")})
+#: the data items' long names (safari_kit.cards.model.DATA_ITEM_LABELS, said in the learner's language)
+ITEM_LABELS = Words({"weight_kg": N_("Weight (kg)"), "size_cm": N_("Size (cm)"),
+                     "top_speed_kmh": N_("Top speed (km/h)"), "lifespan_years": N_("Lifespan (years)")})
 ITEM_SHORT = Words({"weight_kg": N_("Weight"), "size_cm": N_("Size"), "top_speed_kmh": N_("Top speed"),
                     "lifespan_years": N_("Lifespan")})
 LOG_ITEMS = ("weight_kg",)
@@ -122,7 +125,7 @@ def deck_ranges(cards) -> dict:
     for item in DATA_ITEMS:
         values = [float(getattr(c, item)) for c in cards]
         lo, hi = min(values), max(values)
-        out[item] = {"id": item, "label": ITEM_SHORT[item], "long_label": DATA_ITEM_LABELS[item],
+        out[item] = {"id": item, "label": ITEM_SHORT[item], "long_label": ITEM_LABELS[item],
                      "unit": ITEM_UNITS[item], "min": lo, "max": hi,
                      "scale": "log" if item in LOG_ITEMS else "linear",
                      "range_text": f"{_fmt(lo)}–{_fmt(hi)} {ITEM_UNITS[item]}"}

@@ -21,9 +21,9 @@ be an import circle).
 """
 from __future__ import annotations
 
-from safari_kit.cards.model import DATA_ITEM_LABELS
 from safari_kit.core.i18n import _
 from safari_kit.presentation.table_words import (
+    ITEM_LABELS,
     _ABILITY_WORDS,
     _RULE_REF,
     _TYPE_WORDS,
@@ -148,7 +148,7 @@ def _knockout_targets(state) -> list[dict]:
             out.append(_target("card", a.card, game.by_id[a.card].name))
         if a.item is not None and ("item", a.item) not in seen:
             seen.add(("item", a.item))
-            items.append(_target("item", a.item, DATA_ITEM_LABELS[a.item]))
+            items.append(_target("item", a.item, ITEM_LABELS[a.item]))
     return out + items
 
 

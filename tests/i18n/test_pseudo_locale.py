@@ -156,7 +156,34 @@ def _fullgame(seen: Seen) -> None:
         assert lab.state.is_terminal() and not lab.errors, lab.errors
 
 
-MARKED = {"chooser": _chooser, "identification": _identification, "challenge": _challenge}
+def _knockout(seen: Seen) -> None:
+    import random
+
+    from safari_kit.widgets.labs import KnockoutLab
+
+    rng = random.Random(0)
+    for seed, elimination in ((3, False), (4, True)):  # Variation 1: a learner out, Play to end of round
+        lab = KnockoutLab(seed=seed, elimination=elimination)
+        for _turn in range(400):
+            if lab.state.is_terminal():
+                break
+            seen.look(lab)
+            if lab.learner in lab.state.out:
+                lab.end_round_button.click()
+                continue
+            obs = lab.state.observation(lab.learner)
+            if not obs.trick:
+                lab.table.click = {"kind": "item", "id": rng.choice(lab.game.items), "seq": next(_seq)}
+            lab.table.click = {"kind": "card", "id": rng.choice(obs.hand), "seq": next(_seq)}
+            seen.look(lab)
+            lab.play_button.click()
+            seen.look(lab)
+            lab.next_button.click()
+        seen.look(lab)
+        assert lab.state.is_terminal() and not lab.errors, lab.errors
+
+
+MARKED = {"chooser": _chooser, "identification": _identification, "challenge": _challenge, "knockout": _knockout}
 
 
 def _simple(cls_path: str, **kwargs):
@@ -173,7 +200,6 @@ NOT_YET = {
     # every word of the lab is marked but the Case Cards' texts and their points, written by the rules engine
     # (safari_kit.witness.cases: "3 different name(s) -> 0 pt(s)"), which has no catalogue yet
     "fullgame": lambda seen: _fullgame(seen),
-    "knockout": _simple("safari_kit.widgets.labs.KnockoutLab", seed=3),
     "tutorial-witness": _simple("safari_kit.widgets.labs.RulesTutorial", game="witness"),
     "tutorial-knockout": _simple("safari_kit.widgets.labs.RulesTutorial", game="knockout"),
     "simulation": _simple("safari_kit.widgets.labs.SimulationLab", seed=1),
@@ -229,3 +255,18 @@ def test_the_witness_bots_learner_names_are_catalogued():
     from safari_kit.presentation.fullgame_flow import BOT_CHOICES, BOT_NAMES
 
     assert sorted(BOT_NAMES) == sorted(words for spec, words in BOT_CHOICES if "," not in spec)
+
+
+def test_the_data_items_long_names_are_catalogued():
+    """presentation.table_words.ITEM_LABELS is the catalogue's copy of safari_kit.cards' DATA_ITEM_LABELS."""
+    from safari_kit.cards.model import DATA_ITEM_LABELS
+    from safari_kit.presentation.table_words import ITEM_LABELS
+
+    assert dict(ITEM_LABELS.items()) == DATA_ITEM_LABELS
+
+
+def test_the_knockout_beaten_formula_is_catalogued():
+    from safari_kit.presentation.knockout_panels import BEATEN_WORDS
+    from safari_kit.probability.knockout import BEATEN_FORMULA
+
+    assert BEATEN_WORDS == BEATEN_FORMULA

@@ -53,6 +53,10 @@ _SKIP_KEYS = {"id", "key", "kind", "css", "color", "colour", "style", "class", "
               "end_reason", "focus_to", "selector", "action", "scale", "item", "bars.item"}
 
 
+#: an anywidget's synced traits that hold ids or state, never words (the highlight's labels are not drawn)
+_SKIP_TRAITS = ("click", "selectable_ids", "layout", "game", "focus_to", "highlight")
+
+
 def _strings(value, where: str, out: list[tuple[str, str]]) -> None:
     if isinstance(value, str):
         for part in html_words(value) if "<" in value else [html.unescape(value)]:
@@ -91,7 +95,7 @@ def visible_strings(widget, where: str = "") -> list[tuple[str, str]]:
             _strings(list(getattr(w, "tooltips", []) or []), f"{name}.tooltips", out)
         if isinstance(w, W.DOMWidget) and not isinstance(w, W.Box) and hasattr(w, "_esm"):  # anywidgets
             for trait in w.trait_names(sync=True):
-                if not trait.startswith("_") and trait not in ("click", "selectable_ids", "layout", "game", "focus_to"):
+                if not trait.startswith("_") and trait not in _SKIP_TRAITS:
                     _strings(getattr(w, trait), f"{name}.{trait}", out)
         for child in getattr(w, "children", ()) or ():
             walk(child, name)
