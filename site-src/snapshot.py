@@ -58,11 +58,21 @@ WORKER_PATTERN = "this._pyodide=await X({indexURL:..., ...e.loadPyodideOptions})
 PYODIDE_OPTIONS = ("_loadSnapshot", "_snapshotDeserializer", "BUILD_ID")
 #: the snapshot's folder and file names
 FOLDER, FILE = "static/snapshot", "app-kernel.bin"
+#: imported by the first lab built (tools: tests/browser/snapshot_restore_probe.mjs with sys.modules before/after)
+FIRST_LAB_IMPORTS = ["csv", "difflib", "encodings.utf_8_sig", "importlib.readers", "importlib.resources.readers",
+                     "importlib.resources._adapters", "safari_kit.cards.load",
+                     "safari_kit.cards.validate", "safari_kit.cards.html", "safari_kit.simulation.witness_bots",
+                     "safari_kit.simulation.knockout_bots", "safari_kit.tutorial.tutorials",
+                     "safari_kit.tutorial.tutorial_quiz", "safari_kit.tutorial.learner_rules.html"]
 #: imported before the snapshot is made: the kernel's start, the app page's cell, and the labs it opens
 IMPORTS = ["pyodide_kernel", "safari_site", "ipywidgets", "anywidget", "safari_kit.widgets.app",
            "safari_kit.widgets.labs", "safari_kit.widgets.labs.identification", "safari_kit.widgets.labs.knockout",
            "safari_kit.widgets.labs.challenge", "safari_kit.widgets.labs.fullgame",
-           "safari_kit.widgets.labs.tutorial", "safari_kit.widgets.rules_page"]
+           "safari_kit.widgets.labs.tutorial", "safari_kit.widgets.rules_page",
+           # what the first lab of each kind imports as it is built (the cards' files, the bots, the tutorials'
+           # texts): imported after a restore, they were read and compiled again, which made the first lab slower
+           # after a restore than after a cold start (0.24-0.44 s against 0.10 s in node, uncapped; issue 31)
+           *FIRST_LAB_IMPORTS]
 #: loaded with the restore, before the kernel starts: the rest of the app page's packages follow in the background
 FIRST = ["safari-kit", "safari-site"]
 
