@@ -220,7 +220,7 @@ class LabChooser:
         languages = [lang for lang in available_languages() if lang != "en_XA" or self.language == "en_XA"]
         self.language_list = W.Dropdown(options=[(LANGUAGE_NAMES.get(x, x), x) for x in languages],
                                         value=self.language if self.language in languages else SOURCE_LANGUAGE,
-                                        description="🌐", layout=W.Layout(width="140px"))
+                                        description=_("Language"), layout=W.Layout(width="200px"))
         self.language_list.style.description_width = "initial"
         self.language_list.add_class("safari-language")
         self.language_list.observe(self._on_language, names="value")
