@@ -38,11 +38,12 @@ once and handed out the oldest whether or not its page had rendered. On a busy
   arrived, the page ends, the kernel is alive); one that did not is stopped and
   another started (after a growing pause when it happens again and again, so a
   notebook that never renders whole cannot keep the machine busy);
-* a lab whose start fails is shut down, not forgotten (issue 29: Voilà's pool drops a failed start, and a
-  kernel it had already started ran on, uncounted, while the pool started another: an orphaned ``--hub``
-  service had 94 kernels after 27 minutes with one ready lab asked for); the failure is one line in the
-  log, and failures in a row make every refill wait (the periodic look, a page finding the pool empty),
-  not only the next one;
+* a lab that cannot be made ready is shut down, not forgotten (issue 29: an orphaned ``--hub`` service had
+  94 kernels after 27 minutes with one ready lab asked for). Voilà's pool drops a start that failed, but a
+  kernel the start had already launched ran on; and Voilà's ``shutdown_kernel`` reads every pool task's
+  result first, so a failed start left in the pool made the shutdown of a lab that did not render whole
+  raise, and that lab ran on too. Each failure is one line in the log, and failures in a row make every
+  refill wait (the periodic look every 10 s, a page finding the pool empty), not only the next one;
 * a page asked for while no lab is whole yet gets the waiting page
   (:func:`~safari_kit.classroom.lab_pages.waiting_page`: "Your lab is starting",
   and it asks again by itself), never a white page; so does a page that would

@@ -114,3 +114,34 @@ def test_the_cap_counts_kernels_still_starting():
         km._check_cap(types.SimpleNamespace())
 
     asyncio.run(scenario())
+
+
+class _VoilaPool(_Pool):
+    """Voilà's ``shutdown_kernel``: it reads the result of every finished task of the pool first."""
+
+    async def shutdown_kernel(self, kernel_id, now=False):
+        for pool in self._pools.values():
+            for i, task in enumerate(pool):
+                if task.done() and task.result().get("kernel_id") == kernel_id:  # a failed start's task raises here
+                    pool.pop(i)
+                    break
+        await super().shutdown_kernel(kernel_id, now=now)
+
+
+def test_a_lab_that_did_not_render_whole_is_shut_down_even_beside_a_failed_start(caplog):
+    from tests.server.test_ready_lab_pages import _cell, _render
+
+    async def scenario():
+        km = _VoilaPool()
+        failed = asyncio.get_running_loop().create_future()
+        failed.set_exception(RuntimeError("Kernel didn't respond in 60 seconds"))  # another lab's start failed
+        km._pools["app.ipynb"].append(failed)
+        km.live = {"lost"}
+        task, renderer = _render([_cell(reply=True, idle=False)])
+        await km._check_render("app.ipynb", {"kernel_id": "lost", "renderer": renderer}, task)
+        return km
+
+    with caplog.at_level(logging.WARNING, "test-ready-lab-failures"):
+        km = asyncio.run(scenario())
+    assert km.stopped == ["lost"] and km.live == set(), "the lab that did not render whole was left running"
+    assert km._pools["app.ipynb"] == []
