@@ -19,7 +19,8 @@ One concern a module:
   :mod:`~safari_kit.classroom.wrong_keys` (wrong keys counted), :mod:`~safari_kit.classroom.lab_words` (the
   labs' names for the page);
 * on a JupyterHub (``--hub``): :mod:`~safari_kit.classroom.hub_env` (the hub's service environment, read
-  without importing JupyterHub), :mod:`~safari_kit.classroom.hub` (the hub's login with the kit's owner check,
+  without importing JupyterHub), :mod:`~safari_kit.classroom.hub_watch` (a service whose hub is gone stops; a
+  hub that does not answer is said once), :mod:`~safari_kit.classroom.hub` (the hub's login with the kit's owner check,
   labs per minute per hub user, the teacher's page for admins and the teachers' group),
   :mod:`~safari_kit.classroom.learner_server` (a learner's own server for the lessons: their copies, then
   ``jupyterhub-singleuser``) and ``hub_config/`` (the files a school's hub runs: ``jupyterhub_config.py``,
