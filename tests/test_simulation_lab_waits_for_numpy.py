@@ -55,8 +55,8 @@ def _simulation_title(chooser) -> str:
 
 
 def _open_simulation(chooser):
-    for game in chooser.game.options:
-        chooser.game.value = game
+    for game in chooser.game.options:  # (words, value) pairs since the chooser speaks the learner's language
+        chooser.game.value = game[1] if isinstance(game, tuple) else game
         titles = [e.title for e in chooser.entries()]
         if any(LAB in t for t in titles):
             return chooser.open(lab=_simulation_title(chooser))

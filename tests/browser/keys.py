@@ -22,7 +22,7 @@ FOCUS_JS = """() => {
           cls: a.className && a.className.baseVal === undefined ? a.className : '',
           ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2,
           lab: lab ? [...lab.classList] : [],
-          disabled: !!a.disabled};
+          disabled: !!a.disabled, language: !!a.closest('.safari-language')};
 }"""
 
 
@@ -114,7 +114,8 @@ def open_lab_by_keys(page, game: str, lab: str, root: str) -> None:
     page.wait_for_function(
         "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown:not(.safari-language) select option')]"
         ".some(o => o.textContent.replace(/\\s+/g, ' ').trim() === lab)", arg=[lab])
-    tab_to(page, lambda f: f.get("tag") == "SELECT")
+    # past the chooser's Language list (issue 30): a learner tabs on to the Lab list
+    tab_to(page, lambda f: f.get("tag") == "SELECT" and not f.get("language"))
     select = page.locator(".safari-app .widget-dropdown:not(.safari-language) select").first
     # from the top of the list: an earlier test may have left the list further down than the lab (the
     # Rules tutorial is first in each game's list since issue 27, and ArrowDown never goes back up)
