@@ -15,9 +15,12 @@ def _said() -> list[str]:
     """The sentences the script writes into the page: its textContent assignments, literals joined."""
     code = re.sub(r"/\*.*?\*/", "", JS.read_text(), flags=re.S)
     out = []
-    for m in re.finditer(r"textContent\s*=\s*(.*?);\n", code, flags=re.S):
+    # the sentence is put in directly (textContent = "...") or built first (var text = "..."; issue 31 writes it
+    # only when its words change); an assignment of a variable alone has no words of its own
+    for m in re.finditer(r"(?:textContent|var text)\s*=\s*(.*?);\n", code, flags=re.S):
         pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))
-        out.append(" N ".join(p.strip() for p in pieces))
+        if pieces:
+            out.append(" N ".join(p.strip() for p in pieces))
     return out
 
 
