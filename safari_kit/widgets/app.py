@@ -215,7 +215,9 @@ class LabChooser:
         self.lab.description_allow_html = True
         self.lab.style.description_width = "initial"
         self.lab.layout.width = "225px"  # "Rules of Safari Knockout" whole
-        self.open_button.layout.width = "100px"
+        # as wide as its words, never narrower than 100px: "Abrir laboratorio" (Spanish) in a fixed 100px was cut
+        self.open_button.layout.width = "auto"
+        self.open_button.layout.min_width = "100px"
         # the learner's own choice of language, when the kit has more than one (the pseudo-locale is for tests)
         languages = [lang for lang in available_languages() if lang != "en_XA" or self.language == "en_XA"]
         self.language_list = W.Dropdown(options=[(LANGUAGE_NAMES.get(x, x), x) for x in languages],
