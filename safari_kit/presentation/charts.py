@@ -32,6 +32,9 @@ import html
 import math
 from dataclasses import dataclass, field
 
+from safari_kit.core.i18n import _
+from safari_kit.presentation.numbers import decimal, whole
+
 __all__ = ["Chart", "Panel", "convergence_svg", "coverage_svg", "bars_svg", "linear_ticks", "log_ticks",
            "tick_text"]
 
@@ -70,8 +73,8 @@ def tick_text(v: float) -> str:
     if v == 0:
         return "0"
     if abs(v) >= 1 and float(v).is_integer():
-        return f"{v:,.0f}"
-    return f"{v:.4g}"
+        return whole(int(v))  # in the learner's language (issue 30): 1,000 / 1000, 10,000 / 10.000
+    return f"{v:.4g}".replace(".", decimal(0.5, 1)[1])
 
 
 def _esc(text: str) -> str:
@@ -220,7 +223,7 @@ def _padded(lo: float, hi: float, pad: float, floor=None, ceil=None) -> tuple[fl
     return (lo, hi) if hi > lo else (lo - 0.5, hi + 0.5)
 
 
-def convergence_svg(xs, means, ses, exact: float, others=(), title: str = "The estimate settles on the exact value",
+def convergence_svg(xs, means, ses, exact: float, others=(), title: str | None = None,
                     width: int = 960, height: int = 320) -> str:
     """Left: running estimate (blue) with its 95% band and the exact value; right: SE against n, log-log.
 
@@ -229,7 +232,9 @@ def convergence_svg(xs, means, ses, exact: float, others=(), title: str = "The e
     xs = [float(x) for x in xs]
     lo = [m - 1.96 * s for m, s in zip(means, ses)]
     hi = [m + 1.96 * s for m, s in zip(means, ses)]
-    chart = Chart(width, height, "the estimate so far, and its standard error")
+    if title is None:
+        title = _("The estimate settles on the exact value")
+    chart = Chart(width, height, _("the estimate so far, and its standard error"))
     left_w = (width - 200) * 0.6
     xmax = max([xs[-1]] + [float(o[0][-1]) for o in others if len(o[0])])
     all_means = list(means) + [m for o in others for m in o[1]]
@@ -240,11 +245,11 @@ def convergence_svg(xs, means, ses, exact: float, others=(), title: str = "The e
         ax.line([float(x) for x in oxs], oms, color=GREY, width=1)
     ax.line(xs, means, color=BLUE, width=1.8)
     ax.hline(exact)
-    ax.axes(title, "trials (log scale: each step is 10 times more)", "estimate of the chance")
-    entries = [("band", LIGHT_BLUE, "95% interval"), ("line", BLUE, "estimate so far")]
+    ax.axes(title, _("trials (log scale: each step is 10 times more)"), _("estimate of the chance"))
+    entries = [("band", LIGHT_BLUE, _("95% interval")), ("line", BLUE, _("estimate so far"))]
     if others:
-        entries.append(("line", GREY, "earlier runs"))
-    entries.append(("dash", ORANGE, f"exact chance {exact:.4f}"))
+        entries.append(("line", GREY, _("earlier runs")))
+    entries.append(("dash", ORANGE, _("exact chance {value}").format(value=decimal(exact, 4))))
     ax.legend(entries)
 
     keep = [(x, s) for x, s in zip(xs, ses) if s > 0]
@@ -257,15 +262,16 @@ def convergence_svg(xs, means, ses, exact: float, others=(), title: str = "The e
                           (ylo, yhi), xlog=True, ylog=True)
         ax2.line(kx, ref, color=ORANGE, width=1.2)
         ax2.dots(kx, ks)
-        ax2.axes("Standard error shrinks with more trials", "trials (log scale)", "standard error (log scale)")
-        ax2.legend([("dot", BLUE, "standard error"), ("line", ORANGE, "line of slope −1/2")])
+        ax2.axes(_("Standard error shrinks with more trials"), _("trials (log scale)"),
+                 _("standard error (log scale)"))
+        ax2.legend([("dot", BLUE, _("standard error")), ("line", ORANGE, _("line of slope −1/2"))])
     return str(chart)
 
 
 def coverage_svg(intervals, exact: float, title: str = "", width: int = 960, height: int = 250) -> str:
     """One vertical segment per interval (lo, hi, covers): blue when it covers ``exact``, orange when it misses."""
     n = len(intervals)
-    chart = Chart(width, height, "95% intervals")
+    chart = Chart(width, height, _("95% intervals"))
     los = [r[0] for r in intervals] + [exact]
     his = [r[1] for r in intervals] + [exact]
     span = max(his) - min(los)
@@ -273,19 +279,20 @@ def coverage_svg(intervals, exact: float, title: str = "", width: int = 960, hei
     ylim = _padded(min(los), max(his), 0.08 * span or 0.05, floor=0.0 if min(los) >= 0 else None,
                    ceil=1.0 if max(his) <= 1 else None)
     ax = chart.panel(70, 30, width - 90, height - 75, (-1, max(n, 1)), ylim)
-    entries = [("dash", "black", "exact chance"), ("line", "#2c7fb8", "covers it"), ("line", "#e6550d", "misses it")]
+    entries = [("dash", "black", _("exact chance")), ("line", "#2c7fb8", _("covers it")),
+               ("line", "#e6550d", _("misses it"))]
     lo_lim, hi_lim = ax.ylim
     if lo_lim < 0 or hi_lim > 1:
         for a, b in ((lo_lim, 0.0), (1.0, hi_lim)):
             if a < b:
                 ax.band([-1, max(n, 1)], [a, a], [b, b], color="#999999", opacity=0.25)
-        entries.append(("band", "#cccccc", "impossible: below 0 or above 1"))
+        entries.append(("band", "#cccccc", _("impossible: below 0 or above 1")))
     for i, (lo, hi, ok) in enumerate(intervals):
         if hi - lo < 1e-12:  # "0 ± 0": show a dot-sized segment, or it would vanish
             lo, hi = lo - 0.002 * span, hi + 0.002 * span
         ax.segment(i, lo, hi, "#2c7fb8" if ok else "#e6550d", 2 if ok else 3)
     ax.hline(exact, color="black", width=1)
-    ax.axes(title, "interval number", "95% interval", xticks=linear_ticks(0, max(n - 1, 1)))
+    ax.axes(title, _("interval number"), _("95% interval"), xticks=linear_ticks(0, max(n - 1, 1)))
     ax.legend(entries)
     return str(chart)
 
@@ -294,7 +301,7 @@ def bars_svg(labels, values, lows, highs, reference: float | None = None, refere
              title: str = "", ylabel: str = "", width: int = 640, height: int = 280) -> str:
     """Bars with error bars from ``lows`` to ``highs`` on a 0–1 axis, and an optional dashed reference line."""
     n = len(labels)
-    chart = Chart(width, height, title or "bar chart")
+    chart = Chart(width, height, title or _("bar chart"))
     ax = chart.panel(70, 30, width - 90, height - 80, (-0.6, n - 0.4), (0.0, 1.0))
     bar = min(0.6 * ax.w / max(n, 1), 120)
     for i, (v, lo, hi) in enumerate(zip(values, lows, highs)):

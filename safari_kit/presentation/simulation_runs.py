@@ -30,7 +30,9 @@ import html
 import math
 from dataclasses import dataclass
 
+from safari_kit.core.i18n import N_, _, ngettext, series
 from safari_kit.presentation.chance_html import fraction_html
+from safari_kit.presentation.numbers import decimal, percent, whole
 from safari_kit.presentation.charts import bars_svg, convergence_svg, coverage_svg
 from safari_kit.probability.distributions import Estimate
 
@@ -73,10 +75,20 @@ def tournament_html(res) -> str:
     """A tournament's summary for the page: the table of win rates and the seat advantage, without the
     tournament seed that ``res._repr_html_()`` prints (the lab says "run k" instead)."""
     c = res.config
-    return (TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: "
-            f"{c['games']:,} games, "
-            f"{c['players']} players</b></p>{res.summary_html()}<p style='color:#555'>"
-            f"{html.escape(res.seats_words())}</p></div>")
+    return (TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(_tournament_head(c))}</b></p>"
+            f"{res.summary_html()}<p style='color:#555'>{html.escape(res.seats_words())}</p></div>")
+
+
+def _percent_of(part: int, total: int, digits: int) -> str:
+    """``100 * part / total`` as a percent in the learner's language, computed as the English always was
+    (``percent(part / total)`` may round a hair differently at a half)."""
+    return percent(1.0, 0).replace("100", decimal(100 * part / total, digits), 1)
+
+
+def _tournament_head(c) -> str:
+    """``Knockout tournament: 100 games, 3 players``, in the learner's language."""
+    return _("{game} tournament: {games} games, {players} players").format(
+        game=c["game"].title(), games=whole(c["games"]), players=c["players"])
 
 
 def outside_words(below: int, above: int, total: int, method: str = "normal") -> str:
@@ -90,37 +102,63 @@ the interval as starting at 0. Wilson's interval always stays between 0 and 1.
     """
     if method != "normal" or not (below or above):
         return ""
-    where = " and ".join(w for w, k in (("below 0", below), ("above 1", above)) if k)
+    # issue 30: whole sentences for the translator (three cases: below 0, above 1, both). The English says
+    # "1 reach" as it always did (both forms alike); a language with plural forms translates each
+    side = "both" if below and above else "below" if below else "above"
     if total == 1:
-        head = f"This simple interval reaches {where}"
+        head = {"below": _("This simple interval reaches below 0."),
+                "above": _("This simple interval reaches above 1."),
+                "both": _("This simple interval reaches below 0 and above 1.")}[side]
     else:
-        counts = " and ".join(f"{k} {w}" for w, k in (("reach below 0", below), ("reach above 1", above)) if k)
-        head = f"Of these {total} simple intervals, {counts}"
-    near = ("with the estimate near 0, 1.96·SE is bigger than the estimate itself" if below and not above
-            else "with the estimate near 1, 1.96·SE is bigger than 1 minus the estimate" if above and not below
-            else "with the estimate near 0 or 1, 1.96·SE is bigger than its distance to 0 or 1")
-    read = ("read the interval as starting at 0" if not above else "read the interval as ending at 1"
-            if not below else "read the interval as cut at 0 and 1")
+        head = {"below": ngettext("Of these {total} simple intervals, {below} reach below 0.",
+                                  "Of these {total} simple intervals, {below} reach below 0.", below),
+                "above": ngettext("Of these {total} simple intervals, {above} reach above 1.",
+                                  "Of these {total} simple intervals, {above} reach above 1.", above),
+                "both": _("Of these {total} simple intervals, {below} reach below 0 and {above} reach above 1."),
+                }[side].format(total=total, below=below, above=above)
     # issue 27: short sentences (it was one of 33 words), "symmetric" said as "both ways"
-    return (f"{head}. It goes 1.96·SE both ways from the estimate. After few trials, {near}. A probability "
-            f"cannot be {where.replace(' and ', ' or ')}: {read}. Wilson's interval always stays between 0 and 1.")
+    rest = {"below": _("It goes 1.96·SE both ways from the estimate. After few trials, with the estimate near 0, "
+                       "1.96·SE is bigger than the estimate itself. A probability cannot be below 0: read the "
+                       "interval as starting at 0. Wilson's interval always stays between 0 and 1."),
+            "above": _("It goes 1.96·SE both ways from the estimate. After few trials, with the estimate near 1, "
+                       "1.96·SE is bigger than 1 minus the estimate. A probability cannot be above 1: read the "
+                       "interval as ending at 1. Wilson's interval always stays between 0 and 1."),
+            "both": _("It goes 1.96·SE both ways from the estimate. After few trials, with the estimate near 0 or "
+                      "1, 1.96·SE is bigger than its distance to 0 or 1. A probability cannot be below 0 or above "
+                      "1: read the interval as cut at 0 and 1. Wilson's interval always stays between 0 and 1.")}
+    return f"{head} {rest[side]}"
 
 
 def estimate_text(e: Estimate) -> str:
-    return f"{int(e.successes):,} successes in {e.n:,} trials: {e.mean:.4f} ± {e.se:.4f} (SE, the standard error)"
+    k = int(e.successes)  # the English says "1 successes" as it always did (both forms alike)
+    return ngettext("{successes} successes in {n} trials: {mean} ± {se} (SE, the standard error)",
+                    "{successes} successes in {n} trials: {mean} ± {se} (SE, the standard error)", k).format(
+        successes=whole(k), n=whole(e.n), mean=decimal(e.mean, 4), se=decimal(e.se, 4))
 
 
 #: the pictures' terms in plain words, right under them, where a learner first meets them (issue 27)
-PICTURE_WORDS = (
+_PICTURE_WORDS = N_(
     "<p class='safari-sim-words' style='margin:0 0 4px;color:#345;font-size:13px'>Left: the bottom axis is on a "
     "<b>log scale</b>: each step to the right multiplies the trials by 10. Right: the standard error falls along a "
     "line of <b>slope −1/2</b>. So 100 times more trials make it 10 times smaller.</p>")
 #: the two intervals in plain words, where the coverage part first names them
-INTERVAL_WORDS = (
+_INTERVAL_WORDS = N_(
     "<b>Do 95% intervals really cover the truth 95% of the time?</b><br><span class='safari-sim-words' "
     "style='color:#345;font-size:13px'>The <b>simple interval</b> runs from the estimate minus 1.96·SE to the "
     "estimate plus 1.96·SE. <b>Wilson's interval</b> is another way to draw a 95% interval. It always stays "
     "between 0 and 1.</span>")
+PICTURE_WORDS, INTERVAL_WORDS = _PICTURE_WORDS, _INTERVAL_WORDS  # English; the lab shows _(...) of them
+
+#: the registry's learner names of the bots the lab offers (safari_kit.simulation writes no words for learners):
+#: the catalogue's copy, said by bot_words; tests/i18n checks it holds every name the lab can show
+BOT_NAMES = (
+    N_("Bot that plays at random"), N_("Bot that makes the move with the best chance"),
+    N_("Bot that remembers none of the cards it sees"), N_("Bot that remembers a quarter of the cards it sees"),
+    N_("Bot that remembers half of the cards it sees"), N_("Bot that remembers three quarters of the cards it sees"),
+    N_("Bot that remembers only the last 2 cards it saw"), N_("Bot that remembers only the last 6 cards it saw"),
+    N_("Bot that leads its card least likely to be beaten"),
+    N_("Bot that leads its card least likely to be beaten, then follows with its highest card"),
+)
 
 
 def bot_words(game: str, spec: str) -> str:
@@ -129,7 +167,7 @@ def bot_words(game: str, spec: str) -> str:
     from safari_kit.simulation import registry
 
     try:
-        return registry.learner_name(game, spec)
+        return _(registry.learner_name(game, spec))
     except Exception:  # noqa: BLE001 - an entry typed in Python that the registry refuses: show what was typed
         return spec
 
@@ -150,17 +188,19 @@ def learner_tournament_html(res) -> str:
     c, s = res.config, res.summary
     rows = "".join(
         f"<tr><td style='text-align:center'>{bar_letter(i)}</td><th scope='row'>"
-        f"{html.escape(bot_words(c['game'], str(label)))}</th><td>{int(r.games):,}</td>"
-        f"<td>{int(r.wins):,}</td><td>{r.win_rate:.3f}</td><td>{r.win_ci_low:.3f} to {r.win_ci_high:.3f}</td></tr>"
+        f"{html.escape(bot_words(c['game'], str(label)))}</th><td>{whole(int(r.games))}</td>"
+        f"<td>{whole(int(r.wins))}</td><td>{decimal(r.win_rate, 3)}</td><td>"
+        + _("{low} to {high}").format(low=decimal(r.win_ci_low, 3), high=decimal(r.win_ci_high, 3)) + "</td></tr>"
         for i, (label, r) in enumerate(s.iterrows()))
-    rates = [f"{r.win_rate:.3f}" for _, r in res.by_seat.iterrows()]
-    seats = rates[0] if len(rates) == 1 else f"{', '.join(rates[:-1])} and {rates[-1]}"
-    return (TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(c['game'].title())} tournament: "
-            f"{c['games']:,} games, {c['players']} players</b></p><table class='sk-tournament'><thead><tr>"
-            "<th scope='col'>Bar</th><th scope='col'>Bot</th><th scope='col'>Games</th><th scope='col'>Wins</th>"
-            "<th scope='col'>Win rate</th><th scope='col'>95% interval (Wilson's)</th></tr></thead><tbody>"
-            + rows + "</tbody></table><p style='color:#555'>Win rate is wins divided by games (a shared win "
-            f"counts as a part). Win rate by seat, from the first seat to the last: {seats}.</p></div>")
+    rates = [decimal(r.win_rate, 3) for _seat, r in res.by_seat.iterrows()]
+    seats = rates[0] if len(rates) == 1 else series(rates)
+    heads = "".join(f"<th scope='col'>{h}</th>" for h in (  # as written (Wilson's: no &#x27;)
+        _("Bar"), _("Bot"), _("Games"), _("Wins"), _("Win rate"), _("95% interval (Wilson's)")))
+    return (TOURNAMENT_STYLE + f"<div class='sk-tournament'><p><b>{html.escape(_tournament_head(c))}</b></p>"
+            f"<table class='sk-tournament'><thead><tr>{heads}</tr></thead><tbody>"
+            + rows + "</tbody></table><p style='color:#555'>"
+            + _("Win rate is wins divided by games (a shared win counts as a part). Win rate by seat, from the "
+                "first seat to the last: {seats}.").format(seats=seats) + "</p></div>")
 
 
 def bar_letter(i: int) -> str:
@@ -173,14 +213,15 @@ def same_on_screens(secret: bool, fair: bool, seed: int) -> str | None:
     if secret:
         return None
     if fair:
-        return "on every screen with the class seed"
-    return f"on every screen with seed {seed}"
+        return _("on every screen with the class seed")
+    return _("on every screen with seed {seed}").format(seed=seed)
 
 
 def stopped_words(stopped) -> str:
     """What the page says of a tournament that Stop or the wall-time cap ended (``stopped``: a WorkStopped)."""
-    return (f"Stopped after {stopped.done:,} of {stopped.total:,} games: {stopped.reason}. "
-            f"Nothing is shown for this run; press Run tournament again, or pick fewer games.")
+    return _("Stopped after {done} of {total} games: {reason}. Nothing is shown for this run; press Run "
+             "tournament again, or pick fewer games.").format(done=whole(stopped.done), total=whole(stopped.total),
+                                                               reason=_(stopped.reason))
 
 
 @dataclass(frozen=True)
@@ -235,17 +276,19 @@ class SimulationRuns:
         """Which run this is, in words: run 1 drawn by the lab itself says so, and so does the run after it
         (issue 27: a learner's first press said "Run 2" with no word of run 1)."""
         k, n = last["run"], last["n"]
+        # by_lab: when the lab drew the run itself, as an English phrase of BY_LAB (said in the learner's words)
         if last.get("by_lab"):
-            text = (f"Run {k} with N = {n:,}: the lab drew these {n:,} trials {last['by_lab']}. "
-                    f"Press Simulate for run {k + 1}, with {n:,} new trials.")
+            text = _("Run {k} with N = {n}: the lab drew these {n} trials {when}. Press Simulate for run {next}, "
+                     "with {n} new trials.").format(k=k, n=whole(n), when=_(last["by_lab"]), next=k + 1)
         else:
             first = next((r for r in runs if r["n"] == n and r["run"] == 1), None)
-            before = (f" Run 1 was drawn by the lab {first['by_lab']}." if k == 2 and first and first.get("by_lab")
-                      else "")
-            text = f"Run {k} with N = {n:,}: your press of Simulate drew {n:,} new trials.{before}"
-        text += " Another screen draws its own runs." if screens is None else f" Run {k} is the same {screens}."
-        return text + (" The plot pools all your runs of this question, one after the other." if pool
-                       else " Tick <i>Pool my runs</i> to add your runs together.")
+            text = _("Run {k} with N = {n}: your press of Simulate drew {n} new trials.").format(k=k, n=whole(n))
+            if k == 2 and first and first.get("by_lab"):
+                text += " " + _("Run 1 was drawn by the lab {when}.").format(when=_(first["by_lab"]))
+        text += " " + (_("Another screen draws its own runs.") if screens is None
+                       else _("Run {k} is the same {screens}.").format(k=k, screens=screens))
+        return text + " " + (_("The plot pools all your runs of this question, one after the other.") if pool
+                             else _("Tick <i>Pool my runs</i> to add your runs together."))
 
     def convergence(self, q, words: tuple[str, str], pool: bool, screens: str | None) -> Convergence:
         """Summary and picture of the question's last run (or of all its runs pooled), from ``history``;
@@ -262,17 +305,18 @@ class SimulationRuns:
                         "runs": len(runs), "pooled": pooled, "pooled_ci": (plo, phi),
                         "pooled_covers": plo <= exact <= phi, "pool": pool}
 
-        def verdict(a, b):
-            return "covers" if a <= exact <= b else "<b style='color:#a33'>misses</b>"
+        def verdict(est, a, b):
+            words = (_("{estimate}; 95% interval {low} to {high}: it covers the exact value") if a <= exact <= b
+                     else _("{estimate}; 95% interval {low} to {high}: it <b style='color:#a33'>misses</b> the "
+                            "exact value"))
+            return words.format(estimate=estimate_text(est), low=decimal(a, 4), high=decimal(b, 4))
 
         row = "<tr><td style='padding:2px 8px;vertical-align:top'><b>{}</b></td><td>{}</td></tr>"
-        rows = [row.format("Exact", count_first_html(q, words)),
-                row.format(f"Run {last['run']}", f"{estimate_text(final)}; 95% interval {lo:.4f} to {hi:.4f}: it "
-                                                 f"{verdict(lo, hi)} the exact value")]
+        rows = [row.format(_("Exact"), count_first_html(q, words)),
+                row.format(_("Run {k}").format(k=last["run"]), verdict(final, lo, hi))]
         if pool:  # issue 27: "All 5 runs pooled" showed with Pool my runs unticked
-            rows.append(row.format(f"All {len(runs)} runs pooled" if len(runs) > 1 else "Pooled (1 run)",
-                                   f"{estimate_text(pooled)}; 95% interval {plo:.4f} to {phi:.4f}: it "
-                                   f"{verdict(plo, phi)} the exact value"))
+            rows.append(row.format(_("All {n} runs pooled").format(n=len(runs)) if len(runs) > 1
+                                   else _("Pooled (1 run)"), verdict(pooled, plo, phi)))
         note = self.run_note(runs, last, pool, screens)
         shown = [(lo, hi)] + ([(plo, phi)] if pool else [])
         outside = outside_words(sum(1 for x, _ in shown if x < 0), sum(1 for _, y in shown if y > 1), 1)
@@ -280,20 +324,23 @@ class SimulationRuns:
                    f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
                    + (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside}</p>"
                       if outside else ""))
-        covers = "covers" if lo <= exact <= hi else "misses"
-        spoken = (f"Run {last['run']} with N = {last['n']:,}: estimate {final.mean:.4f}, 95% interval {lo:.4f} "
-                  f"to {hi:.4f}; it {covers} the exact value {exact:.4f}.")
+        spoken = (_("Run {k} with N = {n}: estimate {mean}, 95% interval {low} to {high}; it covers the exact "
+                    "value {exact}.") if lo <= exact <= hi else
+                  _("Run {k} with N = {n}: estimate {mean}, 95% interval {low} to {high}; it misses the exact "
+                    "value {exact}.")).format(k=last["run"], n=whole(last["n"]), mean=decimal(final.mean, 4),
+                                              low=decimal(lo, 4), high=decimal(hi, 4), exact=decimal(exact, 4))
         if pool:
             xs, ests = pooled_path(runs)
             others = []
-            title = f"{len(runs)} run{'s' if len(runs) > 1 else ''} pooled: {pooled.n:,} trials"
+            title = ngettext("{runs} run pooled: {n} trials", "{runs} runs pooled: {n} trials", len(runs)).format(
+                runs=len(runs), n=whole(pooled.n))
         else:
             xs, ests = last["xs"], last["estimates"]
             others = [(r["xs"], [e.mean for e in r["estimates"]]) for r in runs[-9:-1]]
-            title = f"Run {last['run']}: the estimate settles on the exact value"
+            title = _("Run {k}: the estimate settles on the exact value").format(k=last["run"])
         svg = convergence_svg(xs, [e.mean for e in ests], [e.se for e in ests], exact, others=others, title=title)
         self.figures["convergence"] = svg
-        return Convergence(f"<p style='margin:4px 0'>{html.escape(q.about)}</p>", summary, svg + PICTURE_WORDS,
+        return Convergence(f"<p style='margin:4px 0'>{html.escape(q.about)}</p>", summary, svg + _(PICTURE_WORDS),
                            spoken)
 
     # ------------------------------------------------------------------ coverage
@@ -308,26 +355,32 @@ class SimulationRuns:
         c["exact_coverage"] = exact_cov
         lo, hi = c["typical"] = typical
         self.coverage = c
-        name = "simple (mean ± 1.96·SE)" if method == "normal" else "Wilson's"
         covered, total, rounds = c["tally"]
-        tally = (f" Your {rounds} rounds with these settings together: <b>{covered:,} of {total:,}</b> "
-                 f"({100 * covered / total:.1f}%)." if rounds > 1 else "")
+        tally = (" " + _("Your {rounds} rounds with these settings together: <b>{covered} of {total}</b> "
+                         "({share}).").format(rounds=rounds, covered=whole(covered), total=whole(total),
+                                              share=_percent_of(covered, total, 1)) if rounds > 1 else "")
+        long_run = (_("In the long run, the simple (mean ± 1.96·SE) interval with n = {size} trials covers the exact "
+                      "value {share} of the time. So a round of {count} usually covers between {low} and {high} (19 "
+                      "rounds in 20).") if method == "normal" else
+                    _("In the long run, the Wilson's interval with n = {size} trials covers the exact value {share} "
+                      "of the time. So a round of {count} usually covers between {low} and {high} (19 rounds in 20)."
+                      )).format(size=size, share=percent(c["exact_coverage"]), count=count, low=lo, high=hi)
         summary = (
-            f"<p style='margin:4px 0' class='safari-sim-round'><b>Round {k}: {c['covered']} of {c['total']}</b> "
-            f"intervals ({100 * c['covered'] / c['total']:.0f}%) cover the exact value {float(q.exact):.4f}. "
-            f"Each interval used {size} fresh trials. Press again for a new round.{tally}<br>"
-            f"<span style='color:#555'>In the long run, the {name} interval with n = {size} trials covers the "
-            f"exact value {100 * c['exact_coverage']:.1f}% of the time. So a round of {count} usually covers "
-            f"between {lo} and {hi} (19 rounds in 20).</span></p>")
+            "<p style='margin:4px 0' class='safari-sim-round'>"
+            + _("<b>Round {k}: {covered} of {total}</b> intervals ({share}) cover the exact value {exact}. Each "
+                "interval used {size} fresh trials. Press again for a new round.").format(
+                k=k, covered=c["covered"], total=c["total"], share=_percent_of(c["covered"], c["total"], 0),
+                exact=decimal(float(q.exact), 4), size=size)
+            + f"{tally}<br><span style='color:#555'>{long_run}</span></p>")
         c["below_0"] = sum(1 for r in c["intervals"] if r[0] < 0)
         c["above_1"] = sum(1 for r in c["intervals"] if r[1] > 1)
         outside = outside_words(c["below_0"], c["above_1"], c["total"], method)
         if outside:
             summary += (f"<p class='safari-sim-outside' style='margin:2px 0;color:#7a4b00'>{outside} "
-                        "In the picture, the impossible part is shaded grey.</p>")
+                        + _("In the picture, the impossible part is shaded grey.") + "</p>")
         svg = coverage_svg(c["intervals"], float(q.exact),
-                           title=f"Round {k}: {c['covered']} of {c['total']} intervals cover the exact value "
-                                 f"(misses in orange)")
+                           title=_("Round {k}: {covered} of {total} intervals cover the exact value (misses in "
+                                   "orange)").format(k=k, covered=c["covered"], total=c["total"]))
         self.figures["coverage"] = svg
         return summary, svg
 
@@ -344,15 +397,17 @@ class SimulationRuns:
             self.tournaments.pop(next(iter(self.tournaments)))
         self.tournament_result, self.tournament_run = res, k
         summary = (  # run k, never the tournament's seed (a huge number, or a secret)
-            f"<p class='safari-tour-run' style='margin:4px 0;color:#234'><b>Run {k}</b> of this line-up: "
-            f"{games:,} games. " + ("Another screen plays its own games. " if screens is None else
-                                    f"Run {k} is the same {screens}. ")
-            + f"Press again for {games:,} new games.</p>" + learner_tournament_html(res))
+            "<p class='safari-tour-run' style='margin:4px 0;color:#234'>"
+            + _("<b>Run {k}</b> of this line-up: {games} games.").format(k=k, games=whole(games)) + " "
+            + (_("Another screen plays its own games.") if screens is None else
+               _("Run {k} is the same {screens}.").format(k=k, screens=screens)) + " "
+            + _("Press again for {games} new games.").format(games=whole(games)) + "</p>"
+            + learner_tournament_html(res))
         svg = self._tournament_svg()
         # issue 27: the live status said "Playing 30 games ... run 2" long after the games ended
         best = res.summary["win_rate"].idxmax()
-        status = (f"The tournament is over: run {k}, {games:,} games played. Most wins: "
-                  f"{bot_words(res.config['game'], str(best))}. The win rates are below.")
+        status = _("The tournament is over: run {k}, {games} games played. Most wins: {bot}. The win rates are "
+                   "below.").format(k=k, games=whole(games), bot=bot_words(res.config["game"], str(best)))
         return summary, svg, status
 
     def _tournament_svg(self) -> str:
@@ -361,8 +416,9 @@ class SimulationRuns:
         # the bars by letter (A, B, ...): the plain names are too long to sit under a bar; the table names them
         svg = bars_svg([bar_letter(i) for i in range(len(s.index))], s["win_rate"].to_numpy(),
                        s["win_ci_low"].to_numpy(), s["win_ci_high"].to_numpy(),
-                       reference=1 / players, reference_label=f"fair share 1/{players}",
-                       title=f"{res.config['game'].title()}, run {self.tournament_run}: {res.config['games']} games",
-                       ylabel="win rate (95% interval)")
+                       reference=1 / players, reference_label=_("fair share 1/{players}").format(players=players),
+                       title=_("{game}, run {k}: {games} games").format(
+                           game=res.config["game"].title(), k=self.tournament_run, games=res.config["games"]),
+                       ylabel=_("win rate (95% interval)"))
         self.figures["tournament"] = svg
         return svg

@@ -183,7 +183,53 @@ def _knockout(seen: Seen) -> None:
         assert lab.state.is_terminal() and not lab.errors, lab.errors
 
 
-MARKED = {"chooser": _chooser, "identification": _identification, "challenge": _challenge, "knockout": _knockout}
+def _simulation(seen: Seen) -> None:
+    """Every question, Simulate and Pool my runs, rounds of both intervals (simple ones below 0 too), tournaments of
+    both games with every bot, a stopped tournament, a refused press, and the app's secret-seed note."""
+    from safari_kit.widgets.labs import SimulationLab
+    from safari_kit.widgets.labs.limits import WorkStopped
+
+    lab = SimulationLab(seed=1, trials=100)
+    seen.look(lab, "opened")
+    for key in [k for _words, k in lab.question_box.options]:
+        lab.question_box.value = key
+        lab.run()
+        seen.look(lab, key)
+        lab.pool_box.value = True
+        lab.run()
+        seen.look(lab, f"{key}, pooled")
+        lab.pool_box.value = False
+        for size, count, method in ((20, 200, "normal"), (20, 200, "wilson"), (500, 20, "normal")):
+            lab.run_coverage(size=size, intervals=count, method=method)
+            seen.look(lab, f"{key}, intervals")
+    for game, bots in (("witness", "random,greedy,memory:0,memory:0.25"), ("witness", "memory:0.75,lastk:2,lastk:6"),
+                       ("knockout", "random,greedy,highcard,highcard:best")):
+        lab.tabs.selected_index = 1
+        lab.run_tournament(game=game, bots=bots, games=10)
+        seen.look(lab, f"tournament {game}")
+    lab._deadline = 0.0  # the wall-time cap (the app's: fair), then Stop: each says why the games stopped
+    for stop in (False, True):
+        lab._stop_requested, lab.fair = stop, True
+        try:
+            lab._tournament_progress(1, 10)
+        except WorkStopped as stopped:
+            from safari_kit.presentation.simulation_runs import stopped_words
+
+            lab.tour_summary.value = stopped_words(stopped)
+            seen.look(lab, "stopped")
+    lab._deadline, lab._stop_requested, lab.fair = None, False, False
+    lab._job = object()  # a tournament plays: every other press is refused, and says so
+    lab.run()
+    seen.look(lab, "refused")
+    lab._job = None
+    lab.reset(1)
+    seen.look(lab, "after Reset")
+    seen.look(SimulationLab(seed=None, fair=True, run_tournament=False), "in the app")
+    assert not lab.errors, lab.errors
+
+
+MARKED = {"chooser": _chooser, "identification": _identification, "challenge": _challenge, "knockout": _knockout,
+          "simulation": _simulation}
 
 
 def _simple(cls_path: str, **kwargs):
@@ -202,7 +248,6 @@ NOT_YET = {
     "fullgame": lambda seen: _fullgame(seen),
     "tutorial-witness": _simple("safari_kit.widgets.labs.RulesTutorial", game="witness"),
     "tutorial-knockout": _simple("safari_kit.widgets.labs.RulesTutorial", game="knockout"),
-    "simulation": _simple("safari_kit.widgets.labs.SimulationLab", seed=1),
 }
 
 
@@ -270,3 +315,14 @@ def test_the_knockout_beaten_formula_is_catalogued():
     from safari_kit.probability.knockout import BEATEN_FORMULA
 
     assert BEATEN_WORDS == BEATEN_FORMULA
+
+
+def test_the_simulation_bots_learner_names_are_catalogued():
+    """The Simulation lab names its tournament bots by the registry's learner names (safari_kit.simulation writes
+    no words for learners); presentation.simulation_runs.BOT_NAMES is the catalogue's copy and must hold them all."""
+    from safari_kit.presentation.simulation_runs import BOT_NAMES
+    from safari_kit.simulation.registry import learner_name
+    from safari_kit.widgets.labs.simulation_tournament import BOT_CHOICES
+
+    assert sorted(BOT_NAMES) == sorted({learner_name(game, spec) for game, specs in BOT_CHOICES.items()
+                                        for spec in specs})

@@ -69,6 +69,8 @@ from contextlib import contextmanager
 import ipywidgets as W
 import numpy as np
 
+from safari_kit.core.i18n import N_, _
+
 from safari_kit.presentation.charts import bars_svg, convergence_svg, coverage_svg  # noqa: F401 - as before
 from safari_kit.presentation.simulation_runs import (  # noqa: F401 - the lab's public helpers, as before
     INTERVAL_WORDS, PICTURE_WORDS, TOURNAMENTS_KEPT, SimulationRuns, bar_letter, bot_words, learner_tournament_html,
@@ -108,7 +110,7 @@ class SimulationLab(TournamentTab, Lab):
     the summary and the plot pool them all.
     """
 
-    title = "Simulation lab"
+    title = N_("Simulation lab")
     record_lab = "simulation"
     # Nothing here is a hidden card, but in the app (fair mode) the lab keeps the app's promise like every
     # other lab: its own fresh seed, never shown (a huge number means nothing to a learner), no Seed box.
@@ -120,14 +122,15 @@ class SimulationLab(TournamentTab, Lab):
             seed = DEFAULT_SEED
         super().__init__(seed, fair=fair)
         self.layout.add_class("safari-simulation-lab")  # the lab's root, for tests and the focus keeper
-        self.header.value = f"<h3 style='margin:2px 12px 2px 0;white-space:nowrap'>{html.escape(self.title)}</h3>"
+        self.header.value = f"<h3 style='margin:2px 12px 2px 0;white-space:nowrap'>{html.escape(_(self.title))}</h3>"
         if self.secret:
-            seed_words = ("a seed drawn in your browser" if python_in_browser()
-                          else "a seed drawn on your own server" if learner_owns_the_server()
-                          else "a secret seed drawn on the server")
-            self.deal_note.value = ("<span style='color:#555'>Your own draws: the questions, trials and games "
-                                    f"here come from {seed_words}. No two "
-                                    "screens show the same runs. Reset draws again.</span>")
+            seed_words = (_("a seed drawn in your browser") if python_in_browser()
+                          else _("a seed drawn on your own server") if learner_owns_the_server()
+                          else _("a secret seed drawn on the server"))
+            self.deal_note.value = ("<span style='color:#555'>"
+                                    + _("Your own draws: the questions, trials and games here come from {seed}. "
+                                        "No two screens show the same runs. Reset draws again.").format(
+                                        seed=seed_words) + "</span>")
         self._questions: dict[str, Question] = {}
         #: what was drawn since the last reset and its words (results, coverage, figures, history, tournaments)
         self.runs = SimulationRuns()
@@ -140,35 +143,36 @@ class SimulationLab(TournamentTab, Lab):
         self._pacer = Pacer() if fair and in_kernel() else Pacer(0, 0)
 
         # tab 1: convergence
-        self.question_box = W.Dropdown(description="Question", layout=W.Layout(width="430px"),
+        self.question_box = W.Dropdown(description=_("Question"), layout=W.Layout(width="430px"),
                                        style={"description_width": "70px"})
         self.question_box.observe(self._on_question, names="value")
         self.trials_slider = W.SelectionSlider(options=TRIAL_CHOICES, value=trials if trials in TRIAL_CHOICES else 1000,
-                                               description="Trials N", continuous_update=False,
+                                               description=_("Trials N"), continuous_update=False,
                                                style={"description_width": "70px"})
-        self.run_button = W.Button(description="Simulate", button_style="primary",
-                                   tooltip="Draw N fresh trials (run 1, 2, 3, ...: the same runs in every classroom)")
+        self.run_button = W.Button(description=_("Simulate"), button_style="primary",
+                                   tooltip=_("Draw N fresh trials (run 1, 2, 3, ...: the same runs in every "
+                                             "classroom)"))
         self.run_button.on_click(lambda _b: self._from_page(self.run))
-        self.pool_box = W.Checkbox(value=False, description="Pool my runs", indent=False,
+        self.pool_box = W.Checkbox(value=False, description=_("Pool my runs"), indent=False,
                                    layout=W.Layout(width="130px"))
         self.pool_box.observe(self._on_pool, names="value")
         self.about = W.HTML()
         self.summary = W.HTML()
         self.plot_out = W.HTML()
         self.plot_out.add_class("safari-sim-plot")
-        self.cov_size = W.SelectionSlider(options=COVERAGE_SIZES, value=100, description="n per interval",
+        self.cov_size = W.SelectionSlider(options=COVERAGE_SIZES, value=100, description=_("n per interval"),
                                           continuous_update=False, style={"description_width": "95px"})
         self.cov_count = W.IntSlider(value=100, min=COVERAGE_COUNTS[0], max=COVERAGE_COUNTS[1], step=10,
-                                     description="Intervals", continuous_update=False,
+                                     description=_("Intervals"), continuous_update=False,
                                      style={"description_width": "70px"})
         pin_range(self.cov_count, *COVERAGE_COUNTS)  # a page's {"max": 1000000} is put back
-        self.cov_method = W.Dropdown(options=[("simple: mean ± 1.96·SE", "normal"), ("Wilson's", "wilson")],
+        self.cov_method = W.Dropdown(options=[(_("simple: mean ± 1.96·SE"), "normal"), (_("Wilson's"), "wilson")],
                                      value="normal",
-                                     description="Interval", layout=W.Layout(width="260px"),
+                                     description=_("Interval"), layout=W.Layout(width="260px"),
                                      style={"description_width": "60px"})
         self.cov_method.observe(self._on_method, names="value")
-        self.cov_button = W.Button(description="Run the intervals",
-                                   tooltip="A new round of intervals, each from its own fresh trials")
+        self.cov_button = W.Button(description=_("Run the intervals"),
+                                   tooltip=_("A new round of intervals, each from its own fresh trials"))
         self.cov_button.on_click(lambda _b: self._from_page(self.run_coverage))
         self.cov_summary = W.HTML()
         self.cov_out = W.HTML()
@@ -176,7 +180,7 @@ class SimulationLab(TournamentTab, Lab):
         convergence = W.VBox([
             W.HBox([self.question_box, self.trials_slider, self.run_button, self.pool_box]), self.about,
             self.summary, self.plot_out,
-            W.HTML(INTERVAL_WORDS),
+            W.HTML(_(INTERVAL_WORDS)),
             W.HBox([self.cov_size, self.cov_count, self.cov_method, self.cov_button]),
             self.cov_summary, self.cov_out])
 
@@ -184,10 +188,10 @@ class SimulationLab(TournamentTab, Lab):
         self.tour_button.on_click(lambda _b: self.run_tournament(background=in_kernel()))
 
         self.tabs = W.Tab(children=[convergence, tournament_tab])
-        self.tabs.set_title(0, "Convergence")
-        self.tabs.set_title(1, "Tournament")
+        self.tabs.set_title(0, _("Convergence"))
+        self.tabs.set_title(1, _("Tournament"))
         # Reset's progress, above the tabs (seen from either tab); hidden while nothing long runs
-        self.reset_progress = Progress("Reset")
+        self.reset_progress = Progress(_("Reset"))
         self.reset_progress.bar.bar_style = "info"
         self.reset_progress.widget.layout.display = "none"
         self.reset_progress.widget.children = (*self.reset_progress.widget.children, self.stop_button)
@@ -219,13 +223,13 @@ class SimulationLab(TournamentTab, Lab):
     def _reset(self) -> None:
         """New questions, run 1, round 1 and the tournament's run 1 at the seed; buttons off, a bar above the tabs."""
         background = self._clicked and self._run_tournament_on_reset and in_kernel()
-        with self._busy("Working: new questions, runs and tournament..."):
+        with self._busy(_("Working: new questions, runs and tournament...")):
             self._resetting = True
             bar = self.reset_progress
             bar.widget.layout.display = None
             bar.bar.value = 0  # before the new max: a smaller max would first clamp the old value
             bar.update(0, 3 + (self._games() if self._run_tournament_on_reset else 0))
-            bar.label.value = "questions..."
+            bar.label.value = _("questions...")
             try:
                 self._questions = questions(self.seed)
                 current = self.question_box.value or self._question_default
@@ -236,23 +240,23 @@ class SimulationLab(TournamentTab, Lab):
                 finally:
                     self._quiet = False
                 self.runs.clear()
-                self._reset_step(1, "a run of Simulate...")
-                self._drawn_by_lab = "as it opened"  # issue 27: say so (a learner's first press said "Run 2")
+                self._reset_step(1, _("a run of Simulate..."))
+                self._drawn_by_lab = N_("as it opened")  # issue 27: say so (a learner's first press said "Run 2")
                 try:
                     self.run()
                 finally:
                     self._drawn_by_lab = None
-                self._reset_step(2, "a round of intervals...")
+                self._reset_step(2, _("a round of intervals..."))
                 self.run_coverage()
-                self._reset_step(3, "the tournament...")
+                self._reset_step(3, _("the tournament..."))
                 if self._run_tournament_on_reset and not background:
                     self.run_tournament()
             finally:
                 if not background:
                     self._end_reset()
-        self.show_status("Each press of a button draws new trials or games: run 1, run 2, and so on. "
-                         + ("Another screen draws its own runs." if self.secret
-                            else f"Run 2 here is run 2 {self._screens()}."))
+        self.show_status(_("Each press of a button draws new trials or games: run 1, run 2, and so on.") + " "
+                         + (_("Another screen draws its own runs.") if self.secret
+                            else _("Run 2 here is run 2 {screens}.").format(screens=self._screens())))
         if background:  # after the buttons are restored: the job disables them until it ends
             self.run_tournament(background=True, on_end=self._end_reset)
 
@@ -321,7 +325,7 @@ class SimulationLab(TournamentTab, Lab):
         if self._quiet or not change["new"] or self._refused_while_playing():
             return
         with self._busy(), self._pacer.paced():
-            self._drawn_by_lab = "when you chose this question"
+            self._drawn_by_lab = N_("when you chose this question")
             try:
                 self.run()
             finally:

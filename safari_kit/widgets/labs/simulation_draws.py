@@ -28,6 +28,8 @@ from typing import Callable
 import numpy as np
 
 from safari_kit.core.chance import Chance
+from safari_kit.core.i18n import _
+from safari_kit.presentation.numbers import whole
 from safari_kit.probability.distributions import Estimate, Exact
 
 __all__ = ["Question", "questions", "count_words", "running_estimate", "coverage_run", "exact_coverage",
@@ -104,8 +106,8 @@ def _witness_start(seed: int):
 
 def questions(seed: int = 1) -> dict[str, Question]:
     """The lab's questions for the position dealt by ``seed`` (every exact value from the probability layer)."""
-    from safari_kit.cards.model import DATA_ITEM_LABELS
     from safari_kit.knockout import KnockoutGame
+    from safari_kit.presentation.table_words import ITEM_LABELS  # the catalogue's copy of DATA_ITEM_LABELS
     from safari_kit.probability import cases as PC
     from safari_kit.probability import knockout as PK
     from safari_kit.probability import witness as PW
@@ -118,23 +120,24 @@ def questions(seed: int = 1) -> dict[str, Question]:
 
     exact = PW.p_match(kn, clue, place, ("animal",))
     out["identify-animal"] = Question(
-        "identify-animal", "Identify by animal, knowing nothing",
-        f"The clue card is a {card.color} {card.animal}. You name its animal at place {place}. "
-        "Does the face-down card there share its animal?",
+        "identify-animal", _("Identify by animal, knowing nothing"),
+        _("The clue card is a {color} {animal}. You name its animal at place {place}. Does the face-down card there "
+          "share its animal?").format(color=card.color, animal=card.animal, place=place),
         exact, lambda n, rng: PW.mc_p_match(kn, clue, place, ("animal",), n=n, rng=rng))
 
     exact = PW.p_streak(kn, 4)
     out["challenge-4"] = Question(
-        "challenge-4", "Challenge: 4 safe reveals in a row",
-        f"You challenge with the clue card, the {card.color} {card.animal} ({card.texture}, named {card.name}). "
-        "Are the 4 face-down cards all safe? Safe means sharing no animal, texture, color or name.",
+        "challenge-4", _("Challenge: 4 safe reveals in a row"),
+        _("You challenge with the clue card, the {color} {animal} ({texture}, named {name}). Are the 4 face-down "
+          "cards all safe? Safe means sharing no animal, texture, color or name.").format(
+            color=card.color, animal=card.animal, texture=card.texture, name=card.name),
         exact, lambda n, rng: PW.mc_p_streak(kn, 4, n=n, rng=rng))
 
     deck = list(game.cards)
     exact = PC.p_complete_set("color", [], deck, 10, game=game)
     out["case-colors"] = Question(
-        "case-colors", "Case Card: 5 colors among 10 cards",
-        "You archive 10 random cards. Do they show all 5 colors? That is a set for the 'set of colors' Case Card.",
+        "case-colors", _("Case Card: 5 colors among 10 cards"),
+        _("You archive 10 random cards. Do they show all 5 colors? That is a set for the 'set of colors' Case Card."),
         exact, lambda n, rng: PC.mc_complete_set("color", [], deck, 10, n=n, rng=rng, game=game))
 
     kgame = KnockoutGame(players=3)
@@ -144,9 +147,9 @@ def questions(seed: int = 1) -> dict[str, Question]:
     p, kcard, kitem = min(options, key=lambda o: (abs(float(o[0]) - 0.5), o[1], o[2]))
     pal = kgame.by_id[kcard]
     out["knockout-lead"] = Question(
-        "knockout-lead", "Knockout: win leading",
-        f"Safari Knockout, 3 players: you lead the {pal.name} and name {DATA_ITEM_LABELS[kitem]}. "
-        "Do you win the turn when the others play their best card?",
+        "knockout-lead", _("Knockout: win leading"),
+        _("Safari Knockout, 3 players: you lead the {pal} and name {item}. Do you win the turn when the others play "
+          "their best card?").format(pal=pal.name, item=ITEM_LABELS[kitem]),
         p, lambda n, rng: PK.estimate_p_win(kgame, kobs, kcard, kitem, n=n, rng=rng))
     return out
 
@@ -170,34 +173,36 @@ def count_words(q: Question) -> tuple[str, str]:
     if q.key == "identify-animal" and m:
         a, b = int(m[1]), int(m[2])
         if Fraction(a, b) == p:
-            return f"{a}/{b} =", f"{a} of the {b} cards you cannot see share the clue card's animal."
+            return f"{a}/{b} =", _("{a} of the {b} cards you cannot see share the clue card's animal.").format(a=a, b=b)
     m = re.fullmatch(r"C\((\d+),(\d+)\)/C\((\d+),(\d+)\)", f)
     if q.key == "challenge-4" and m and m[2] == m[4]:
         safe, k, unseen = int(m[1]), int(m[2]), int(m[3])
         a, b = math.comb(safe, k), math.comb(unseen, k)
         if Fraction(a, b) == p:
-            return (f"{a:,}/{b:,} =",
-                    f"Count the ways: {a:,} ways to choose {k} of the {safe} safe cards, out of {b:,} ways to "
-                    f"choose {k} of the {unseen} cards you cannot see. C({safe}, {k}) = {a:,} means the number "
-                    f"of ways to choose {k} cards out of {safe}.")
+            return (f"{whole(a)}/{whole(b)} =",
+                    _("Count the ways: {a} ways to choose {k} of the {safe} safe cards, out of {b} ways to choose "
+                      "{k} of the {unseen} cards you cannot see. C({safe}, {k}) = {a} means the number of ways to "
+                      "choose {k} cards out of {safe}.").format(a=whole(a), b=whole(b), k=k, safe=safe,
+                                                                 unseen=unseen))
     m = re.search(r"/C\((\d+),(\d+)\)", f)
     if q.key == "case-colors" and m:
         cards, k = int(m[1]), int(m[2])
         total = math.comb(cards, k)
         fav = p * total
         if fav.denominator == 1:
-            return (f"{int(fav):,}/{total:,} =",
-                    f"Count the ways: of all {total:,} ways to pick {k} of the {cards} cards, {int(fav):,} "
-                    "show all 5 colors.")
+            return (f"{whole(int(fav))}/{whole(total)} =",
+                    _("Count the ways: of all {total} ways to pick {k} of the {cards} cards, {fav} show all 5 "
+                      "colors.").format(total=whole(total), k=k, cards=cards, fav=whole(int(fav))))
     m = re.fullmatch(r"C\((\d+)-(\d+),(\d+)\)/C\((\d+),(\d+)\)", f)
     if q.key == "knockout-lead" and m and m[1] == m[4] and m[3] == m[5]:
         unseen, higher, k = int(m[1]), int(m[2]), int(m[3])
         a, b = math.comb(unseen - higher, k), math.comb(unseen, k)
         if Fraction(a, b) == p:
-            return (f"{a:,}/{b:,} =",
-                    f"The others hold {k} of the {unseen} cards you cannot see, and {higher} of those beat "
-                    f"yours. You win when none of the {higher} is among their {k}: {a:,} ways of {b:,}. "
-                    f"C({unseen}, {k}) means the number of ways to choose {k} cards out of {unseen}.")
+            return (f"{whole(a)}/{whole(b)} =",
+                    _("The others hold {k} of the {unseen} cards you cannot see, and {higher} of those beat yours. "
+                      "You win when none of the {higher} is among their {k}: {a} ways of {b}. C({unseen}, {k}) "
+                      "means the number of ways to choose {k} cards out of {unseen}.").format(
+                        k=k, unseen=unseen, higher=higher, a=whole(a), b=whole(b)))
     return f"{q.formula} =", ""
 
 

@@ -16,6 +16,8 @@ import time
 
 import ipywidgets as W
 
+from safari_kit.core.i18n import N_, _, language
+from safari_kit.presentation.numbers import whole
 from safari_kit.presentation.simulation_runs import bot_words, stopped_words
 from safari_kit.widgets.labs.base import Progress, guarded
 from safari_kit.widgets.labs.limits import WorkStopped, bounded_int, low_priority, pin_range, wall_time_cap
@@ -41,20 +43,21 @@ class TournamentTab:
     def _tournament_tab(self, tournament_game: str) -> W.VBox:
         """Build the tab's widgets (the lab wires the Run tournament button) and return the tab."""
         self.game_box = W.ToggleButtons(options=[("Safari Witness", "witness"), ("Safari Knockout", "knockout")],
-                                        value=tournament_game, description="Game")
-        self.players_slider = W.IntSlider(value=3, min=PLAYERS[0], max=PLAYERS[1], description="Players",
+                                        value=tournament_game, description=_("Game"))
+        self.players_slider = W.IntSlider(value=3, min=PLAYERS[0], max=PLAYERS[1], description=_("Players"),
                                           continuous_update=False)
         pin_range(self.players_slider, *PLAYERS)
         self.games_slider = W.SelectionSlider(options=TOURNAMENT_GAMES,
                                               value=100 if tournament_game == "knockout" else 30,
-                                              description="Games", continuous_update=False)
+                                              description=_("Games"), continuous_update=False)
         self.seat_boxes = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.tour_button = W.Button(description="Run tournament", button_style="primary",
-                                    tooltip="Play fresh games (run 1, 2, 3, ...: the same games in every classroom)")
-        self.progress = Progress("Games")
+        self.tour_button = W.Button(description=_("Run tournament"), button_style="primary",
+                                    tooltip=_("Play fresh games (run 1, 2, 3, ...: the same games in every "
+                                              "classroom)"))
+        self.progress = Progress(_("Games"))
         # long work (a tournament) runs in steps of TOURNAMENT_CHUNK games; Stop and the wall-time cap end it
-        self.stop_button = W.Button(description="Stop", button_style="danger", disabled=True,
-                                    tooltip="Stop the games being played", layout=W.Layout(width="70px"))
+        self.stop_button = W.Button(description=_("Stop"), button_style="danger", disabled=True,
+                                    tooltip=_("Stop the games being played"), layout=W.Layout(width="70px"))
         self.stop_button.add_class("safari-sim-stop")
         self.stop_button.on_click(lambda _b: self.stop())
         self._stop_requested = False
@@ -67,7 +70,7 @@ class TournamentTab:
         self.players_slider.observe(self._on_lineup_change, names="value")
         return W.VBox([
             self.game_box, W.HBox([self.players_slider, self.games_slider]),
-            W.HTML("Bots (seats rotate every game, so nobody keeps the first seat):"), self.seat_boxes,
+            W.HTML(_("Bots (seats rotate every game, so nobody keeps the first seat):")), self.seat_boxes,
             W.HBox([self.tour_button, self.progress.widget, self.stop_button]), self.tour_summary, self.tour_out])
 
     def _tournament_progress(self, done: int, total: int) -> None:
@@ -76,13 +79,14 @@ class TournamentTab:
         self.progress.update(done, total)
         if self._resetting:  # Reset's bar: its 3 first steps, then the games
             self.reset_progress.bar.value = 3 + int(done)
-            self.reset_progress.label.value = f"the tournament: {done:,} / {total:,} games"
+            self.reset_progress.label.value = _("the tournament: {done} / {total} games").format(
+                done=whole(done), total=whole(total))
         if done < total:
             if self._stop_requested:
-                raise WorkStopped("you pressed Stop", done, total)
+                raise WorkStopped(N_("you pressed Stop"), done, total)  # said by stopped_words, translated
             if self._deadline is not None and time.monotonic() > self._deadline:
-                raise WorkStopped(f"one run may take at most {wall_time_cap(self.fair):g} seconds on this "
-                                  "server", done, total)
+                raise WorkStopped(_("one run may take at most {seconds} seconds on this server").format(
+                    seconds=f"{wall_time_cap(self.fair):g}"), done, total)
 
     def stop(self) -> None:
         """Stop the tournament being played, at its next step (the Stop button)."""
@@ -94,7 +98,7 @@ class TournamentTab:
         button still reaches the server): say so and refuse."""
         if self._job is None:
             return False
-        self.show_status("Games are being played: wait for them, or press Stop.", kind="bad")
+        self.show_status(_("Games are being played: wait for them, or press Stop."), kind="bad")
         return True
 
     def _games(self) -> int:
@@ -112,7 +116,7 @@ class TournamentTab:
         for s in range(bounded_int(self.players_slider.value, *PLAYERS, 3)):
             value = old[s] if s < len(old) and old[s] in choices else defaults[s]
             boxes.append(W.Dropdown(options=[(bot_words(game, c), c) for c in choices], value=value,
-                                    description=f"Bot {s + 1}",
+                                    description=_("Bot {n}").format(n=s + 1),
                                     layout=W.Layout(width="390px"), style={"description_width": "45px"}))
         self.seat_boxes.children = boxes
 
@@ -145,7 +149,7 @@ class TournamentTab:
             self.players_slider.value = len(bots)
             for box, spec in zip(self.seat_boxes.children, bots):
                 spec = spec.strip()
-                if spec not in [v for _, v in box.options]:
+                if spec not in [v for _words, v in box.options]:
                     box.options = tuple(box.options) + ((bot_words(self.game_box.value, spec), spec),)
                 box.value = spec
         if games is not None:
@@ -157,7 +161,7 @@ class TournamentTab:
         k = self.runs.press("tournament", *lineup)
         seed = tournament_seed(self.seed, k)
         key = (seed, *lineup, TOURNAMENT_CHUNK)
-        message = f"Playing {games} games, run {k} of this line-up (the bar counts them)..."
+        message = _("Playing {games} games, run {k} of this line-up (the bar counts them)...").format(games=games, k=k)
         res = self.runs.kept_tournament(key)
         if res is not None:  # played before at this seed: the same games, at once
             with self._busy(message):
@@ -214,14 +218,16 @@ class TournamentTab:
         shown = self.status.value
 
         def body() -> None:
-            try:
-                with low_priority():  # this thread's work yields to the class's clicks on a shared server
+            try:  # a new thread starts in no language: it speaks the lab's (issue 30)
+                with language(getattr(self, "language", None)), low_priority():  # yields to the class's clicks
                     work()
             except Exception as exc:  # noqa: BLE001 - as guarded does: kept, logged, said plainly
                 self.errors.append(f"{type(exc).__name__}: {exc}")
                 log.exception("a tournament in the background failed")
-                self.show_status(f"Something went wrong ({type(exc).__name__}); the server's log has the "
-                                 "details. Press Reset to start again.", kind="error")
+                with language(getattr(self, "language", None)):
+                    self.show_status(_("Something went wrong ({problem}); the server's log has the details. "
+                                       "Press Reset to start again.").format(problem=type(exc).__name__),
+                                     kind="error")
             finally:
                 if self.status.value == shown:
                     self.status.value = before
@@ -229,7 +235,8 @@ class TournamentTab:
                 for b in self._buttons:
                     b.disabled = was.get(id(b), False)
                 if on_end is not None:
-                    on_end()
+                    with language(getattr(self, "language", None)):
+                        on_end()
 
         self._job = threading.Thread(target=body, name="safari-kit tournament", daemon=True)
         self._job.start()
