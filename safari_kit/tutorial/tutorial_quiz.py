@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from safari_kit.core.i18n import _, and_join, ngettext
 from safari_kit.tutorial.tutorials import RULINGS, Script
 
 __all__ = ["Question", "questions", "questions_by_step", "known_places", "visible_cards"]
@@ -57,7 +58,7 @@ class Question:
 
 def _ruling_line(code: str) -> str:
     """A ruling's one line (tutorials.RULINGS) as the why of a question: "... from the deck (W6)."."""
-    return f"{RULINGS[code][1].rstrip('.')} ({code})."
+    return _("{ruling} ({code}).").format(ruling=_(RULINGS[code][1]).rstrip("."), code=code)
 
 
 def _one(question_id: str, flags: list[bool]) -> int:
@@ -69,7 +70,7 @@ def _one(question_id: str, flags: list[bool]) -> int:
 
 
 def _seat(seat: int, viewer: int) -> str:
-    return "You" if seat == viewer else f"Player {seat}"
+    return _("You") if seat == viewer else _("Player {seat}").format(seat=seat)
 
 
 # ----------------------------------------------------------------------------- what a seat knows
@@ -113,9 +114,10 @@ def _witness(script: Script, states: list) -> list[Question]:
     outcomes = (UNIDENTIFIED_SIZE, left)
     out.append(Question(
         "witness-q1", k,
-        f"The Unidentified Area is down to {left} face-down cards, and the deck holds {deck}. "
-        "What happens to the Unidentified Area when you archive your cards?",
-        (f"Refilled to {UNIDENTIFIED_SIZE} from the deck", f"It stays at {left} cards"),
+        _("The Unidentified Area is down to {left} face-down cards, and the deck holds {deck}. What happens to the "
+          "Unidentified Area when you archive your cards?").format(left=left, deck=deck),
+        (_("Refilled to {n} from the deck").format(n=UNIDENTIFIED_SIZE),
+         _("It stays at {left} cards").format(left=left)),
         _one("witness-q1", [n == len(after.places) for n in outcomes]),
         _ruling_line("W6"), ("W6",), frozenset()))
 
@@ -140,17 +142,19 @@ def _witness(script: Script, states: list) -> list[Question]:
     cards = {p: game.cards[game.index[known[p]]] for p in places}
     flags = [safe(p) for p in places]
     right = _one("witness-q2", flags)
-    shares = [f"place {p} shares {' and '.join(shared_words(game, challenged, known[p]))}"
+    shares = [_("place {place} shares {what}").format(place=p, what=and_join(shared_words(game, challenged, known[p])))
               for p in places if p != places[right]]
     safe_card = cards[places[right]]
     out.append(Question(
         "witness-q2", k,
-        f"You challenge {words[challenged]}. You have seen the cards at these places: which one is safe "
-        "to reveal?",
-        tuple(f"Place {p}: {c.color} {c.animal}, {c.texture}, {c.name}" for p, c in cards.items()),
+        _("You challenge {card}. You have seen the cards at these places: which one is safe to reveal?").format(
+            card=words[challenged]),
+        tuple(_("Place {place}: {color} {animal}, {texture}, {name}").format(
+            place=p, color=c.color, animal=c.animal, texture=c.texture, name=c.name) for p, c in cards.items()),
         right,
-        f"A safe card shares nothing with the challenged card. The {safe_card.color} {safe_card.animal} at "
-        f"place {places[right]} shares nothing with it. But {', and '.join(shares)} (W5).", ("W5",),
+        _("A safe card shares nothing with the challenged card. The {color} {animal} at place {place} shares nothing "
+          "with it. But {shares} (W5).").format(color=safe_card.color, animal=safe_card.animal, place=places[right],
+                                                 shares=_(", and ").join(shares)), ("W5",),
         frozenset({challenged, *(known[p] for p in places)})))
 
     # q3: may the Challenge stop yet (W5)? read from legal_actions() of the position
@@ -160,11 +164,13 @@ def _witness(script: Script, states: list) -> list[Question]:
     may_stop = any(isinstance(a, A.StopChallenge) for a in before.legal_actions())
     out.append(Question(
         "witness-q3", k,
-        f"Your Challenge has {n} safe reveal{'s' if n != 1 else ''} so far. "
-        "May you stop now and win the revealed cards?",
-        ("Yes: stop now", "No: reveal another card first"),
+        ngettext("Your Challenge has {n} safe reveal so far. May you stop now and win the revealed cards?",
+                 "Your Challenge has {n} safe reveals so far. May you stop now and win the revealed cards?",
+                 n).format(n=n),
+        (_("Yes: stop now"), _("No: reveal another card first")),
         _one("witness-q3", [may_stop, not may_stop]),
-        f"A Challenge may stop only after {MIN_SAFE} safe reveals, and you have {n} so far (W5).",
+        _("A Challenge may stop only after {min} safe reveals, and you have {n} so far (W5).").format(
+            min=MIN_SAFE, n=n),
         ("W5",), frozenset()))
 
     # q4: the end (W7): the refill after your archive needs a card the deck has not got
@@ -174,9 +180,11 @@ def _witness(script: Script, states: list) -> list[Question]:
     nxt = (viewer + 1) % before.players
     out.append(Question(
         "witness-q4", k,
-        f"After your archive the Unidentified Area holds {left} cards, fewer than {UNIDENTIFIED_SIZE}, and "
-        f"{'the deck is empty' if deck == 0 else f'the deck holds {deck}'}. What happens?",
-        ("The game ends", f"Player {nxt} takes the next turn"),
+        (_("After your archive the Unidentified Area holds {left} cards, fewer than {size}, and the deck is empty. "
+           "What happens?") if deck == 0 else
+         _("After your archive the Unidentified Area holds {left} cards, fewer than {size}, and the deck holds "
+           "{deck}. What happens?")).format(left=left, size=UNIDENTIFIED_SIZE, deck=deck),
+        (_("The game ends"), _("Player {seat} takes the next turn").format(seat=nxt)),
         _one("witness-q4", [after.is_terminal(), not after.is_terminal() and after.current_player == nxt]),
         _ruling_line("W7"), ("W7", "W6"), frozenset()))
     return out
@@ -190,8 +198,10 @@ def _knockout(script: Script, states: list) -> list[Question]:
     out = []
 
     def play_words(state, seat: int, card: str, item: str) -> str:
-        who = "your" if seat == viewer else f"Player {seat}'s"
-        return f"{who} {words[card]} ({getattr(words[card], item)})"
+        if seat == viewer:
+            return _("your {card} ({value})").format(card=words[card], value=getattr(words[card], item))
+        return _("Player {seat}'s {card} ({value})").format(seat=seat, card=words[card],
+                                                             value=getattr(words[card], item))
 
     # q1: must a follower beat the lead (K3)? the engine's legal_actions() for the next seat
     k = script.index("lead")
@@ -203,9 +213,9 @@ def _knockout(script: Script, states: list) -> list[Question]:
     value = getattr(words[lead_card], item)
     out.append(Question(
         "knockout-q1", k,
-        f"You led {words[lead_card]} and named {ITEM_SHORT[item].lower()}: {value}. Player {seat} plays next. "
-        f"Must Player {seat} beat {value}?",
-        ("No: any card may be played", "Yes: a higher card, if they have one"),
+        _("You led {card} and named {item}: {value}. Player {seat} plays next. Must Player {seat} beat {value}?"
+          ).format(card=words[lead_card], item=ITEM_SHORT[item].lower(), value=value, seat=seat),
+        (_("No: any card may be played"), _("Yes: a higher card, if they have one")),
         _one("knockout-q1", [any_card, not any_card]),
         _ruling_line("K3"), ("K3",), frozenset({lead_card})))
 
@@ -221,14 +231,15 @@ def _knockout(script: Script, states: list) -> list[Question]:
     winner = after.completed_turns[len(before.completed_turns)]["winner"]
     seats = list(before.active)
     shown = "; ".join(play_words(before, s, c, item) for s, c in trick)
-    rule = ("Between equal values the card played first wins" if tied else "The highest value wins")
+    rule = (_("Between equal values the card played first wins, and {play} came first (K3).") if tied
+            else _("The highest value wins, and {play} came first (K3)."))
     out.append(Question(
         "knockout-q2", k,
-        f"{ITEM_SHORT[item]} so far: {shown}. Player {last} plays last. If Player {last}'s card is lower, "
-        "who wins this turn?",
+        _("{item} so far: {shown}. Player {last} plays last. If Player {last}'s card is lower, who wins this turn?"
+          ).format(item=ITEM_SHORT[item], shown=shown, last=last),
         tuple(_seat(s, viewer) for s in seats),
         _one("knockout-q2", [s == winner for s in seats]),
-        f"{rule}, and {play_words(before, *first_best, item)} came first (K3).",
+        rule.format(play=play_words(before, *first_best, item)),
         ("K3",), frozenset(c for _, c in trick)))
 
     # q3: elimination (K5): the seat that won no turn in this round, if it wins none in the last turn
@@ -242,9 +253,16 @@ def _knockout(script: Script, states: list) -> list[Question]:
     left = before.cards_per_player - sum(1 for t in before.completed_turns if t["round"] == before.round)
     out.append(Question(
         "knockout-q3", k,
-        f"{'One turn is' if left == 1 else f'{left} turns are'} left in round {before.round}, and Player {seat} "
-        f"has won no turn in it. If Player {seat} wins no turn now either, what happens to Player {seat}?",
-        (f"Player {seat} is out of the game", f"Player {seat} plays on in round {before.round + 1}"),
+        # the last turn is said in words ("One turn is"), so it is its own sentence; {left} is 2 or more
+        (_("One turn is left in round {round}, and Player {seat} has won no turn in it. If Player {seat} wins no "
+           "turn now either, what happens to Player {seat}?") if left == 1 else
+         ngettext("{left} turn are left in round {round}, and Player {seat} has won no turn in it. If Player {seat} "
+                  "wins no turn now either, what happens to Player {seat}?",
+                  "{left} turns are left in round {round}, and Player {seat} has won no turn in it. If Player {seat} "
+                  "wins no turn now either, what happens to Player {seat}?", left)).format(
+            left=left, round=before.round, seat=seat),
+        (_("Player {seat} is out of the game").format(seat=seat),
+         _("Player {seat} plays on in round {round}").format(seat=seat, round=before.round + 1)),
         _one("knockout-q3", [seat in after.out, seat not in after.out]),
         _ruling_line("K5"), ("K5",), frozenset()))
     return out

@@ -26,5 +26,5 @@ def test_the_simulation_lab_speaks_spanish_with_decimal_commas():
     lab.run_tournament(game="knockout", bots="greedy,highcard", games=10)
     table = lab.tour_summary.value
     assert "Torneo de Knockout: 10 partidas, 2 jugadores" in table and "Tasa de victorias" in table
-    assert "Bot que abre con su carta con menos probabilidad de perder" in table
+    assert "Bot que empieza con su carta con menos probabilidad de perder" in table
     assert not lab.errors, lab.errors

@@ -39,6 +39,7 @@ import html
 
 import ipywidgets as W
 
+from safari_kit.core.i18n import _, language
 from safari_kit.widgets.labs.base import Lab, guarded
 from safari_kit.widgets.table import CardTable
 
@@ -75,20 +76,23 @@ class RulesTutorial(Lab):
         self.record_lab = f"tutorial-{self.script.game}"  # issue 21: the quiz answers' lab in the class records
         #: the quiz by the step it is asked at; none from another seat (its words speak to the learner's seat)
         self.questions = _quiz(self.script) if self.viewer == self.script.viewer else {}
+        #: the same quiz in English: the class records keep the answer's English words (issue 30)
+        with language("en"):
+            self._english_questions = _quiz(self.script) if self.questions else {}
         #: question id -> index of the learner's first answer (kept over Restart: one answer per question)
         self.answers: dict[str, int] = {}
         super().__init__(seed=self.script.setup.get("seed", 0))
         # the script fixes the whole game: no seed to choose; Reset is the Restart button
         self.seed_box.layout.display = "none"
-        self.reset_button.description = "Restart"
-        self.reset_button.tooltip = "Back to the first step"
-        self.back_button = W.Button(description="Back", tooltip="The previous step")
-        self.next_button = W.Button(description="Next", tooltip="The next step",
+        self.reset_button.description = _("Restart")
+        self.reset_button.tooltip = _("Back to the first step")
+        self.back_button = W.Button(description=_("Back"), tooltip=_("The previous step"))
+        self.next_button = W.Button(description=_("Next"), tooltip=_("The next step"),
                                     button_style="primary")
         self.back_button.on_click(lambda _b: self.back())
         self.next_button.on_click(lambda _b: self.next())
         self.counter = W.HTML()
-        self.intro = W.HTML(f"<i>{html.escape(self.script.intro)}</i>")
+        self.intro = W.HTML(f"<i>{html.escape(_(self.script.intro))}</i>")
         self.step_title = W.HTML()
         self.table = CardTable(game=self.script.game)
         self.explanation = W.HTML(layout=W.Layout(max_width="820px"))
@@ -138,14 +142,14 @@ class RulesTutorial(Lab):
     @guarded
     def next(self) -> None:
         if self.step >= self.steps - 1:
-            self.show_status("This is the last step. Press Restart to watch it again.", kind="info")
+            self.show_status(_("This is the last step. Press Restart to watch it again."), kind="info")
             return
         self._show(self.step + 1)
 
     @guarded
     def back(self) -> None:
         if self.step <= 0:
-            self.show_status("This is the first step.", kind="info")
+            self.show_status(_("This is the first step."), kind="info")
             return
         self._show(self.step - 1)
 
@@ -159,28 +163,31 @@ class RulesTutorial(Lab):
         """Answer the question of this step with choice ``choice`` (0-based; what a choice button does)."""
         q = self.question
         if q is None:
-            self.show_status("There is no question at this step: press Next.", kind="info")
+            self.show_status(_("There is no question at this step: press Next."), kind="info")
             return
         if q.id in self.answers:
             return  # answered already: a second answer changes nothing and records nothing
         if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(q.choices):
-            self.show_status(f"There is no choice {choice!r}: the choices are 0 to {len(q.choices) - 1}.",
-                             kind="bad")
+            self.show_status(_("There is no choice {choice}: the choices are 0 to {last}.").format(
+                choice=repr(choice), last=len(q.choices) - 1), kind="bad")
             return
         self.answers[q.id] = choice
         right = choice == q.correct
-        self.record("quiz_answer", question=q.id, answer=q.choices[choice], correct=right)
+        english = self._english_questions.get(self.step, q)
+        self.record("quiz_answer", question=q.id, answer=english.choices[choice], correct=right)
         self._show_quiz(q)
         # the why is under the question; the status line says the verdict, a screen reader hears it all
-        self.show_status(f"{'Right!' if right else 'Not quite: the right answer is marked ✓.'} The reason is "
-                         "under the question. Press Next to see it happen.", kind="good" if right else "bad",
-                         spoken=f"{self._verdict(q)} Press Next to see it happen.")
+        self.show_status((_("Right! The reason is under the question. Press Next to see it happen.") if right else
+                          _("Not quite: the right answer is marked ✓. The reason is under the question. Press Next "
+                            "to see it happen.")), kind="good" if right else "bad",
+                         spoken=self._verdict(q) + " " + _("Press Next to see it happen."))
 
     @guarded
     def go(self, k: int) -> None:
         """Jump to step ``k`` (0-based)."""
         if not isinstance(k, int) or not 0 <= k < self.steps:
-            self.show_status(f"There is no step {k!r}: the steps are 0 to {self.steps - 1}.", kind="bad")
+            self.show_status(_("There is no step {k}: the steps are 0 to {last}.").format(
+                k=repr(k), last=self.steps - 1), kind="bad")
             return
         self._show(k)
 
@@ -192,14 +199,15 @@ class RulesTutorial(Lab):
         step = self.script.steps[k]
         state = self._states[k]
         before = self._states[k - 1] if k else None
-        self.table.show(state, self.viewer, selectable=[], message=f"Step {k + 1}: {step.title}",
+        title = _(step.title)
+        self.table.show(state, self.viewer, selectable=[], message=_("Step {k}: {title}").format(k=k + 1, title=title),
                         highlight=self._highlight(before, state))
         self.table.set_notes(self._look_notes(before, state))
-        self.counter.value = f"<b>Step {k + 1} of {self.steps}</b>"
-        self.step_title.value = f"<h4 style='margin:6px 0'>{html.escape(step.title)}</h4>"
+        self.counter.value = "<b>" + _("Step {k} of {n}").format(k=k + 1, n=self.steps) + "</b>"
+        self.step_title.value = f"<h4 style='margin:6px 0'>{html.escape(title)}</h4>"
         badges = []
         for code in step.rulings:
-            name, summary = tutorials.RULINGS.get(code, (code, ""))
+            name, summary = (_(w) if w else w for w in tutorials.RULINGS.get(code, (code, "")))
             where = html.escape(learner_rules.page_pointer(code))
             # the ruling in a learner's words opens in place (no link: see the module's docstring)
             badges.append(f"<li><details class='safari-ruling' data-ruling='{html.escape(code)}'>"
@@ -209,8 +217,8 @@ class RulesTutorial(Lab):
                           f"<p class='safari-ruling-page'><i>{where}</i></p></div></details></li>")
         self.explanation.value = (f"<div class='safari-tutorial-text' style='font-size:14px;line-height:1.5'>"
                                   f"<p>{html.escape(self.script.explain(k))}</p>"
-                                  f"<p style='margin-bottom:2px'><b>Rules used in this step</b> "
-                                  f"(click one to read it):</p>"
+                                  "<p style='margin-bottom:2px'>"
+                                  + _("<b>Rules used in this step</b> (click one to read it):") + "</p>"
                                   f"<ul style='margin-top:2px'>{''.join(badges)}</ul></div>")
         self.facts.value = f"<div style='color:#345'>{html.escape(self._facts(state))}</div>"
         self.revealed.value = self._revealed_html(before, state)
@@ -218,27 +226,28 @@ class RulesTutorial(Lab):
         self.next_button.disabled = k == self.steps - 1
         q = self.question
         self._show_quiz(q)
-        status = ("The end of the tutorial: press Restart to watch it again." if k == self.steps - 1
-                  else "Press Next for the next step.")
+        status = (_("The end of the tutorial: press Restart to watch it again.") if k == self.steps - 1
+                  else _("Press Next for the next step."))
         if k == 0 and self.questions:  # say at the start that quiz questions come (issue 27: nobody found them)
-            status += f" On the way, {len(self.questions)} quiz questions ask what happens next."
+            status += " " + _("On the way, {n} quiz questions ask what happens next.").format(n=len(self.questions))
         asked = ""
         if q is not None and q.id not in self.answers:
-            status = "Quiz: a question about the next step. Choose an answer, or press Next to skip it."
+            status = _("Quiz: a question about the next step. Choose an answer, or press Next to skip it.")
             number = sorted(self.questions).index(k) + 1
-            asked = f" Quiz question {number} of {len(self.questions)}: {q.text} Choices: {'; '.join(q.choices)}."
+            asked = " " + _("Quiz question {number} of {n}: {text} Choices: {choices}.").format(
+                number=number, n=len(self.questions), text=q.text, choices="; ".join(q.choices))
         elif q is not None:
-            asked = f" You answered this step's question: {self._verdict(q)}"
+            asked = " " + _("You answered this step's question: {verdict}").format(verdict=self._verdict(q))
         # said: the step a sighted learner reads beside the table (issue 20), then the question
         self.show_status(status, kind="info",
-                         spoken=f"Step {k + 1} of {self.steps}: {step.title}. {self.script.explain(k)}{asked} "
-                                f"{status}")
+                         spoken=_("Step {k} of {n}: {title}.").format(k=k + 1, n=self.steps, title=title)
+                         + f" {self.script.explain(k)}{asked} {status}")
 
     def _verdict(self, q) -> str:
         """What the learner's answer to ``q`` earned, in words (never colour alone): Right / Not quite, and why."""
         if self.answers[q.id] == q.correct:
-            return f"Right: {q.why}"
-        return f"Not quite: the answer is \u201c{q.answer}\u201d. {q.why}"
+            return _("Right: {why}").format(why=q.why)
+        return _("Not quite: the answer is \u201c{answer}\u201d. {why}").format(answer=q.answer, why=q.why)
 
     def _show_quiz(self, q) -> None:
         """The question of this step with its choice buttons, or nothing; once answered, its result (buttons
@@ -252,8 +261,9 @@ class RulesTutorial(Lab):
         chosen = self.answers.get(q.id)
         number = sorted(self.questions).index(self.step) + 1
         self.quiz_text.value = ("<div class='safari-quiz-question' style='font-size:14px;line-height:1.4'>"
-                                f"<div style='color:#8a4b00;font-weight:bold'>Quiz: question {number} of "
-                                f"{len(self.questions)}</div><b>What happens next?</b> {html.escape(q.text)}</div>")
+                                "<div style='color:#8a4b00;font-weight:bold'>"
+                                + _("Quiz: question {number} of {n}").format(number=number, n=len(self.questions))
+                                + "</div><b>" + _("What happens next?") + f"</b> {html.escape(q.text)}</div>")
         for j, b in enumerate(self.quiz_buttons):
             if j >= len(q.choices):
                 b.layout.display, b.disabled, b.description = "none", True, ""
@@ -261,13 +271,13 @@ class RulesTutorial(Lab):
             label = q.choices[j]
             mark = "" if chosen is None else "\u2713 " if j == q.correct else "\u2717 " if j == chosen else ""
             b.description = mark + label
-            b.tooltip = f"Answer: {label}" if chosen is None else ("the right answer" if j == q.correct
-                                                                    else "your answer" if j == chosen else "")
+            b.tooltip = (_("Answer: {label}").format(label=label) if chosen is None
+                         else _("the right answer") if j == q.correct else _("your answer") if j == chosen else "")
             b.disabled = chosen is not None
             b.layout.display = None
         if chosen is None:
-            self.quiz_result.value = ("<div style='color:#555;font-size:13px;line-height:1.4'>Choose an answer, "
-                                      "or press Next to skip the question.</div>")
+            self.quiz_result.value = ("<div style='color:#555;font-size:13px;line-height:1.4'>"
+                                      + _("Choose an answer, or press Next to skip the question.") + "</div>")
         else:
             color = "#1b7f3b" if chosen == q.correct else "#a33"
             self.quiz_result.value = (f"<div class='safari-quiz-result' style='color:{color};font-size:14px;"
@@ -278,17 +288,17 @@ class RulesTutorial(Lab):
         """Numbers read from the engine for this step (nothing hidden from the viewer)."""
         obs = state.observation(self.viewer)
         if self.script.game == "witness":
-            archives = ", ".join(f"Player {p}: {len(a)}" for p, a in enumerate(obs.archives))
-            text = (f"Deck: {obs.deck_count} cards · Unidentified Area: {len(obs.unidentified)} cards "
-                    f"· Archives: {archives}")
+            archives = ", ".join(_("Player {p}: {n}").format(p=p, n=len(a)) for p, a in enumerate(obs.archives))
+            text = _("Deck: {deck} cards · Unidentified Area: {area} cards · Archives: {archives}").format(
+                deck=obs.deck_count, area=len(obs.unidentified), archives=archives)
             if obs.end_reason:
-                why = "an archive reached 10" if obs.end_reason == "archive" else "the deck ran out"
-                text += f" · Game over ({why})"
+                text += " · " + (_("Game over (an archive reached 10)") if obs.end_reason == "archive"
+                                 else _("Game over (the deck ran out)"))
             return text
-        scores = ", ".join(f"Player {p}: {s}" for p, s in enumerate(obs.scores))
-        out = ", ".join(f"Player {p}" for p in obs.out) or "nobody"
-        return (f"Round {obs.round} of {obs.rounds} ({obs.cards_per_player} cards each) · Scores: {scores} "
-                f"· Out: {out}")
+        scores = ", ".join(_("Player {p}: {n}").format(p=p, n=s) for p, s in enumerate(obs.scores))
+        out = ", ".join(_("Player {seat}").format(seat=p) for p in obs.out) or _("nobody")
+        return _("Round {round} of {rounds} ({cards} cards each) · Scores: {scores} · Out: {out}").format(
+            round=obs.round, rounds=obs.rounds, cards=obs.cards_per_player, scores=scores, out=out)
 
     def _highlight(self, before, state) -> list[dict]:
         """Places touched in this step (Witness) or the card that won the last turn (Knockout)."""
@@ -331,7 +341,8 @@ class RulesTutorial(Lab):
         for event in obs.log[start:]:
             if event["kind"] == "tom" and "card" in event and event["place"] in state.places:
                 card = state.game.cards[state.game.index[event["card"]]]
-                notes[("place", event["place"])] = f"you saw:\n{card.color} {card.animal}\n({card.name})"
+                notes[("place", event["place"])] = _("you saw:\n{color} {animal}\n({name})").format(
+                    color=card.color, animal=card.animal, name=card.name)
         return notes
 
     def _turns_html(self, before, state) -> str:
@@ -347,11 +358,14 @@ class RulesTutorial(Lab):
         rows = []
         for t in new:
             item = t["item"]
-            plays = ", ".join(f"{'you' if s == self.viewer else f'Player {s}'}: {html.escape(game.by_id[c].name)} "
-                              f"({float(game.by_id[c].value(item)):g} {ITEM_UNITS[item]})" for s, c in t["plays"])
-            won = "you" if t["winner"] == self.viewer else f"Player {t['winner']}"
-            rows.append(f"<li>Round {t['round']}, {ITEM_SHORT[item].lower()}: {plays}; won by <b>{won}</b></li>")
-        return ("<div class='safari-tutorial-turns'><b>Turns finished in this step</b>"
+            plays = ", ".join(_("{who}: {card} ({value} {unit})").format(
+                who=_("you") if s == self.viewer else _("Player {seat}").format(seat=s),
+                card=html.escape(game.by_id[c].name), value=f"{float(game.by_id[c].value(item)):g}",
+                unit=_(ITEM_UNITS[item])) for s, c in t["plays"])
+            won = _("you") if t["winner"] == self.viewer else _("Player {seat}").format(seat=t["winner"])
+            rows.append("<li>" + _("Round {round}, {item}: {plays}; won by <b>{won}</b>").format(
+                round=t["round"], item=ITEM_SHORT[item].lower(), plays=plays, won=won) + "</li>")
+        return ("<div class='safari-tutorial-turns'><b>" + _("Turns finished in this step") + "</b>"
                 f"<ul style='margin:2px 0'>{''.join(rows)}</ul></div>")
 
     def _revealed_html(self, before, state) -> str:
@@ -380,6 +394,7 @@ class RulesTutorial(Lab):
                     cards.append(game.cards[game.index[cid]])
         if not cards:
             return ""
-        return ("<div><b>Turned face up in this step</b> (seen by "
-                f"{'you only' if any(e['kind'] == 'tom' for e in obs.log[start:]) else 'everybody'}):<br>"
+        return ("<div>" + (_("<b>Turned face up in this step</b> (seen by you only):")
+                           if any(e["kind"] == "tom" for e in obs.log[start:])
+                           else _("<b>Turned face up in this step</b> (seen by everybody):")) + "<br>"
                 + "".join(mugshot_html(c) for c in cards) + "</div>")
