@@ -12,7 +12,7 @@ import html
 from safari_kit.core.i18n import _, and_join, ngettext
 from safari_kit.presentation.fullgame_flow import bot_words
 from safari_kit.presentation.narration import card_label, describe_event, types_label
-from safari_kit.witness.cases import CASE_BY_KEY, case_points
+from safari_kit.presentation.case_words import case_text, case_why
 
 __all__ = ["bot_failure_html", "fold_passes", "news_html", "over_html", "pass_html", "passes_html", "picked_html",
            "record_words", "tom_html"]
@@ -153,8 +153,8 @@ def over_html(flow) -> tuple[str, str]:
         case = ""
         if state.case_cards is not None:
             key = state.case_cards[p]
-            pts, why = case_points(key, [state.card(c) for c in state.archives[p]])
-            case = f"{html.escape(CASE_BY_KEY[key].text)}<br><span style='color:#666'>{html.escape(why)}</span>"
+            why = case_why(key, [state.card(c) for c in state.archives[p]])  # the learner's words (issue 30)
+            case = f"{html.escape(case_text(key))}<br><span style='color:#666'>{html.escape(why)}</span>"
         mark = " " + _("(winner)") if p in winners else ""
         rows.append(f"<tr><td>{who}{mark}</td><td>{sizes[p]}</td><td>{cases[p]}</td><td><b>{scores[p]}</b></td>"
                     f"<td>{case}</td></tr>")

@@ -109,15 +109,14 @@ def witness_view(state, viewer: int) -> dict:
             phase_words += " " + _("Safe so far: {n}.").format(n=obs['safe_reveals'])
     case = None
     if obs["case_card"] is not None:
-        from safari_kit.witness.cases import CASE_BY_KEY
+        from safari_kit.presentation.case_words import case_text  # the catalogue's copy (issue 30)
 
-        c = CASE_BY_KEY.get(obs["case_card"])
-        case = {"key": obs["case_card"], "text": c.text if c else obs["case_card"]}
+        case = {"key": obs["case_card"], "text": case_text(obs["case_card"])}
     all_cases = None
     if obs["case_cards"] is not None:
-        from safari_kit.witness.cases import CASE_BY_KEY
+        from safari_kit.presentation.case_words import case_text
 
-        all_cases = [{"player": p, "key": k, "text": CASE_BY_KEY[k].text if k in CASE_BY_KEY else k}
+        all_cases = [{"player": p, "key": k, "text": case_text(k)}
                      for p, k in enumerate(obs["case_cards"])]
     return {
         "game": "witness",

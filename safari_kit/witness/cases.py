@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from safari_kit.cards.model import ANIMALS, COLORS, TEXTURES, Mugshot
 from safari_kit.cards.names import NAMES, is_ink, matches, possible_names
@@ -70,8 +70,19 @@ def distinct_names(cards: Iterable[Mugshot]) -> tuple[int, dict[str, str]]:
     return min(7, len(clear) + len(owner)), assignment
 
 
-def case_points(case: str, cards: Iterable[Mugshot]) -> tuple[int, str]:
-    """Points a Case Card scores for an archive, and a one-line explanation."""
+class CaseOutcome(NamedTuple):
+    """What a Case Card scored and why, as numbers and data (a learner's words are written from it one layer up:
+    the rules write no words for learners in their language, issue 30)."""
+
+    points: int
+    kind: str  # "texture", "color", "animal" or "name"
+    best: str | None = None  # "choose_" cards: the element chosen (None: nothing to choose)
+    number: int = 0  # "choose_": cards with it; "set_": complete sets (at most 2); "names": different names
+    inks: tuple[tuple[str, str], ...] = ()  # "names": each ink card's name as read, and the name it counts as
+
+
+def case_outcome(case: str, cards: Iterable[Mugshot]) -> CaseOutcome:
+    """Points a Case Card scores for an archive, and the numbers behind them."""
     cards = list(cards)
     if case not in CASE_BY_KEY:
         raise ValueError(f"unknown case card {case!r}; expected one of {', '.join(CASE_BY_KEY)}")
@@ -82,19 +93,30 @@ def case_points(case: str, cards: Iterable[Mugshot]) -> tuple[int, str]:
         else:
             counts = Counter(getattr(c, kind) for c in cards)
         if not counts or max(counts.values()) == 0:
-            return 0, f"no {kind} to choose"
+            return CaseOutcome(0, kind)
         best = max(counts, key=lambda k: (counts[k], -_order(kind, k)))
-        return counts[best] // 2, f"chose {best}: {counts[best]} card(s) -> {counts[best] // 2} pt(s)"
+        return CaseOutcome(counts[best] // 2, kind, best, counts[best])
     if case.startswith("set_"):
         kind = case.removeprefix("set_")[:-1]
         counts = Counter(getattr(c, kind) for c in cards)
         sets = min(counts.get(e, 0) for e in _TYPE_OF[kind])
-        points = {0: 0, 1: 2}.get(sets, 5)
-        return points, f"{min(sets, 2)} complete set(s) of 5 {kind}s -> {points} pt(s)"
+        return CaseOutcome({0: 0, 1: 2}.get(sets, 5), kind, number=min(sets, 2))
     n, assignment = distinct_names(cards)
-    points = {5: 2, 6: 3, 7: 4}.get(n, 0)
-    inks = ", ".join(f"{k} as {v}" for k, v in sorted(assignment.items()))
-    return points, f"{n} different name(s){' (inks: ' + inks + ')' if inks else ''} -> {points} pt(s)"
+    return CaseOutcome({5: 2, 6: 3, 7: 4}.get(n, 0), "name", number=n, inks=tuple(sorted(assignment.items())))
+
+
+def case_points(case: str, cards: Iterable[Mugshot]) -> tuple[int, str]:
+    """Points a Case Card scores for an archive, and a one-line explanation (English: the records' and the
+    tests' words; a learner reads :func:`safari_kit.presentation.case_words.case_why`)."""
+    o = case_outcome(case, cards)
+    if case.startswith("choose_"):
+        if o.best is None:
+            return 0, f"no {o.kind} to choose"
+        return o.points, f"chose {o.best}: {o.number} card(s) -> {o.points} pt(s)"
+    if case.startswith("set_"):
+        return o.points, f"{o.number} complete set(s) of 5 {o.kind}s -> {o.points} pt(s)"
+    inks = ", ".join(f"{k} as {v}" for k, v in o.inks)
+    return o.points, f"{o.number} different name(s){' (inks: ' + inks + ')' if inks else ''} -> {o.points} pt(s)"
 
 
 def _order(kind: str, element: str) -> int:
@@ -102,4 +124,5 @@ def _order(kind: str, element: str) -> int:
     return values.index(element)
 
 
-__all__ = ["CASE_CARDS", "CASE_BY_KEY", "CaseCard", "case_points", "distinct_names", "possible_names"]
+__all__ = ["CASE_CARDS", "CASE_BY_KEY", "CaseCard", "CaseOutcome", "case_outcome", "case_points",
+           "distinct_names", "possible_names"]
