@@ -49,6 +49,9 @@ def test_a_learner_logs_in_on_the_hub_and_plays_an_identification_turn(browser, 
         click_and_wait_change(page, button(page.locator(lab), "Identify"), prob)
         pick_best_declaration(page, lab)
         click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
+        # the status line is redrawn a moment after the chances panel: wait for its result
+        page.wait_for_function("(sel) => /Match!|No match/.test(document.querySelector(sel).innerText)",
+                               arg=f"{lab} .safari-status", timeout=30_000)
         result = page.locator(f"{lab} .safari-status").inner_text()
         assert "Match!" in result or "No match" in result, result
         shot(page, "issue29-hub-identification", lab)

@@ -16,6 +16,8 @@ Each is checked in the page (what the learner sees, read from the DOM) and shot 
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.helpers import open_and_run, screenshot, write_notebook
@@ -65,13 +67,20 @@ def lab(page, i: int):
 def go_to_step(page, scope, n: int) -> None:
     """Press Next until the counter says Step n (1-based), as a learner does."""
     nxt = widget_button(scope, "Next")
+    counter = re.compile(r"Step (\d+) of")
     for _ in range(n):
         if f"Step {n} of" in scope.inner_text():
             break
         before = scope.locator(".safari-table").inner_html()
+        step = counter.search(scope.inner_text())
         nxt.click()
         page.wait_for_function("([el, before]) => el.innerHTML !== before",
                                arg=[scope.locator(".safari-table").element_handle(), before], timeout=30_000)
+        # the table is drawn before the counter's words: wait for the counter too, or the next look at it
+        # still reads the old step and presses Next once too often (a busy run went to step 5)
+        if step:
+            page.wait_for_function("([el, old]) => !el.innerText.includes(old)",
+                                   arg=[scope.element_handle(), step.group(0)], timeout=30_000)
     page.wait_for_timeout(300)
     assert f"Step {n} of" in scope.inner_text()
 
