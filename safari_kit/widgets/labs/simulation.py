@@ -45,9 +45,8 @@ learners saw), the question's exact chance from the probability layer, ``run`` =
 question with this N) and ``seed`` = the seed the learner can see (the class seed, or the Seed box in a notebook;
 None for a secret seed, which is in no record). A run the lab draws itself when the learner changes the
 question or presses Reset is shown as a run like any other and is recorded too. The run the lab draws as it
-opens is the learner's first when they had joined: the chooser builds the lab, then hands it the recorder with
-``opening=True``, and that run is recorded then. A learner who joins while the lab is open drew its runs before
-joining: none of them is kept, the opening run neither. A Simulate run is never stopped part way (Stop ends only
+opens is the learner's first when they had joined: the chooser hands the built lab the recorder with
+``opening=True``. Runs drawn before a learner joins (the opening run too) are not kept. A Simulate run is never stopped part way (Stop ends only
 tournaments), so a run is recorded whole or, if it fails or is refused, not at all; rounds of intervals and
 tournaments are not recorded (the class tables pool Simulate runs).
 
