@@ -46,9 +46,9 @@ question with this N) and ``seed`` = the seed the learner can see (the class see
 None for a secret seed, which is in no record). A run the lab draws itself when the learner changes the
 question or presses Reset is shown as a run like any other and is recorded too. The run the lab draws as it
 opens is the learner's first when they had joined: the chooser hands the built lab the recorder with
-``opening=True``. Runs drawn before a learner joins (the opening run too) are not kept. A Simulate run is never stopped part way (Stop ends only
-tournaments), so a run is recorded whole or, if it fails or is refused, not at all; rounds of intervals and
-tournaments are not recorded (the class tables pool Simulate runs).
+``opening=True``. Runs drawn before a learner joins (the opening run too) are not kept. A Simulate run is never
+stopped part way (Stop ends only tournaments), so a run is recorded whole or, if it fails or is refused, not at
+all; rounds of intervals and tournaments are not recorded (the class tables pool Simulate runs).
 
 >>> lab = SimulationLab(seed=1)
 >>> lab.results["question"]
