@@ -177,6 +177,9 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     shot(page, "app-identification-picked", lab)
     click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
     page.locator(f"{lab} .safari-tally table.safari-tally-table tr").nth(1).wait_for()
+    # the status line is redrawn a moment after the chances panel and the tally: wait for its result
+    page.wait_for_function("(sel) => /Match!|No match/.test(document.querySelector(sel).innerText)",
+                           arg=f"{lab} .safari-status", timeout=30_000)
     result = page.locator(f"{lab} .safari-status").inner_text()
     assert ("Match!" in result or "No match" in result) and exact.split(" ")[0] in result, (result, exact)
     print(f"identification: {types} at place {place}, exact {exact}: {result}")
