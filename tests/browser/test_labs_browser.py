@@ -191,6 +191,10 @@ def play_identification(page) -> dict:
     # 1. Identify (an ipywidgets button -> kernel -> new panel for the identify phase)
     texts.append(click_and_wait_change(page, widget_button(page, lab, "Identify"), prob))
     page.locator(f"{lab} .safari-prob-table").wait_for(state="attached")  # every chance, in a <details> below
+    try:  # the card table is its own widget: its redraw may land after the panel's
+        page.wait_for_function("(sel) => document.querySelectorAll(sel).length >= 2", arg=places, timeout=10_000)
+    except Exception:
+        pass
     assert page.locator(places).count() >= 2, "no face-down place is clickable after Identify"
 
     # 2. a clue type (ToggleButtons): the type of the best declaration the panel marks
