@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS += os.environ.get("SAFARI_TEST_CHROMIUM_ARGS", "").split()  # for measuring a flag's cost
 STARTUP_TIMEOUT = 60
 
 
