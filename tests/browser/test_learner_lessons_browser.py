@@ -6,10 +6,12 @@ The test asserts what a machine can: no cell error, no widget error, no JS error
 item's code name (top_speed_kmh), no bot code (memory:0.5) and no Python repr (``places [...]``, ``Fraction(``)
 in what the lesson prints; the display tables of lesson 00 say they are pictures; lesson 04's printouts are read.
 axe-core (tests/browser/a11y.py) looks at every one of the kit's outputs, once (``.jp-OutputArea-output``: its
-HTML, tables and widgets; every cell laid out, see :data:`LAY_OUT_EVERY_CELL`): no critical or serious violation (issue 20's check of the lessons, made here since
-issue 28 so each lesson runs once for both; before, on the teachers' copies and only on the cells drawn after Run
-all). A matplotlib figure is drawn by JupyterLab's image renderer, which gives an image/png output no alt text
-(nothing in the output can set it): left out, as JupyterLab's own page is (printed for the record, never asserted).
+HTML, tables and widgets; every cell laid out, see :data:`LAY_OUT_EVERY_CELL`): no critical or serious
+violation (issue 20's check of the lessons, made here since issue 28 so each lesson runs once for both; before,
+on the teachers' copies and only on the cells drawn after Run all). The lab a lesson is about (02, 03) is drawn
+whole: its chances panel and its cards. A matplotlib figure is drawn by JupyterLab's image renderer, which
+gives an image/png output no alt text (nothing in the output can set it): left out, as JupyterLab's own page is
+(printed for the record, never asserted).
 
 One test for all eight lessons (issue 28: it was written twice, for 00-03 and for 04-07). What differs per
 lesson is in :data:`LESSONS`: how the printouts are read (lessons 04-07 also read the notebook JupyterLab
@@ -49,6 +51,7 @@ class Lesson:
     read_saved: bool = False        #: read the printouts from the saved notebook too, not only from the page
     must_print: str = ""            #: a printout the lesson must show (proves the printouts were read)
     min_count: int = 1              #: ... at least this many times
+    lab: str = ""                   #: a lab the lesson shows, drawn whole: its chances panel and its cards
 
 
 LESSONS = [
@@ -56,8 +59,8 @@ LESSONS = [
     # lesson 01 shows the cards as data: its tables' first column is the card's label (W01, K19), which the
     # lesson explains where it first shows it; read whole since issue 28, the check saw those tables
     Lesson("01-meet-the-cards", tuple(p for p in TALK_00_03 if p != r"\b[WK]\d{2}\b")),
-    Lesson("02-identification", TALK_00_03),
-    Lesson("03-challenge", TALK_00_03),
+    Lesson("02-identification", TALK_00_03, lab=".safari-identification-lab"),
+    Lesson("03-challenge", TALK_00_03, lab=".safari-challenge-lab"),
     Lesson("04-knockout", TALK_04_07, read_saved=True, must_print="Lion"),
     Lesson("05-simulation-lab", TALK_04_07, read_saved=True),
     Lesson("06-cases-and-abilities", TALK_04_07, read_saved=True),
@@ -158,6 +161,14 @@ def test_learner_copy_reads_cleanly(lesson, learner_page, js_errors, lab_server,
     if lesson.read_saved:
         saved = _saved_outputs(page, lab_server.root / learner_copies / f"{stem}.ipynb")
         printed = re.sub(r"\brulings? [WK]\d+(?:, [WK]\d+)*", "", printed) + "\n" + saved
+    if lesson.lab:  # the lab the lesson is about is drawn whole (issue 28: checked here, where the teachers'
+        # copies of lessons 02 and 03 were once run a second time for it in tests/browser/test_labs_browser.py)
+        lab = page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {lesson.lab}").first
+        assert lab.count(), f"no {lesson.lab} drawn in {stem}"
+        assert "P" in lab.locator(".safari-prob").first.inner_text(), f"{stem}: the lab's chances panel is empty"
+        assert lab.locator(".safari-table .st-card").count() > 0, f"{stem}: the lab's card table drew no card"
+        lab.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / f"learner-{stem[:2]}-lab.png"))
     axe = run_axe(page, OUTPUTS, exclude=[PLOTS])
     screens = _screens(page, stem)
     assert screens >= 3
