@@ -30,6 +30,33 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 CHROMIUM_ARGS += os.environ.get("SAFARI_TEST_CHROMIUM_ARGS", "").split()  # for measuring a flag's cost
+
+#: how often (ms) a ``wait_for_function`` given no ``polling`` checks its condition. Playwright's default,
+#: "raf", checks on every animation frame, and asking for frames keeps Chromium drawing 60 frames a second for
+#: as long as the wait lasts; a busy machine makes waits longer, so that cost grows with the load (issue 28:
+#: the four a11y files, 78.6 -> 70.0 CPU-s at 100 ms). 50 ms still sees a state that lasts a twentieth of a
+#: second. SAFARI_TEST_POLLING=0 keeps Playwright's default (to measure).
+WAIT_POLLING_MS = int(os.environ.get("SAFARI_TEST_POLLING", "50"))
+
+
+def _poll_on_a_timer() -> None:
+    from playwright.sync_api import Frame, Page
+
+    for cls in (Page, Frame):
+        original = cls.wait_for_function
+        if getattr(original, "_safari_timer", False):
+            continue
+
+        def wait_for_function(self, expression, *, arg=None, timeout=None, polling=None, _original=original):
+            return _original(self, expression, arg=arg, timeout=timeout,
+                             polling=WAIT_POLLING_MS if polling is None else polling)
+
+        wait_for_function._safari_timer = True
+        cls.wait_for_function = wait_for_function
+
+
+if WAIT_POLLING_MS:
+    _poll_on_a_timer()
 STARTUP_TIMEOUT = 60
 
 

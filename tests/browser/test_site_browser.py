@@ -6,17 +6,15 @@ test. What runs:
 
 * the build itself: a Pyodide lock of local files only (sha256 checked), ``disablePyPIFallback``, no source
   map, no page that names another host;
-* the app page (Voici: the labs without code): its kernel starts from the site's own runtime and the page
-  shows the app (required once part 1 is in), or, while the kit still needs numpy to import (issue 13,
-  part 1), one friendly sentence and no traceback;
-* a lesson in JupyterLite: the kernel starts, an ipywidgets slider and an anywidget render, and a click on the
-  anywidget reaches Python and comes back;
-  a cell that imports numpy shows the start-up check's one sentence, no traceback;
-* the app page plays one Identification turn and one Knockout trick by clicking;
+* a lesson in JupyterLite: the kernel starts, the lesson is not marked changed (its kernelspec is the site
+  kernel's), an ipywidgets slider and an anywidget render, and a click on the anywidget reaches Python and
+  comes back; a cell that imports numpy shows the start-up check's one sentence, no traceback;
+* the app page (Voici: the labs without code): its kernel starts from the site's own runtime, the page shows
+  the app with no traceback, and it plays one Identification turn and one Knockout trick by clicking (one
+  page for both since issue 28);
 * where schools put the site (issue 18): reached over plain http by a school-network name (no secure
   context: no service worker) the app page plays an Identification turn and a lesson's kernel reads the
-  cards; opened as a file, every page says in one sentence how to open it; a lesson opened in the site is
-  not marked changed (its kernelspec is the site kernel's);
+  cards; opened as a file, every page says in one sentence how to open it;
 * what the site serves to learners (issue 17): JupyterLite's files/, its contents index (api/contents) and
   Voici's rendered pages hold the student copies, answer-free (the leak detector finds nothing), and no
   teacher's copy (those go in only with ``make site TEACHER=1``).
@@ -35,7 +33,7 @@ from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab, pick_best_declaration
 from tests.test_site_versioned import vr
 from tests.browser.site_fixtures import (  # noqa: F401 - the two *_fixture: school_browser, school_page
-    APP, FRIENDLY, KERNEL_IDLE, LESSON, NO_SERVER, REPO, STDLIB_PLAY, school_browser_fixture, school_page_fixture,
+    APP, FRIENDLY, KERNEL_IDLE, LESSON, NO_SERVER, REPO, school_browser_fixture, school_page_fixture,
     school_url,
 )
 
@@ -140,23 +138,10 @@ def test_the_site_serves_learners_the_answer_free_student_copies(offline_site, t
     assert not problems, "\n".join(problems)
 
 
-def test_app_page_starts_its_kernel_offline(site_page, js_errors, offline_site):
-    page = site_page
-    t0 = time.perf_counter()
-    page.goto(offline_site.url + APP, wait_until="domcontentloaded")
-    page.wait_for_function(
-        f"() => document.querySelector('.safari-app') || document.body.innerText.includes({json.dumps(FRIENDLY)})",
-        timeout=120_000, polling=200)
-    seconds = time.perf_counter() - t0
-    body = page.locator("body").inner_text()
-    state = "the app" if page.locator(".safari-app").count() else "the friendly sentence (part 1 not landed)"
-    print(f"\napp page: kernel ready and {state} shown in {seconds:.1f} s")
-    screenshot(page, "site-app")
-    assert "Traceback" not in body and "from safari_kit" not in body, body[:2000]
-    if STDLIB_PLAY:  # issue 13 part 1 is in: the app itself, not the sentence
-        assert page.locator(".safari-app").count(), body[:2000]
-    assert not page.outside, f"requests to other hosts: {page.outside}"
-    assert not js_errors, js_errors
+DIRTY = """() => {
+    const w = window.jupyterapp.shell.currentWidget;
+    return {model: w.context.model.dirty, marks: document.querySelectorAll('.jp-mod-dirty').length};
+}"""
 
 
 def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
@@ -165,6 +150,12 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
     page.goto(f"{offline_site.url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")
     page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
     print(f"\nlesson: kernel idle {time.perf_counter() - t0:.1f} s after opening the page")
+    # no unsaved-changes mark on open (item 4): the lesson carries the site kernel's kernelspec
+    page.wait_for_timeout(3000)          # the kernel's info (language_info) lands after idle
+    served = json.loads((offline_site.root / "files" / LESSON).read_text())["metadata"]
+    model = page.evaluate("() => window.jupyterapp.shell.currentWidget.model.toJSON().metadata")
+    assert model["kernelspec"] == served["kernelspec"] and model["language_info"] == served["language_info"], model
+    assert page.evaluate(DIRTY) == {"model": False, "marks": 0}
     page.evaluate("""(code) => {
         const w = window.jupyterapp.shell.currentWidget;
         w.model.sharedModel.insertCell(0, {cell_type: 'code', source: code});
@@ -172,6 +163,9 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
         return window.jupyterapp.commands.execute('notebook:run-cell');
     }""", WIDGETS)
     page.locator(".widget-slider").first.wait_for(timeout=60_000)
+    # control: that edit (a cell more) is marked, so the check above can see a change
+    page.wait_for_function("() => document.querySelectorAll('.jp-mod-dirty').length > 0", timeout=10_000)
+    assert page.evaluate(DIRTY)["model"] is True
     page.locator(".site-echo-btn").click()
     page.wait_for_function("() => document.querySelector('.site-echo').textContent === '10'", timeout=30_000)
     screenshot(page, "site-lesson-widgets")
@@ -193,15 +187,25 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
 
 
 def test_play_identification_and_knockout_offline(site_page, js_errors, offline_site):
-    """The kit plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick.
+    """The app page starts its kernel offline, with no traceback and no request to another host, and the kit
+    plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick.
 
     The learner joins the class experiment first (issue 21, no class server): the page keeps their records
     and offers them as a file (Download my results), sending nothing anywhere."""
     from tests.browser.test_class_experiment_browser import join, page_records
 
     page = site_page
+    t0 = time.perf_counter()
     page.goto(offline_site.url + APP, wait_until="domcontentloaded")
+    page.wait_for_function(
+        f"() => document.querySelector('.safari-app') || document.body.innerText.includes({json.dumps(FRIENDLY)})",
+        timeout=120_000, polling=200)
+    print(f"\napp page: kernel ready and the app shown in {time.perf_counter() - t0:.1f} s")
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body and "from safari_kit" not in body, body[:2000]
+    assert page.locator(".safari-app").count(), body[:2000]  # the kit plays without numpy: the app, no sentence
     page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    screenshot(page, "site-app")
     assert "Nothing leaves this page unless you download it" in page.locator(".safari-app").inner_text()
     join(page, "Zed")
 
@@ -322,30 +326,6 @@ def test_a_page_opened_as_a_file_says_how_to_open_the_site(site_page, offline_si
     assert NO_SERVER in note.inner_text() and "http://localhost:8000/" in note.inner_text()
     assert note.is_visible()
     screenshot(page, f"site-file-url-{path.split('/')[0].split('.')[0]}")
-
-
-DIRTY = """() => {
-    const w = window.jupyterapp.shell.currentWidget;
-    return {model: w.context.model.dirty, marks: document.querySelectorAll('.jp-mod-dirty').length};
-}"""
-
-
-def test_opening_a_lesson_changes_nothing(site_page, js_errors, offline_site):
-    """No unsaved-changes mark on open (item 4): the lesson carries the site kernel's kernelspec."""
-    page = site_page
-    page.goto(f"{offline_site.url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")
-    page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
-    page.wait_for_timeout(3000)          # the kernel's info (language_info) lands after idle
-    served = json.loads((offline_site.root / "files" / LESSON).read_text())["metadata"]
-    model = page.evaluate("() => window.jupyterapp.shell.currentWidget.model.toJSON().metadata")
-    assert model["kernelspec"] == served["kernelspec"] and model["language_info"] == served["language_info"], model
-    assert page.evaluate(DIRTY) == {"model": False, "marks": 0}
-    # control: an edit is marked (the check can see a change)
-    page.evaluate("""() => window.jupyterapp.shell.currentWidget.model.sharedModel.insertCell(0,
-                      {cell_type: 'markdown', source: 'a change'})""")
-    page.wait_for_function("() => document.querySelectorAll('.jp-mod-dirty').length > 0", timeout=10_000)
-    assert page.evaluate(DIRTY)["model"] is True
-    assert not js_errors, js_errors
 
 
 def test_a_lessons_link_to_the_rules_opens_them_with_their_pictures(site_page, js_errors, offline_site):
