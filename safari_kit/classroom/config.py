@@ -54,6 +54,9 @@ def voila_config(settings: ClassSettings):
     c.VoilaConfiguration.show_tracebacks = False  # a learner never sees a traceback or a server path
     # the kit's template for every page, its error page too (the learner's sentence, nothing from a CDN)
     c.VoilaConfiguration.template = "safari"
+    # the browser's languages reach a page's own kernel as $HTTP_ACCEPT_LANGUAGE (issue 30: the app speaks them
+    # when the class has no --lang), as voila.json does for make app; a ready lab was started before its page
+    c.VoilaConfiguration.http_header_envs = ["Accept-Language"]
     km = c.ClassroomKernelManager
     if settings.pool_size:  # Voilà's pool: started before anyone comes, refilled 2 s after a page takes a lab
         c.VoilaConfiguration.preheat_kernel = True

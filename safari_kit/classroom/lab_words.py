@@ -14,6 +14,7 @@ import importlib
 from collections import Counter
 
 from safari_kit.class_results.teacher_page import LabWords
+from safari_kit.core.i18n import SOURCE_LANGUAGE, language
 
 __all__ = ["lab_words"]
 
@@ -22,6 +23,11 @@ __all__ = ["lab_words"]
 def lab_words() -> LabWords:
     """The labs' own words: ``labs`` record lab -> the chooser's title (with its game where one title names
     labs of two games, as "Rules tutorial"), ``questions`` Simulation question key -> its label."""
+    with language(SOURCE_LANGUAGE):  # the teacher's page is English, whatever the class's language (--lang)
+        return _lab_words()
+
+
+def _lab_words() -> LabWords:
     from safari_kit.widgets.app import LABS
     from safari_kit.widgets.labs.simulation_draws import DEFAULT_SEED, questions
 

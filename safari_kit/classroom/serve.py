@@ -30,6 +30,7 @@ from safari_kit.classroom.addresses import learner_urls
 from safari_kit.classroom.config import voila_config
 from safari_kit.classroom.hub_env import HubService, public_address
 from safari_kit.classroom.settings import ClassSettings
+from safari_kit.core.i18n import LANGUAGE_NAMES
 
 __all__ = ["template_root", "trust_notebook", "check_port_free", "serve", "run", "flushed"]
 
@@ -160,7 +161,8 @@ def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=N
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(root), os.environ.get("JUPYTER_PATH")) if p)
     # every kernel keeps tracebacks off its page, a ready lab's too (safari_kit.widgets.quiet.QUIET_ENV)
     os.environ["SAFARI_KIT_QUIET_ERRORS"] = "1"
-    os.environ.update(kernel_env or {})
+    # the class's language (--lang, issue 30) and the recording's variables: every kernel inherits them
+    os.environ.update({**settings.kernel_env(), **(kernel_env or {})})
     if app_class is None:
         from voila.app import Voila
 
@@ -177,6 +179,10 @@ def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=N
     print_fn(f"Limits: {settings.max_kernels or 'no'} labs at most, {settings.new_kernels_per_minute or 'no limit of'}"
              f" new labs per {per} per minute, {settings.memory_limit_mb or 'no limit of'} MB per lab, idle labs "
              f"closed after {settings.cull_idle_seconds or 'never'} s. Stop with Ctrl+C.")
+    if settings.lang:
+        name = LANGUAGE_NAMES.get(settings.lang, settings.lang)
+        print_fn(f"The app opens in {name} ({settings.lang}); a learner can pick another language in its Language "
+                 f"list.")
     if settings.pool_size:
         print_fn(f"Getting {settings.pool_size} labs ready (about {max(10, settings.pool_size * 2)} s on a 2-core "
                  f"laptop; --ready-labs sets how many, 0: none). This terminal says when the class can come in; "

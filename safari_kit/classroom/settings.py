@@ -7,7 +7,8 @@ how the teachers' guide names its default. From them:
 * :class:`ClassSettings` takes its defaults (its fields' types are the dataclass's annotations);
 * ``safari-kit class`` builds its options (:func:`add_arguments`) and reads them back (:func:`from_arguments`);
 * :func:`safari_kit.classroom.config.voila_config` sets each setting's trait (:attr:`Setting.config`);
-* :func:`limits_table` writes the limits table of docs/teachers.md ("Class server"), which a test compares.
+* :func:`limits_table` writes the limits table of docs/teachers.md ("Class server"), which a test compares;
+* :meth:`ClassSettings.kernel_env` gives every lab's kernel its variables (the class's language, issue 30).
 
 A setting added here reaches all four; tests/server/test_class_settings_declared.py checks that every
 flag comes back as its config value.
@@ -19,8 +20,11 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from safari_kit.core.errors import SafariKitError
+from safari_kit.core.i18n import LANGUAGE_ENV, LANGUAGE_NAMES, available_languages, known_language
+
 __all__ = ["ClassSettings", "Setting", "SETTINGS", "LimitRow", "LIMIT_ROWS", "add_arguments", "from_arguments",
-           "limits_table", "MiB"]
+           "limits_table", "MiB", "ClassLanguageError", "class_language"]
 
 MiB = 1024 * 1024
 
@@ -31,7 +35,8 @@ class Setting:
     ``default // scale`` (``scale`` 1024: KiB). ``help`` may use ``{cli}`` (the flag's default) and
     ``{minutes}``; ``doc_default`` is how docs/teachers.md's limits table says the default (same fields).
     ``config``: ``(section, trait)`` of Voilà's config that takes the value (None: :func:`voila_config` uses it
-    otherwise); ``low``/``high``: the flag's bounds (None: any text); ``what``: what the flag is, in an error."""
+    otherwise); ``low``/``high``: the flag's bounds (None: any text); ``what``: what the flag is, in an error;
+    ``parse``: the flag's own reader of a text (its ``ValueError`` is the command's one-line error)."""
 
     name: str
     default: Any
@@ -44,6 +49,7 @@ class Setting:
     what: str = "a whole number"
     scale: int = 1
     metavar: str | None = None
+    parse: Callable[[str], Any] | None = None
 
     @property
     def dest(self) -> str:
@@ -67,6 +73,30 @@ class Setting:
 
 
 _KM = "ClassroomKernelManager"
+
+
+class ClassLanguageError(SafariKitError):
+    """A class language (``--lang``) the kit has no catalogue for; the message names it and the ones it has."""
+
+
+def _learner_languages() -> str:
+    """The languages a class can speak, as a teacher reads them: ``en (English), es (Español)`` (the test
+    pseudo-locale ``en_XA`` is accepted but not offered)."""
+    return ", ".join(f"{lang} ({LANGUAGE_NAMES[lang]})" if lang in LANGUAGE_NAMES else lang
+                     for lang in available_languages() if lang != "en_XA")
+
+
+def class_language(text: str) -> str:
+    """``--lang``'s value as the kit names it (``es``, ``es-MX`` -> ``es``; empty: none, each learner's
+    browser decides); :class:`ClassLanguageError` for a language without a catalogue."""
+    text = str(text).strip()
+    if not text:
+        return ""
+    lang = known_language(text)
+    if lang is None:
+        raise ClassLanguageError(f"the kit has no language {text[:40]!r}; it has {_learner_languages()} "
+                                 f"(a language is a folder of safari_kit/locale)")
+    return lang
 
 #: every class setting, in the order of ``safari-kit class --help``
 SETTINGS: tuple[Setting, ...] = (
@@ -133,6 +163,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("public_url", "", "--public-url", "with --hub: the hub's public address, e.g. https://hub.school.org/, "
             "to print the learners' and teacher's addresses (default: the hub's JUPYTERHUB_PUBLIC_URL)",
             low=None, metavar="URL"),
+    # issue 30: the class's language, for every lab's kernel ($SAFARI_KIT_LANG: ClassSettings.kernel_env)
+    Setting("lang", "", "--lang", "the app's language for the whole class, e.g. es (Spanish); a learner can still "
+            "pick another in the app's Language list (default: none: English in a ready lab, the browser's "
+            "language in a lab started for its page)", doc_default="none", low=None, metavar="LANG", what="a language",
+            parse=class_language),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -230,6 +265,13 @@ LIMIT_ROWS: tuple[LimitRow, ...] = (
              ('A page: "This computer already has 6 labs open, the most the class server allows for one '
               'computer. Close a tab you no longer use, then reload this page. If several of you share one '
               'connection (a phone hotspot), tell your teacher."')),
+    LimitRow('the language', '{lang}',
+             ("the app's language for the class, `--lang es` for Spanish (the kit's languages are the folders of "
+              '`safari_kit/locale`). Without it, a lab started for its page speaks the browser\'s language, and a '
+              'ready lab (started before its page came) speaks English. Each learner can still pick another '
+              'language in the app'),
+             ('the app and its labs in that language, with the Language list at the top showing it; a learner who '
+              'picks another there gets it in every lab opened after')),
     LimitRow('a full server', '{reclaim_after_seconds}',
              ("**Only when the server is full** (`--max-labs` reached): a newcomer's page takes the lab whose "
               'page has sent nothing (no click, no message) for the longest time, if that is more than this '
@@ -270,6 +312,20 @@ def _int_in(setting: Setting) -> Callable[[str], int]:
     return parse
 
 
+def _parsed_by(setting: Setting) -> Callable[[str], Any]:
+    """An argparse type from ``setting.parse``: its ValueError becomes argparse's one-line error."""
+    parse = setting.parse
+    assert parse is not None
+
+    def parsed(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parsed
+
+
 def add_arguments(parser: argparse.ArgumentParser, settings: Sequence[Setting] = SETTINGS) -> None:
     """One option per setting, as ``safari-kit class`` has them."""
     for s in settings:
@@ -280,6 +336,8 @@ def add_arguments(parser: argparse.ArgumentParser, settings: Sequence[Setting] =
             kwargs.update(action="store_true", default=s.default)
         elif s.low is None and s.high is None:
             kwargs["default"] = s.default if s.default != "" else None
+            if s.parse is not None:
+                kwargs["type"] = _parsed_by(s)
         else:
             kwargs.update(type=_int_in(s), default=s.cli_default)
         parser.add_argument(s.flag, **kwargs)
@@ -325,11 +383,18 @@ class ClassSettings:
     hub: bool = _default("hub")
     teacher_group: str = _default("teacher_group")
     public_url: str = _default("public_url")
+    lang: str = _default("lang")
 
     @property
     def pool_size(self) -> int:
         """The ready labs started before the class comes: :attr:`ready_labs`, never more than :attr:`max_kernels`."""
         return min(self.ready_labs, self.max_kernels) if self.max_kernels else self.ready_labs
+
+    def kernel_env(self) -> dict[str, str]:
+        """The variables every lab's kernel starts with: ``$SAFARI_KIT_LANG`` when the class has a language
+        (the app's chooser reads it before the browser's ``Accept-Language``:
+        :func:`safari_kit.widgets.app.page_language`); none without one."""
+        return {LANGUAGE_ENV: self.lang} if self.lang else {}
 
     def __post_init__(self):
         for field in dataclasses.fields(self):
@@ -338,7 +403,7 @@ class ClassSettings:
                 if not isinstance(value, bool):
                     raise ValueError(f"class setting hub must be True or False, got {value!r}")
                 continue
-            if field.name in ("ip", "base_url", "results", "session", "teacher_group", "public_url"):
+            if field.name in ("ip", "base_url", "results", "session", "teacher_group", "public_url", "lang"):
                 if not isinstance(value, str):
                     raise ValueError(f"class setting {field.name} must be text, got {value!r}")
                 continue
@@ -358,6 +423,9 @@ class ClassSettings:
         if not self.hub and (self.teacher_group or self.public_url):
             raise ValueError("class settings teacher_group and public_url (--teacher-group, --public-url) need "
                              "hub (--hub): without the hub there are no groups and no hub address")
+        if self.lang and class_language(self.lang) != self.lang:  # ClassLanguageError for an unknown one
+            raise ClassLanguageError(f"class setting lang must be the kit's name of a language, such as 'es', got "
+                                     f"{self.lang!r}")
         if self.max_message_bytes and self.max_message_bytes < 64 * 1024:
             raise ValueError(f"class setting max_message_bytes must be at least 65536 (the app's own messages), "
                              f"got {self.max_message_bytes}")

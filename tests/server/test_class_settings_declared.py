@@ -41,7 +41,7 @@ def _other_value(setting):
         return True
     if setting.low is None and setting.high is None:
         return {"ip": "10.1.2.3", "base_url": "/7b/", "results": "class-results", "session": "7b-monday",
-                "teacher_group": "teachers-7b", "public_url": "https://hub.example.org/"}[setting.name]
+                "teacher_group": "teachers-7b", "public_url": "https://hub.example.org/", "lang": "es"}[setting.name]
     value = setting.cli_default + 7
     return value if setting.high is None else min(value, setting.high)
 
