@@ -79,10 +79,23 @@ def _or(xs) -> int:
 _TABLES: "WeakKeyDictionary" = WeakKeyDictionary()
 
 
+#: Tables by the deck's share lists (games built from one deck share them, see WitnessGame): the lists are kept
+#: beside their tables, so their ``id`` stays theirs while the entry lives; a few decks at most
+_TABLES_BY_SHARES: dict[int, tuple[dict, Tables]] = {}
+
+
 def tables(game) -> Tables:
     t = _TABLES.get(game)
     if t is None:
-        t = _TABLES[game] = Tables(game)
+        entry = _TABLES_BY_SHARES.get(id(game.shares))
+        if entry is not None and entry[0] is game.shares:
+            t = entry[1]
+        else:
+            t = Tables(game)
+            if len(_TABLES_BY_SHARES) >= 8:
+                _TABLES_BY_SHARES.clear()
+            _TABLES_BY_SHARES[id(game.shares)] = (game.shares, t)
+        _TABLES[game] = t
     return t
 
 

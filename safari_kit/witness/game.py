@@ -7,6 +7,7 @@ A playthrough is a :class:`~safari_kit.witness.state.WitnessState` made by
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -33,6 +34,35 @@ class WitnessOptions:
     def to_dict(self) -> dict:
         return {"players": self.players, "case_module": self.case_module,
                 "advanced": self.advanced, "first_player": self.first_player}
+
+
+@dataclass(frozen=True, slots=True)
+class _DeckTables:
+    index: dict  # card id -> index
+    shares: dict  # shares[t][i] = frozenset of j whose element of clue type t equals card i's (names per W2)
+    unsafe: tuple  # unsafe[i]: cards sharing any element with i, names included (W5)
+    archive_actions: tuple  # an ArchiveCard action per card index
+
+
+@functools.lru_cache(maxsize=8)
+def _deck_tables(cards: tuple[Mugshot, ...]) -> _DeckTables:
+    """The pairs of cards that share an element, worked out once per deck: a lab that tries seeds for a deal of
+    its kind builds dozens of games from the same deck (issue 28: this was half of the time to open one).
+    Cards are frozen values, so a deck is its own key; the tables are read, never changed."""
+    ids = [c.id for c in cards]
+    if len(set(ids)) != len(ids):
+        raise ValueError("card ids must be unique")
+    n = len(cards)
+    shares = {}
+    for t in ("animal", "texture", "color"):
+        values = [getattr(c, t) for c in cards]
+        shares[t] = tuple(frozenset(j for j in range(n) if j != i and values[j] == values[i]) for i in range(n))
+    name_sets = [c.possible_names for c in cards]
+    shares["name"] = tuple(frozenset(j for j in range(n) if j != i and name_sets[i] & name_sets[j])
+                           for i in range(n))
+    unsafe = tuple(frozenset().union(*(shares[t][i] for t in CLUE_TYPES)) for i in range(n))
+    return _DeckTables(index={c.id: i for i, c in enumerate(cards)}, shares=shares, unsafe=unsafe,
+                       archive_actions=tuple(A.ArchiveCard(c.id) for c in cards))
 
 
 class WitnessGame:
@@ -63,26 +93,14 @@ class WitnessGame:
         if len(cards) < 8:
             raise ValueError(f"a Witness deck needs at least 8 Mugshots (4 to set up and clues to play), "
                              f"got {len(cards)}")
-        ids = [c.id for c in cards]
-        if len(set(ids)) != len(ids):
-            raise ValueError("card ids must be unique")
         self.cards: tuple[Mugshot, ...] = cards
-        self.index = {c.id: i for i, c in enumerate(cards)}
-        n = len(cards)
-        # shares[t][i] = frozenset of j whose element of clue type t equals card i's (names per W2)
-        shares = {}
-        for t in ("animal", "texture", "color"):
-            shares[t] = tuple(frozenset(j for j in range(n) if j != i and getattr(cards[j], t) == getattr(cards[i], t))
-                              for i in range(n))
-        name_sets = [c.possible_names for c in cards]
-        shares["name"] = tuple(frozenset(j for j in range(n) if j != i and name_sets[i] & name_sets[j])
-                               for i in range(n))
-        self.shares = shares
-        # unsafe[i]: cards sharing any element with i, names included (W5)
+        tables = _deck_tables(cards)
+        self.index = tables.index
+        self.shares = tables.shares
+        self.unsafe = tables.unsafe
+        self.archive_actions = tables.archive_actions  # interned, by card index
         self.declare_cache: dict = {}  # interned Declare actions: legal_actions() builds many
         self.reveal_cache: dict = {}  # interned RevealNext actions, by place
-        self.archive_actions = tuple(A.ArchiveCard(c.id) for c in self.cards)  # interned, by card index
-        self.unsafe = tuple(frozenset().union(*(shares[t][i] for t in CLUE_TYPES)) for i in range(n))
 
     @property
     def players(self) -> int:
