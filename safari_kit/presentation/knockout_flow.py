@@ -27,6 +27,7 @@ from safari_kit.core.chance import Chance
 from safari_kit.knockout import KnockoutGame, Play
 from safari_kit.presentation import views as V
 from safari_kit.core.i18n import _
+from safari_kit.presentation.card_words import pal_name
 from safari_kit.presentation.knockout_panels import KnockoutPanels
 from safari_kit.presentation.knockout_text import (
     ITEM_SHORT, fmt_value, result_sentence, round_words, trick_words,
@@ -275,7 +276,7 @@ class KnockoutFlow(KnockoutPanels):
         return _("You") if seat == self.learner else _("Player {seat}").format(seat=seat)
 
     def _card(self, cid: str) -> str:
-        return html.escape(self.game.by_id[cid].name)  # issue 27: no card ids (K12) in a learner's sentences
+        return html.escape(pal_name(self.game.by_id[cid]))  # issue 27: no card ids (K12) in a learner's sentences
 
     def _bot_step(self) -> None:
         s = self.state
@@ -393,7 +394,7 @@ class KnockoutFlow(KnockoutPanels):
     def pick_words(self) -> str:
         """What the learner has picked and what is left to do, in one line."""
         s, card, item = self.state, self._picked_card, self._picked_item
-        name = self.game.by_id[card].name if card else None
+        name = pal_name(self.game.by_id[card]) if card else None
         if s.trick:
             counts = _("{item} counts this turn.").format(item=ITEM_SHORT[s.item])
             if card is None:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from safari_kit.presentation.table_words import ITEM_LABELS
 from safari_kit.core.i18n import N_, _, and_join, ngettext
+from safari_kit.presentation.card_words import pal_name
 from safari_kit.presentation.numbers import decimal
 from safari_kit.presentation.knockout_text import (
     ITEM_SHORT, ITEM_UNITS, chance_html, fmt_value, plays_table_html, result_sentence, tally_html, tie_words, why_html,
@@ -114,7 +115,7 @@ class KnockoutPanels:
         for cid in s.hand(self.learner):
             pal = self.game.by_id[cid]
             cls = " class='safari-picked-row'" if cid == self._picked_card else ""
-            cells = [f"<td class='safari-card-name' title='{cid}'>{html.escape(pal.name)}</td>"]
+            cells = [f"<td class='safari-card-name' title='{cid}'>{html.escape(pal_name(pal))}</td>"]
             for it in items:
                 marks = []
                 if cid == bc and (not leading or it == bi):
@@ -186,14 +187,14 @@ class KnockoutPanels:
         if not tied:
             return ""
         cards = list(dict.fromkeys(o.card for o in tied if o.card != bc))
-        name = self.game.by_id[bc].name
+        name = pal_name(self.game.by_id[bc])
         if not cards:  # only the same card on another data item
             items = _(" or ").join(ITEM_SHORT[o.item] for o in tied)
             return _("Naming {items} with your {card} gives the same chance.").format(items=items, card=name)
         strength = card_strength(self.game, bc)
         others = [card_strength(self.game, c) for c in cards]
         weaker = None if all(x == strength for x in others) else all(strength < x for x in others)
-        return tie_words(name, [self.game.by_id[c].name for c in cards], weaker)
+        return tie_words(name, [pal_name(self.game.by_id[c]) for c in cards], weaker)
 
     def idle_html(self) -> str:
         s = self.state

@@ -22,7 +22,8 @@ import html
 from fractions import Fraction
 
 from safari_kit.core.i18n import _, ngettext, series
-from safari_kit.presentation.numbers import decimal
+from safari_kit.presentation.card_words import pal_name
+from safari_kit.presentation.numbers import decimal, whole
 from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
 
 __all__ = ["ITEM_SHORT", "ITEM_UNITS", "LAB_CSS", "fmt_value", "chance_html", "reduced_html", "result_sentence",
@@ -52,12 +53,16 @@ LAB_CSS = """
 def card_html(game, cid: str) -> str:
     """A card's name as a learner reads it: ``Springbok`` (issue 27: no card ids such as K12 in sentences; the
     id stays in the page's data attributes for tests)."""
-    return html.escape(game.by_id[cid].name)
+    return html.escape(pal_name(game.by_id[cid]))
 
 
 def fmt_value(v: float) -> str:
-    """A data value as the lab writes it: ``1,200`` from 100 up, else as short as it is (``88``, ``0.5``)."""
-    return f"{v:,.0f}" if v >= 100 else f"{v:g}"
+    """A data value as the lab writes it: ``1,200`` from 100 up, else as short as it is (``88``, ``0.5``), in the
+    learner's language (Spanish ``1200``, ``0,5``)."""
+    if v >= 100:
+        return whole(round(v))
+    text = f"{v:g}"
+    return decimal(v, len(text.partition(".")[2])) if "e" not in text else text
 
 
 def who(seat: int, learner: int) -> str:
@@ -82,7 +87,7 @@ def trick_words(game, trick, item: str | None, learner: int) -> str:
         return ""
     words = []
     for k, (seat, card) in enumerate(trick):
-        name, value = game.by_id[card].name, value_text(game, card, item)
+        name, value = pal_name(game.by_id[card]), value_text(game, card, item)
         words.append(_("{who} led {card}, naming {item}: {value}.").format(
                          who=who(seat, learner), card=name, item=ITEM_SHORT[item], value=value) if k == 0
                      else _("{who} played {card}: {value}.").format(who=who(seat, learner), card=name, value=value))
@@ -163,7 +168,7 @@ def result_sentence(game, turn: dict, learner: int) -> str:
     item, plays, winner = turn["item"], [tuple(p) for p in turn["plays"]], turn["winner"]
     short = ITEM_SHORT[item]
     value = {c: game.by_id[c].value(item) for _, c in plays}
-    name = {c: game.by_id[c].name for _, c in plays}
+    name = {c: pal_name(game.by_id[c]) for _, c in plays}
     mine = next((c for seat, c in plays if seat == learner), None)
     won = next(c for seat, c in plays if seat == winner)
 
@@ -202,7 +207,7 @@ def plays_table_html(game, turn: dict, learner: int, step: int, phase: str = "do
         won = seat == turn["winner"]
         rows.append(f"<tr data-card='{c}' class='{'safari-ko-winner' if won else ''}'>"
                     f"<td>{i + 1}</td><td class='safari-card-name'>{who(seat, learner)}</td>"
-                    f"<td class='safari-card-name'>{html.escape(game.by_id[c].name)}</td>"
+                    f"<td class='safari-card-name'>{html.escape(pal_name(game.by_id[c]))}</td>"
                     f"<td>{value_text(game, c, item)}{' &#9733;' if won else ''}</td></tr>")
     return (f"<table class='safari-prob-table' data-step='{step}' data-phase='{phase}' data-best-card='' "
             f"data-best-item='' data-winner='{turn['winner']}'>"
@@ -307,7 +312,7 @@ def tally_html(game, predictions) -> str:
     for p in done[-7:]:
         item = ITEM_SHORT.get(p.item, p.item)
         how = _("played for you") if p.auto else (_("you led") if p.leading else _("you followed"))
-        rows.append(f"<tr><td>{p.round}, {p.turn}</td><td>{html.escape(game.by_id[p.card].name)}</td>"
+        rows.append(f"<tr><td>{p.round}, {p.turn}</td><td>{html.escape(pal_name(game.by_id[p.card]))}</td>"
                     f"<td>{item}</td><td>{how}</td><td>{decimal(p.p)}</td><td>{decimal(p.best_p)}</td>"
                     "<td>" + (_("won") if p.won else _("lost")) + "</td></tr>")
     heads = (_("Round, turn"), _("Card"), _("Data item"), _("How"), _("Chance shown"), _("Best chance"), _("Result"))

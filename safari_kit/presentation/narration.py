@@ -7,6 +7,7 @@ without the card). The event kinds are :class:`safari_kit.witness.rules.Event`.
 from __future__ import annotations
 
 from safari_kit.core.i18n import N_, _, ngettext, pgettext, series
+from safari_kit.presentation.card_words import element_word, mugshot_elements, named_element
 from safari_kit.presentation.views import mugshot_face
 from safari_kit.witness.rules import Event
 
@@ -39,14 +40,16 @@ def _a(words: str) -> str:
 
 def card_words(card) -> str:
     """A card in a sentence, readable without color: "a Pink Owl (Wood, named TAM)"."""
+    words = mugshot_elements(card)  # the learner's language (data/card-names.csv)
     return _("{a_card} ({texture}, named {name})").format(
-        a_card=_a(_("{color} {animal}").format(color=card.color, animal=card.animal)), texture=card.texture,
-        name=card.name)
+        a_card=_a(_("{color} {animal}").format(color=words["color"], animal=words["animal"])),
+        texture=words["texture"], name=card.name)
 
 
 def _element_words(card, clue_type: str) -> str:
     """A card's element of one clue type in a sentence: "an Elephant", "Teal", "Wood"."""
-    return _a(card.animal) if clue_type == "animal" else str(getattr(card, clue_type))
+    word = element_word(clue_type, str(getattr(card, clue_type)))
+    return _a(word) if clue_type == "animal" else word
 
 
 def no_match_words(game, clue_id: str, card_id: str, types) -> str:
@@ -79,7 +82,7 @@ def shared_words(game, clue_id: str, card_id: str, types=("animal", "texture", "
     """
     i, j = game.index[clue_id], game.index[card_id]
     clue = game.cards[i]
-    out = [_("the {type} ({value})").format(type=_(_TYPE_IN_SENTENCE[t]), value=getattr(clue, t))
+    out = [_("the {type} ({value})").format(type=_(_TYPE_IN_SENTENCE[t]), value=element_word(t, getattr(clue, t)))
            for t in ("animal", "texture", "color") if t in types and game.shared(i, j, t)]
     names = sorted(game.shared_names(i, j)) if "name" in types else []
     if names:
@@ -180,7 +183,7 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
             who=name, card=face(event['card']), place=event['place'])
     if kind == Event.KRIS:
         return _("{who} named {element} with KRIS at place {place}: {card}, {outcome}.").format(
-            who=name, element=event['element'], place=event['place'], card=face(event['card']),
+            who=name, element=named_element(event['element']), place=event['place'], card=face(event['card']),
             outcome=_("archived") if event['archived'] else _("back face down"))
     if kind == Event.ALAN_TAKE:
         return _("{who} took {card} back into the Clue Area with ALAN.").format(who=name, card=face(event['card']))

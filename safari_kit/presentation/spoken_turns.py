@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from safari_kit.core.i18n import _, and_join, ngettext
+from safari_kit.presentation.card_words import named_element
 from safari_kit.presentation.narration import card_label
 from safari_kit.presentation.views import WITNESS_PHASE_WORDS
 from safari_kit.witness.rules import Event
@@ -99,7 +100,8 @@ def ability_sentence(game, event: dict, viewer: int) -> str | None:
             card=card_label(game, event['card']), whose=_whose(event.get('from_player'), viewer), place=event['place'])
     if kind == Event.KRIS:
         head = _("KRIS: {who} named {element} at place {place}: {card}.").format(
-            who=who, element=event['element'], place=event['place'], card=card_label(game, event['card']))
+            who=who, element=named_element(event['element']), place=event['place'],
+            card=card_label(game, event['card']))
         return head + " " + (_("It has it: archived.") if event["archived"] else
                              _("It does not: it goes back face down."))
     if kind == Event.ALAN_TAKE:
@@ -177,7 +179,7 @@ def turn_phrase(game, events: Iterable[dict], viewer: int) -> str | None:
         elif kind == Event.KRIS:
             kris_archive = bool(e["archived"])
             parts.append(_("used KRIS, naming {element}, at place {place}: {card}, {outcome}").format(
-                element=e['element'], place=e['place'], card=card_label(game, e['card']),
+                element=named_element(e['element']), place=e['place'], card=card_label(game, e['card']),
                 outcome=_("archived") if e["archived"] else _("back face down")))
         elif kind == Event.ALAN_TAKE:
             taken += 1

@@ -22,6 +22,8 @@ import re
 
 from safari_kit.cards.model import DATA_ITEMS
 from safari_kit.core.i18n import N_, Words, _, ngettext
+from safari_kit.presentation.card_words import mugshot_elements, pal_name
+from safari_kit.presentation.numbers import decimal, whole
 
 __all__ = ["learner_sentence", "WITNESS_PHASE_WORDS", "WITNESS_BUTTONS", "mugshot_face", "ITEM_UNITS", "ITEM_SHORT",
            "LOG_ITEMS", "deck_ranges", "pal_face"]
@@ -93,12 +95,13 @@ _ABILITY_WORDS = Words({
 def mugshot_face(card) -> dict:
     """The public face of a face-up Mugshot (only ever called for face-up cards)."""
     hidden = card.name.count("?")
-    label = _("{color} {animal}, {texture}, named {name}").format(color=card.color, animal=card.animal,
-                                                                  texture=card.texture, name=card.name)
+    words = mugshot_elements(card)  # the learner's language (data/card-names.csv); the keys stay English
+    label = _("{color} {animal}, {texture}, named {name}").format(**words)
     if hidden:
         label += " " + ngettext("({n} letter hidden by ink)", "({n} letters hidden by ink)", hidden).format(n=hidden)
     return {"id": card.id, "animal": card.animal, "texture": card.texture, "color": card.color,
-            "name": card.name, "ink": hidden > 0, "label": label}
+            "name": card.name, "ink": hidden > 0, "label": label,
+            "words": {k: words[k] for k in ("color", "texture", "animal")}}
 
 
 # ----------------------------------------------------------------------------- Knockout
@@ -111,12 +114,17 @@ ITEM_SHORT = Words({"weight_kg": N_("Weight"), "size_cm": N_("Size"), "top_speed
 LOG_ITEMS = ("weight_kg",)
 
 
-def _fmt(v: float) -> str:
+def short_number(v: float, digits: int) -> str:
+    """``v`` with at most ``digits`` decimals and no trailing zeros, in the learner's language (``0.73``,
+    Spanish ``0,73``); from 100 up a whole number with the language's group marks (``4,500``, ``4500``)."""
     if v >= 100:
-        return f"{v:,.0f}"
-    if v >= 10:
-        return f"{v:.1f}".rstrip("0").rstrip(".")
-    return f"{v:.2f}".rstrip("0").rstrip(".")
+        return whole(round(v))
+    text = f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
+    return decimal(v, len(text.partition(".")[2]))
+
+
+def _fmt(v: float) -> str:
+    return short_number(v, 1 if v >= 10 else 2)
 
 
 def deck_ranges(cards) -> dict:
@@ -152,8 +160,9 @@ def pal_face(card, ranges: dict, items=DATA_ITEMS) -> dict:
         r = ranges[item]
         bars.append({"item": item, "label": r["label"], "unit": r["unit"], "value": v,
                      "text": f"{_fmt(v)} {r['unit']}", "fraction": _fraction(v, r), "scale": r["scale"]})
-    label = card.name + ": " + ", ".join(f"{b['label'].lower()} {b['text']}" for b in bars)
-    return {"id": card.id, "name": card.name, "bars": bars, "label": label}
+    name = pal_name(card)  # the learner's language (data/card-names.csv)
+    label = name + ": " + ", ".join(f"{b['label'].lower()} {b['text']}" for b in bars)
+    return {"id": card.id, "name": name, "bars": bars, "label": label}
 
 
 # ----------------------------------------------------------------------------- either game

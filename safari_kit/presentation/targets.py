@@ -22,6 +22,7 @@ be an import circle).
 from __future__ import annotations
 
 from safari_kit.core.i18n import _
+from safari_kit.presentation.card_words import pal_name
 from safari_kit.presentation.table_words import (
     ITEM_LABELS,
     _ABILITY_WORDS,
@@ -145,7 +146,7 @@ def _knockout_targets(state) -> list[dict]:
     for a in state.legal_actions():
         if ("card", a.card) not in seen:
             seen.add(("card", a.card))
-            out.append(_target("card", a.card, game.by_id[a.card].name))
+            out.append(_target("card", a.card, pal_name(game.by_id[a.card])))
         if a.item is not None and ("item", a.item) not in seen:
             seen.add(("item", a.item))
             items.append(_target("item", a.item, ITEM_LABELS[a.item]))

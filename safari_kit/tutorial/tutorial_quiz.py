@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from safari_kit.core.i18n import _, and_join, ngettext
+from safari_kit.presentation.card_words import mugshot_elements
 from safari_kit.tutorial.tutorials import RULINGS, Script
 
 __all__ = ["Question", "questions", "questions_by_step", "known_places", "visible_cards"]
@@ -150,10 +151,10 @@ def _witness(script: Script, states: list) -> list[Question]:
         _("You challenge {card}. You have seen the cards at these places: which one is safe to reveal?").format(
             card=words[challenged]),
         tuple(_("Place {place}: {color} {animal}, {texture}, {name}").format(
-            place=p, color=c.color, animal=c.animal, texture=c.texture, name=c.name) for p, c in cards.items()),
+            place=p, **mugshot_elements(c)) for p, c in cards.items()),
         right,
         _("A safe card shares nothing with the challenged card. The {color} {animal} at place {place} shares nothing "
-          "with it. But {shares} (W5).").format(color=safe_card.color, animal=safe_card.animal, place=places[right],
+          "with it. But {shares} (W5).").format(**mugshot_elements(safe_card), place=places[right],
                                                  shares=_(", and ").join(shares)), ("W5",),
         frozenset({challenged, *(known[p] for p in places)})))
 

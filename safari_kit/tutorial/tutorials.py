@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from safari_kit.core.i18n import N_, _
+from safari_kit.presentation.card_words import mugshot_elements, pal_name
 
 #: One line per ruling a step names, in a learner's words: the ruling's name and its gist. A click opens the
 #: ruling's section of the learners' rules page (safari_kit.tutorial.learner_rules, in step with docs/rules.md).
@@ -156,8 +157,7 @@ WITNESS_DECK = ("W16", "W33", "W53", "W44",  # set-up: places 1, 2, 3, 4
 
 
 def _mugshot_words(card) -> str:
-    return _("the {color} {animal} ({texture}, named {name})").format(color=card.color, animal=card.animal,
-                                                                      texture=card.texture, name=card.name)
+    return _("the {color} {animal} ({texture}, named {name})").format(**mugshot_elements(card))
 
 
 def _witness_game():
@@ -324,7 +324,7 @@ def knockout_script() -> Script:
     from safari_kit.knockout.actions import Play
 
     game = _knockout_game()
-    words = {c.id: _Words(c, c.name, _UNITS) for c in game.cards}
+    words = {c.id: _Words(c, pal_name, _UNITS) for c in game.cards}
     P = [Play(c, i) for c, i in KNOCKOUT_PLAYS]
     steps = (
         Step("deal", N_("Round 1: the deal"), ("K2",),

@@ -61,6 +61,7 @@ import ipywidgets as W
 from safari_kit.presentation import fullgame_text as T
 from safari_kit.presentation.fullgame_flow import BOT_CHOICES, PLAYERS, FullGameFlow, bot_words, parse_humans
 from safari_kit.core.i18n import N_, _
+from safari_kit.presentation.card_words import named_element
 from safari_kit.widgets.labs.base import Lab, guarded, in_own_language
 from safari_kit.widgets.labs.fullgame_records_ui import RECORD_TEXT_LIMIT, RecordControls  # noqa: F401
 from safari_kit.widgets.labs.fullgame_spoken import SpokenTurns
@@ -132,8 +133,9 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
                           W.HBox([W.HTML("<b style='margin:0 6px 0 4px'>" + html.escape(_("Learners:")) + "</b>"),
                                   self.learner_picker]),
                           W.HBox([self.bots_box, self.new_button])])
-        self.kris_box = W.Dropdown(options=list(KRIS_ELEMENTS), description=_("KRIS element"),
-                                   style={"description_width": "90px"}, layout=W.Layout(width="260px"))
+        self.kris_box = W.Dropdown(options=[(named_element(e), e) for e in KRIS_ELEMENTS],
+                                   description=_("KRIS element"), style={"description_width": "90px"},
+                                   layout=W.Layout(width="260px"))
         self.picked = W.HTML()
         self.events = W.HTML()
         self.private = W.HTML()

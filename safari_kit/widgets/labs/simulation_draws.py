@@ -29,6 +29,7 @@ import numpy as np
 
 from safari_kit.core.chance import Chance
 from safari_kit.core.i18n import _
+from safari_kit.presentation.card_words import mugshot_elements
 from safari_kit.presentation.numbers import whole
 from safari_kit.probability.distributions import Estimate, Exact
 
@@ -122,7 +123,7 @@ def questions(seed: int = 1) -> dict[str, Question]:
     out["identify-animal"] = Question(
         "identify-animal", _("Identify by animal, knowing nothing"),
         _("The clue card is a {color} {animal}. You name its animal at place {place}. Does the face-down card there "
-          "share its animal?").format(color=card.color, animal=card.animal, place=place),
+          "share its animal?").format(**mugshot_elements(card), place=place),
         exact, lambda n, rng: PW.mc_p_match(kn, clue, place, ("animal",), n=n, rng=rng))
 
     exact = PW.p_streak(kn, 4)
@@ -130,7 +131,7 @@ def questions(seed: int = 1) -> dict[str, Question]:
         "challenge-4", _("Challenge: 4 safe reveals in a row"),
         _("You challenge with the clue card, the {color} {animal} ({texture}, named {name}). Are the 4 face-down "
           "cards all safe? Safe means sharing no animal, texture, color or name.").format(
-            color=card.color, animal=card.animal, texture=card.texture, name=card.name),
+            **mugshot_elements(card)),
         exact, lambda n, rng: PW.mc_p_streak(kn, 4, n=n, rng=rng))
 
     deck = list(game.cards)

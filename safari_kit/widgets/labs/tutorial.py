@@ -40,6 +40,7 @@ import html
 import ipywidgets as W
 
 from safari_kit.core.i18n import _, language
+from safari_kit.presentation.card_words import mugshot_elements
 from safari_kit.widgets.labs.base import Lab, guarded
 from safari_kit.widgets.table import CardTable
 
@@ -342,7 +343,7 @@ class RulesTutorial(Lab):
             if event["kind"] == "tom" and "card" in event and event["place"] in state.places:
                 card = state.game.cards[state.game.index[event["card"]]]
                 notes[("place", event["place"])] = _("you saw:\n{color} {animal}\n({name})").format(
-                    color=card.color, animal=card.animal, name=card.name)
+                    **mugshot_elements(card))
         return notes
 
     def _turns_html(self, before, state) -> str:
@@ -352,7 +353,12 @@ class RulesTutorial(Lab):
         new = state.completed_turns[done:]
         if not new:
             return ""
+        from safari_kit.presentation.card_words import pal_name
+        from safari_kit.presentation.numbers import decimal
         from safari_kit.presentation.views import ITEM_SHORT, ITEM_UNITS
+
+        def short(v: float) -> str:  # as short as it is (88, 0.5), in the learner's language (0,5)
+            return decimal(v, len(f"{v:g}".partition(".")[2]))
 
         game = state.game
         rows = []
@@ -360,7 +366,7 @@ class RulesTutorial(Lab):
             item = t["item"]
             plays = ", ".join(_("{who}: {card} ({value} {unit})").format(
                 who=_("you") if s == self.viewer else _("Player {seat}").format(seat=s),
-                card=html.escape(game.by_id[c].name), value=f"{float(game.by_id[c].value(item)):g}",
+                card=html.escape(pal_name(game.by_id[c])), value=short(float(game.by_id[c].value(item))),
                 unit=_(ITEM_UNITS[item])) for s, c in t["plays"])
             won = _("you") if t["winner"] == self.viewer else _("Player {seat}").format(seat=t["winner"])
             rows.append("<li>" + _("Round {round}, {item}: {plays}; won by <b>{won}</b>").format(

@@ -182,6 +182,8 @@ function mugshotSVG(face, prefix) {
   const cell = letters.length > 3 ? 19 : 22;
   const x0 = 60 - ((letters.length - 1) * cell) / 2;
   const seed = hash(face.id);
+  // the words drawn on the card, in the learner's language (issue 30); color, texture, animal stay the keys
+  const words = face.words || face;
   return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": face.label, focusable: "false" },
     s("defs", {}, texturePattern(pid, face.texture)),
     s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill }),
@@ -189,13 +191,13 @@ function mugshotSVG(face, prefix) {
     // the colour in large letters (a colour-blind learner reads it: some card colours look alike to them),
     // the texture smaller beneath it (its pattern shows it too)
     s("rect", { x: 8, y: 5, width: 104, height: 27, rx: 5, fill: "rgba(255,255,255,0.92)" }),
-    s("text", { x: 60, y: 18.5, "text-anchor": "middle", class: "st-card-colour", text: face.color }),
-    s("text", { x: 60, y: 28.5, "text-anchor": "middle", class: "st-card-words", text: face.texture,
-      textLength: face.texture.length > 16 ? 98 : null, lengthAdjust: face.texture.length > 16 ? "spacingAndGlyphs" : null }),
+    s("text", { x: 60, y: 18.5, "text-anchor": "middle", class: "st-card-colour", text: words.color }),
+    s("text", { x: 60, y: 28.5, "text-anchor": "middle", class: "st-card-words", text: words.texture,
+      textLength: words.texture.length > 16 ? 98 : null, lengthAdjust: words.texture.length > 16 ? "spacingAndGlyphs" : null }),
     s("circle", { cx: 60, cy: 66, r: 32, fill: "rgba(255,255,255,0.93)", stroke: "#222", "stroke-width": 1.5 }),
     s("g", { transform: "translate(60 66) scale(0.92)" }, animalIcon(face.animal)),
     s("rect", { x: 33, y: 102, width: 54, height: 15, rx: 7.5, fill: "rgba(255,255,255,0.9)" }),
-    s("text", { x: 60, y: 113.5, "text-anchor": "middle", class: "st-card-animal", text: face.animal }),
+    s("text", { x: 60, y: 113.5, "text-anchor": "middle", class: "st-card-animal", text: words.animal }),
     s("path", { d: "M3 130L14 126V158L3 154L8 142ZM117 130L106 126V158L117 154L112 142Z", fill: "#c9a227", stroke: "#222", "stroke-width": 1.2 }),
     s("rect", { x: 12, y: 123, width: 96, height: 36, rx: 4, fill: "#fff8dc", stroke: "#222", "stroke-width": 1.5 }),
     letters.map((ch, i) => ch === "?"
