@@ -61,7 +61,7 @@ def card_csv(tmp_path):
 #: a file not listed stops the run at collection (a new file must be added here).
 SHARED_PATH_FIXTURES = {"offline_site": "static-site", "online_site": "static-site"}
 SHARED_BUILD_FILES = {f"tests/browser/{name}.py": "static-site" for name in (
-    "test_a11y_axe_site", "test_site_browser", "test_site_learner_work", "test_site_links",
+    "test_site_browser", "test_site_learner_work", "test_site_links",
     "test_site_offline_lessons", "test_site_prestart_browser", "test_site_snapshot", "test_site_startup",
     "test_site_subpath")}
 #: test files that read what those builds leave (.site-build/wheels): in the same unit, after the build

@@ -8,10 +8,11 @@
   lab), white text on the orange "Next turn" button (2.7:1) and on the "Named: ..." badge (2.6:1), the
   sliders' handles with no name (Full game, Simulation), white names on the Pals' heads (4.3:1, Knockout),
   grey "knowing nothing" text (4.47:1, Identification), the Simulation lab's tab labels (4.45:1).
-* the lessons: tests/browser/test_learner_lessons_browser.py runs axe on every screen of each learner's copy
+* the lessons: tests/browser/test_learner_lessons_browser.py runs axe on every output of each learner's copy
   in JupyterLab (the kit's outputs; JupyterLab's own page is printed for the record, never asserted), while it
   reads them: each lesson is run once for both (issue 28).
-* the offline static site's app page: tests/browser/test_a11y_axe_site.py (it shares the site's build).
+* the offline static site's app page: in tests/browser/test_site_browser.py's play test (it shares the site's
+  build and that test's page).
 """
 from __future__ import annotations
 

@@ -31,6 +31,7 @@ import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab, pick_best_declaration
+from tests.browser.a11y import describe, failing, run_axe
 from tests.test_site_versioned import vr
 from tests.browser.site_fixtures import (  # noqa: F401 - the two *_fixture: school_browser, school_page
     APP, FRIENDLY, KERNEL_IDLE, LESSON, NO_SERVER, REPO, school_browser_fixture, school_page_fixture,
@@ -188,13 +189,16 @@ def test_lesson_kernel_and_widgets_offline(site_page, js_errors, offline_site):
 
 def test_play_identification_and_knockout_offline(site_page, js_errors, offline_site):
     """The app page starts its kernel offline, with no traceback and no request to another host, and the kit
-    plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick.
+    plays without numpy (issue 13, part 1): one Identification turn and one Knockout trick. axe-core finds no
+    critical or serious violation in the app (the chooser, Identification after a turn, Knockout just opened; it
+    was tests/browser/test_a11y_axe_site.py, a page of its own, until issue 28).
 
     The learner joins the class experiment first (issue 21, no class server): the page keeps their records
     and offers them as a file (Download my results), sending nothing anywhere."""
     from tests.browser.test_class_experiment_browser import join, page_records
 
     page = site_page
+    page.set_viewport_size({"width": 1366, "height": 768})  # a school laptop, for axe's look too
     t0 = time.perf_counter()
     page.goto(offline_site.url + APP, wait_until="domcontentloaded")
     page.wait_for_function(
@@ -207,9 +211,11 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
     screenshot(page, "site-app")
     assert "Nothing leaves this page unless you download it" in page.locator(".safari-app").inner_text()
+    axe = {"chooser": run_axe(page, ".safari-app")}
     join(page, "Zed")
 
     _play_identification_turn(page, joined=True)
+    axe["Identification, a turn played"] = run_axe(page, ".safari-app")
     # issue 19: the learner owns this kernel (Python in the browser): no page says "in secret" or "Fair deal",
     # and no Shared class seed box is offered
     words = page.locator(".safari-app").inner_text()
@@ -217,6 +223,7 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     assert not page.locator(".safari-app .safari-shared-seed").is_visible()
 
     open_lab(page, "Safari Knockout", "Knockout", ".safari-knockout-lab")
+    axe["Knockout"] = run_axe(page, ".safari-app")
     lab = ".safari-app .safari-knockout-lab"
     table = f"{lab} .safari-prob-table"
     wait_step = "([sel, step]) => { const t = document.querySelector(sel); return t && t.dataset.step !== step; }"
@@ -243,6 +250,10 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     assert not app_errors(page), app_errors(page)
     assert not page.outside, f"requests to other hosts: {page.outside}"
     assert not js_errors, js_errors
+    for where, violations in axe.items():
+        print(f"\nsite {where}: {describe(violations)}")
+    bad = {where: describe(failing(v)) for where, v in axe.items() if failing(v)}
+    assert not bad, "\n".join(f"axe on the site's app page, {where}:\n{text}" for where, text in bad.items())
 
 
 def _play_identification_turn(page, joined: bool = False) -> None:
