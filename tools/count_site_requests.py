@@ -59,7 +59,7 @@ def visits(site: Path, base: type, chromium: str, timeout_s: float = 240) -> lis
                 page = context.new_page()
                 t0 = time.perf_counter()
                 page.goto(url, wait_until="domcontentloaded")
-                page.locator(".safari-app .widget-dropdown select").wait_for(timeout=timeout_s * 1000)
+                page.locator(".safari-app .safari-lab-list select").wait_for(timeout=timeout_s * 1000)
                 seconds = time.perf_counter() - t0
                 page.wait_for_timeout(2000)  # late requests (widgets' state) count too
                 out.append((sum(counts.values()), dict(sorted(counts.items())), seconds))

@@ -152,7 +152,7 @@ def new_page(browser, outside: list[str]):
 STARTING = "Starting Python in your browser"
 #: what the learner opens in every visit (the lab of the issue's figures)
 GAME, LAB, LAB_ROOT = "Safari Witness", "Identification", ".safari-identification-lab"
-CHOOSER = ".safari-app .widget-dropdown:not(.safari-language) select"  # not the Language list (issue 30)
+CHOOSER = ".safari-app .safari-lab-list select"  # the list of labs (not the Language list, issue 30)
 
 #: put in every page and frame before its own scripts: when the start-up sentence first showed (inserted, and
 #: the first paint after it: render-blocking styles hold every paint), and the navigation's timing (a service

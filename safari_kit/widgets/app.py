@@ -163,6 +163,7 @@ class LabChooser:
         # the games' own names stay (Safari Witness); "Both games" is said in the learner's words
         self.game = W.ToggleButtons(options=[(_(g), g) for g in games], value=games[0], description=_("Game"))
         self.lab = W.Dropdown(description=_("Lab"))
+        self.lab.add_class("safari-lab-list")  # the page's hook for the list of labs (tests, the site's scripts)
         self.seed = W.IntText(value=seed, description=_("Seed"), layout=W.Layout(width="180px"))
         self.shared = W.Checkbox(value=False, description=_("Shared class seed"), indent=False,
                                  layout=W.Layout(width="160px"))

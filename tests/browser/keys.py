@@ -96,7 +96,7 @@ def app_page_for(browser, voila_app):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     page.errors = errors
     yield page
     context.close()
@@ -112,11 +112,11 @@ def open_lab_by_keys(page, game: str, lab: str, root: str) -> None:
         "([game]) => [...document.querySelectorAll('.safari-app .widget-toggle-buttons button')]"
         ".some(b => b.innerText.trim() === game && b.classList.contains('mod-active'))", arg=[game])
     page.wait_for_function(
-        "([lab]) => [...document.querySelectorAll('.safari-app .widget-dropdown:not(.safari-language) select option')]"
+        "([lab]) => [...document.querySelectorAll('.safari-app .safari-lab-list select option')]"
         ".some(o => o.textContent.replace(/\\s+/g, ' ').trim() === lab)", arg=[lab])
     # past the chooser's Language list (issue 30): a learner tabs on to the Lab list
     tab_to(page, lambda f: f.get("tag") == "SELECT" and not f.get("language"))
-    select = page.locator(".safari-app .widget-dropdown:not(.safari-language) select").first
+    select = page.locator(".safari-app .safari-lab-list select").first
     # from the top of the list: an earlier test may have left the list further down than the lab (the
     # Rules tutorial is first in each game's list since issue 27, and ArrowDown never goes back up)
     if select.evaluate("(s) => s.options[s.selectedIndex] && s.options[s.selectedIndex].text"

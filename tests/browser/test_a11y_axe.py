@@ -62,10 +62,10 @@ def choose(page, game: str, lab: str, ready: str, press: str = "click") -> None:
     # the chooser's own list (the first select: a lab may have its own) once it holds this game's labs;
     # the options' texts hold no-break spaces ("Full\u00a0game")
     page.wait_for_function(
-        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown:not(.safari-language) select');"
+        "([titles]) => { const s = document.querySelector('.safari-app .safari-lab-list select');"
         " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
         " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
-    app.locator(".widget-dropdown:not(.safari-language) select").first.select_option(index=titles.index(lab))
+    app.locator(".safari-lab-list select").first.select_option(index=titles.index(lab))
     page.wait_for_timeout(200)  # the kernel has the choice before Open lab
     getattr(button(app, "Open lab"), press)()
     page.locator(f"{APP_ROOT} {ready}").first.wait_for(timeout=120_000)
@@ -103,7 +103,7 @@ def one_action(page, done: set[str]) -> str:
 def test_axe_app_chooser_and_every_lab(laptop, js_errors, voila_app):
     page = laptop
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(f"{APP_ROOT} .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
     found: dict[str, list[dict]] = {"chooser": run_axe(page, APP_ROOT)}
     for game, lab, ready in APP_LABS:
         choose(page, game, lab, ready)

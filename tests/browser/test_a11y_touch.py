@@ -69,7 +69,7 @@ def tablet(browser, voila_app):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(f"{APP_ROOT} .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
     page.errors = errors
     yield page
     context.close()
@@ -301,7 +301,7 @@ def test_reduced_motion_stops_animation(browser, voila_app):
         page.set_default_timeout(60_000)
         try:
             page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-            page.locator(f"{APP_ROOT} .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+            page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
             choose(page, "Safari Knockout", "Knockout", READY[("Safari Knockout", "Knockout")])  # a hand at once
             card = page.locator(f"{APP_ROOT} .safari-table .st-card.st-selectable").first
             card.wait_for(timeout=30_000)

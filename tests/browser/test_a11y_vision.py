@@ -75,7 +75,7 @@ def card_fills() -> dict[str, str]:
 def test_colour_vision_identification_and_knockout(laptop, js_errors, voila_app):  # noqa: F811
     page = laptop
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(f"{APP_ROOT} .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
 
     # ---------------------------------------------------------------- Identification
     choose(page, "Safari Witness", "Identification", APP_LABS[0][2])

@@ -45,7 +45,7 @@ def files_under(root: Path) -> set[str]:
 def open_app(page, server) -> None:
     page.set_viewport_size(SMALL)
     page.goto(server.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
 
 
 def table_text(page, lab: str) -> str:

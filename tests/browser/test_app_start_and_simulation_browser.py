@@ -44,7 +44,7 @@ def test_app_start_page_and_simulation_lab(laptop, js_errors, voila_app):
     page = laptop
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
     app = page.locator(".safari-app")
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     hint = page.locator(".safari-app .safari-start-hint")
     hint.wait_for()
     box = hint.bounding_box()
@@ -55,9 +55,9 @@ def test_app_start_page_and_simulation_lab(laptop, js_errors, voila_app):
 
     button(app.locator(".widget-toggle-buttons"), "Safari Witness").click()
     page.wait_for_function("() => [...document.querySelectorAll("
-                           "'.safari-app .widget-dropdown:not(.safari-language) select option')]"
+                           "'.safari-app .safari-lab-list select option')]"
                            ".some(o => o.textContent.trim() === 'Simulation')")
-    app.locator(".widget-dropdown:not(.safari-language) select").first.select_option(label="Simulation")
+    app.locator(".safari-lab-list select").first.select_option(label="Simulation")
     page.wait_for_timeout(200)
     button(app, "Open lab").click()
     lab = ".safari-app .safari-lab"

@@ -94,12 +94,12 @@ def open_lab(page, game: str, lab: str, root_class: str) -> None:
     button(app.locator(".widget-toggle-buttons"), game).click()
     titles = [e.title for e in LABS if e.game == game]
     page.wait_for_function(  # the chooser's own list (the first select: a lab may have its own)
-        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown:not(.safari-language) select');"
+        "([titles]) => { const s = document.querySelector('.safari-app .safari-lab-list select');"
         " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
         " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
     old = page.locator(".safari-app .safari-lab").first
     old = old.element_handle() if old.count() else None
-    app.locator(".widget-dropdown:not(.safari-language) select").first.select_option(
+    app.locator(".safari-lab-list select").first.select_option(
         index=titles.index(lab.replace("\u00a0", " ")))
     page.wait_for_timeout(200)  # the kernel has the choice before Open lab
     button(app, "Open lab").click()
@@ -135,7 +135,7 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
     app = page.locator(".safari-app")
     app.wait_for(timeout=90_000)  # Voilà runs the notebook, then shows the chooser
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for()
+    page.locator(".safari-app .safari-lab-list select").wait_for()
     print(f"\napp ready in {time.perf_counter() - t0:.1f} s")
     # issue 19: no Shared class seed box unless the teacher turns it on for the server (SAFARI_KIT_CLASS_SEED)
     assert not page.locator(".safari-app .safari-shared-seed").is_visible(), "the class-seed box is offered"

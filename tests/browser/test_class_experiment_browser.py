@@ -83,7 +83,7 @@ def test_three_learners_pool_their_runs_on_the_teachers_page(browser):
                 page = context.new_page()
                 page.set_default_timeout(60_000)
                 page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
-                page.locator(f"{APP_ROOT} .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+                page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=120_000)
                 join(page, nickname)
                 choose(page, "Both games", "Simulation", SIM_READY)
                 simulate(page, presses)

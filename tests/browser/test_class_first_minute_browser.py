@@ -29,7 +29,7 @@ def test_a_page_opened_while_the_labs_start_says_so_then_opens_the_app_by_itself
             assert "Your lab is starting" in text and "Keep this page open" in text, text
             screenshot(page, "issue26-lab-starting")
             # no reload by hand
-            page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+            page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
             assert page.locator(".safari-app").is_visible()
             screenshot(page, "issue26-lab-started")
             assert "Using pre-heated kernel" in srv.log_text()

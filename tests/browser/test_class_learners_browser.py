@@ -34,7 +34,7 @@ def open_app(context, url: str):
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(url, wait_until="domcontentloaded", timeout=120_000)
-    page.locator(f"{APP_ROOT} .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=120_000)
     return page
 
 

@@ -47,7 +47,7 @@ def test_a_ready_lab_plays_and_leaving_the_app_shuts_its_kernel_down(browser):
         try:
             page = context.new_page()
             page.goto(srv.url, wait_until="domcontentloaded", timeout=120_000)
-            page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+            page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
             assert "Using pre-heated kernel" in srv.log_text()
             open_lab(page, "Safari Witness", "Identification", ".safari-identification-lab")
             assert page.locator(".safari-identification-lab .safari-table .st-card").count() >= 5  # the places
@@ -55,7 +55,7 @@ def test_a_ready_lab_plays_and_leaving_the_app_shuts_its_kernel_down(browser):
             assert request(srv, f"api/kernels/{kid}", cookie=cookie)[0] == 200
             assert request(srv, f"api/kernels/{kid}")[0] == 403  # a second laptop: no owner cookie
             page.reload(wait_until="domcontentloaded")  # the unload shutdown of the first page
-            page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+            page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
             assert _kernel_id(page) != kid
             assert _wait_status(srv, kid, cookie, 404) == 404, srv.log_text()[-3000:]
             assert "_xsrf argument missing" not in srv.log_text()

@@ -131,7 +131,7 @@ def full_game_plan() -> dict:
 def open_app_with_seed(page, server, seed: int) -> None:
     page.set_viewport_size(SMALL)
     page.goto(server.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     page.locator(".safari-app .safari-shared-seed input[type='checkbox']").check()
     box = page.locator(".safari-app input[type='number']").first
     box.wait_for()

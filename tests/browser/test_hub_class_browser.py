@@ -33,7 +33,7 @@ def test_a_learner_logs_in_on_the_hub_and_plays_an_identification_turn(browser, 
         page.fill("input[name=username]", "lea")
         page.fill("input[name=password]", PASSWORD)
         page.click("input[type=submit], button[type=submit]")
-        page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+        page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
         assert page.url == hub.service_url("7b")
         print(f"\nlogin -> the app through the hub: {time.perf_counter() - start:.1f} s")
 

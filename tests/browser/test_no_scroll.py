@@ -304,7 +304,7 @@ def test_a_whole_turn_in_the_app_without_scrolling(laptop, js_errors, voila_app)
     from tests.browser.test_app_voila import open_lab as open_app_lab
 
     laptop.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    laptop.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    laptop.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     for name, (game, title, root) in APP_LABS.items():
         laptop.evaluate("() => window.scrollTo(0, 0)")
         open_app_lab(laptop, game, title, root)

@@ -31,10 +31,10 @@ def open_rules_page(page, game: str, title: str) -> None:
     button(app.locator(".widget-toggle-buttons"), game).click()
     titles = [e.title for e in LABS if e.game == game]
     page.wait_for_function(
-        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown:not(.safari-language) select');"
+        "([titles]) => { const s = document.querySelector('.safari-app .safari-lab-list select');"
         " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
         " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
-    app.locator(".widget-dropdown:not(.safari-language) select").first.select_option(index=titles.index(title))
+    app.locator(".safari-lab-list select").first.select_option(index=titles.index(title))
     page.wait_for_timeout(200)  # the kernel has the choice before Open lab
     button(app, "Open lab").click()
     page.locator(".safari-app .safari-rules-page[data-game]").first.wait_for(timeout=60_000)
@@ -44,14 +44,14 @@ def open_rules_page(page, game: str, title: str) -> None:
 def test_the_apps_rules_page_shows_the_card_pictures(page, js_errors, voila_app, game, key):
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     open_rules_page(page, game, f"Rules of {game}")
     rules = page.locator(f".safari-app .safari-rules-page[data-game='{key}']")
     rules.wait_for(timeout=60_000)
     title = rules.locator("h2")
     assert title.inner_text() == f"Rules of {game}"
     assert title.bounding_box()["y"] < 768, "the page's title is below the first screen"
-    chosen = page.locator(".safari-app .widget-dropdown:not(.safari-language) select").first
+    chosen = page.locator(".safari-app .safari-lab-list select").first
     assert chosen.evaluate("s => s.scrollWidth <= s.clientWidth + 1"), "the entry's name is cut in the Lab list"
     images = rules.locator("figure.safari-rules-picture img")
     assert images.count() == len(LR.pictures(key))

@@ -208,7 +208,7 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     body = page.locator("body").inner_text()
     assert "Traceback" not in body and "from safari_kit" not in body, body[:2000]
     assert page.locator(".safari-app").count(), body[:2000]  # the kit plays without numpy: the app, no sentence
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
     screenshot(page, "site-app")
     assert "Nothing leaves this page unless you download it" in page.locator(".safari-app").inner_text()
     axe = {"chooser": run_axe(page, ".safari-app")}
@@ -294,7 +294,7 @@ def test_app_page_plays_on_a_school_network_name(school_page, js_errors, offline
     page.goto(school_url(offline_site) + APP, wait_until="domcontentloaded")
     # the condition itself (the test would prove nothing on a secure page): no secure context, no service worker
     assert page.evaluate(NOT_SECURE) == [False, False, "undefined"]
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
     print(f"\napp page at {school_url(offline_site)}: the app shown in {time.perf_counter() - t0:.1f} s")
     _play_identification_turn(page)
     screenshot(page, "site-school-network-app")

@@ -27,7 +27,7 @@ from tests.browser.site_fixtures import APP
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHOOSER = ".safari-app .widget-dropdown:not(.safari-language) select"
+CHOOSER = ".safari-app .safari-lab-list select"
 FRAME = "iframe.safari-prestart"
 
 

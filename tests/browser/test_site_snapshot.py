@@ -109,7 +109,7 @@ def snapshot_state(page) -> dict | None:
 
 def open_app(page, url: str) -> str:
     page.goto(url + APP, wait_until="domcontentloaded")
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
     return page.locator(".safari-app").inner_text()
 
 
@@ -122,11 +122,11 @@ def open_any_lab(page, entry) -> str | None:
     button(app.locator(".widget-toggle-buttons"), entry.game).click()
     titles = [e.title for e in LABS if e.game == entry.game]
     page.wait_for_function(
-        "([titles]) => { const s = document.querySelector('.safari-app .widget-dropdown:not(.safari-language) select');"
+        "([titles]) => { const s = document.querySelector('.safari-app .safari-lab-list select');"
         " const now = s ? [...s.options].map(o => o.textContent.replace(/\\s+/g, ' ').trim()) : [];"
         " return JSON.stringify(now) === JSON.stringify(titles); }", arg=[titles])
     page.evaluate("(sel) => document.querySelectorAll(sel).forEach(e => { e.dataset.oldLab = '1'; })", ALL_ROOTS)
-    app.locator(".widget-dropdown:not(.safari-language) select").first.select_option(index=titles.index(entry.title))
+    app.locator(".safari-lab-list select").first.select_option(index=titles.index(entry.title))
     page.wait_for_timeout(200)  # the kernel has the choice before Open lab
     button(app, "Open lab").click()
     root = ROOTS[entry.cls]

@@ -80,7 +80,7 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
     page.wait_for_timeout(2_000)
     n1, w1 = page.evaluate("() => [window.__sentenceChanges, performance.now()]")
     still_starting = page.evaluate("() => !!document.getElementById('safari-starting')")
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
     assert not [u for u in requests if "jupyterlab_pygments" in u], requests
     if still_starting:  # the words change once a second: at most one change a second, not four
         assert n1 - n0 <= (w1 - w0) / 1000 + 1, (n1 - n0, w1 - w0)
@@ -96,7 +96,7 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
     page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
                            " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
     assert STARTING.match(_note(page)).group(1) == "45", _note(page)  # 47.2 s: "about 45 s"
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=120_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
     assert not page.outside, page.outside
     assert not js_errors, js_errors
 

@@ -88,7 +88,7 @@ def test_app_page_plays_under_a_sub_path(site_page, js_errors, subpath_site):
     seen = _watch(page, url, serve_site)
     t0 = time.perf_counter()
     page.goto(url + APP, wait_until="domcontentloaded")
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=180_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=180_000)
     print(f"\napp page at {url}: the app shown in {time.perf_counter() - t0:.1f} s")
     _play_identification_turn(page)
     screenshot(page, "site-subpath-app-identification")

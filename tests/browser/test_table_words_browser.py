@@ -218,7 +218,7 @@ def test_in_the_app_the_challenge_lab_scrolls_not_sideways(browser, voila_app):
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     try:
         page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-        page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+        page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
         open_lab(page, "Safari Witness", "Challenge", ".safari-challenge-lab")
         scope = page.locator(".safari-app .safari-challenge-lab").first
         scope.locator(".safari-why").wait_for()

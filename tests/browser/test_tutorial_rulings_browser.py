@@ -64,7 +64,7 @@ def test_a_ruling_opens_in_jupyterlab(page, js_errors, lab_server):
 def test_a_ruling_opens_in_the_voila_app(page, js_errors, voila_app):
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .widget-dropdown:not(.safari-language) select").wait_for(timeout=90_000)
+    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     open_lab(page, "Safari Witness", "Rules\u00a0tutorial", ".safari-tutorial")  # ipywidgets: no-break spaces
     code = open_a_ruling(page, page.locator(".safari-app .safari-tutorial"))
     screenshot(page, f"tutorial-ruling-{code}-voila")

@@ -112,3 +112,11 @@ def test_new_players_are_sent_to_the_rules_tutorial_first():
     assert hint.index("Start with the Rules tutorial") < hint.index("Pick a game")
     lab = chooser.open()
     assert isinstance(lab, RulesTutorial) and lab.script.game == "knockout" and chooser.errors == []
+
+
+def test_the_list_of_labs_and_the_language_list_have_their_own_hooks():
+    """The page's scripts and the browser tests find the list of labs by ``safari-lab-list`` (issue 28: it was
+    "the dropdown that is not the Language list" in 40 places)."""
+    app = LabChooser()
+    assert "safari-lab-list" in app.lab._dom_classes
+    assert "safari-lab-list" not in app.language_list._dom_classes
