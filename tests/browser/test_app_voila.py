@@ -69,6 +69,16 @@ def click_and_wait_change(page, click, watch: str, timeout: float = 15_000) -> N
         arg=[watch, before], timeout=timeout, polling=20)
 
 
+def identification_result(page, lab: str) -> str:
+    """The status line's words once it says the Identification's result ("Match!" or "No match").
+
+    After Reveal the kernel redraws the chances panel and the tally first and the status line a moment later:
+    a read at once can find the words from before (the race three tests met, issue 28)."""
+    page.wait_for_function("(sel) => /Match!|No match/.test(document.querySelector(sel).innerText)",
+                           arg=f"{lab} .safari-status", timeout=30_000)
+    return page.locator(f"{lab} .safari-status").inner_text()
+
+
 def shot(page, name: str, selector: str | None = None, height: int = 1700):
     """A screenshot of the page, made tall enough for a lab, scrolled to ``selector``."""
     old = page.viewport_size
@@ -177,10 +187,7 @@ def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     shot(page, "app-identification-picked", lab)
     click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
     page.locator(f"{lab} .safari-tally table.safari-tally-table tr").nth(1).wait_for()
-    # the status line is redrawn a moment after the chances panel and the tally: wait for its result
-    page.wait_for_function("(sel) => /Match!|No match/.test(document.querySelector(sel).innerText)",
-                           arg=f"{lab} .safari-status", timeout=30_000)
-    result = page.locator(f"{lab} .safari-status").inner_text()
+    result = identification_result(page, lab)
     assert ("Match!" in result or "No match" in result) and exact.split(" ")[0] in result, (result, exact)
     print(f"identification: {types} at place {place}, exact {exact}: {result}")
     assert_app_clean(page, js_errors)

@@ -11,7 +11,9 @@ import time
 
 import pytest
 
-from tests.browser.test_app_voila import button, click_and_wait_change, open_lab, pick_best_declaration, shot
+from tests.browser.test_app_voila import (
+    button, click_and_wait_change, identification_result, open_lab, pick_best_declaration, shot,
+)
 from tests.hub.hubrun import PASSWORD, running_hub
 
 pytestmark = pytest.mark.browser
@@ -49,10 +51,7 @@ def test_a_learner_logs_in_on_the_hub_and_plays_an_identification_turn(browser, 
         click_and_wait_change(page, button(page.locator(lab), "Identify"), prob)
         pick_best_declaration(page, lab)
         click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
-        # the status line is redrawn a moment after the chances panel: wait for its result
-        page.wait_for_function("(sel) => /Match!|No match/.test(document.querySelector(sel).innerText)",
-                               arg=f"{lab} .safari-status", timeout=30_000)
-        result = page.locator(f"{lab} .safari-status").inner_text()
+        result = identification_result(page, lab)
         assert "Match!" in result or "No match" in result, result
         shot(page, "issue29-hub-identification", lab)
     finally:

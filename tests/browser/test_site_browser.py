@@ -30,7 +30,9 @@ from pathlib import Path
 import pytest
 
 from tests.browser.helpers import current_notebook, screenshot
-from tests.browser.test_app_voila import app_errors, button, click_and_wait_change, open_lab, pick_best_declaration
+from tests.browser.test_app_voila import (
+    app_errors, button, click_and_wait_change, identification_result, open_lab, pick_best_declaration,
+)
 from tests.browser.a11y import describe, failing, run_axe
 from tests.test_site_versioned import vr
 from tests.browser.site_fixtures import (  # noqa: F401 - the two *_fixture: school_browser, school_page
@@ -267,7 +269,7 @@ def _play_identification_turn(page, joined: bool = False) -> None:
         from tests.browser.test_class_learners_browser import guess_with_chance_hidden
 
         guess_with_chance_hidden(page)
-        result = page.locator(f"{lab} .safari-status").inner_text()
+        result = identification_result(page, lab)
         assert "Match!" in result or "No match" in result, result
         return
     prob = f"{lab} .safari-prob"
@@ -278,7 +280,7 @@ def _play_identification_turn(page, joined: bool = False) -> None:
     click_and_wait_change(page, button(page.locator(lab), "Identify"), prob)
     pick_best_declaration(page, lab)
     click_and_wait_change(page, button(page.locator(lab), "Reveal"), prob)
-    result = page.locator(f"{lab} .safari-status").inner_text()
+    result = identification_result(page, lab)
     assert "Match!" in result or "No match" in result, result
 
 
