@@ -24,6 +24,7 @@ from safari_kit.cards.model import DATA_ITEMS
 from safari_kit.core.i18n import N_, Words, _, ngettext
 from safari_kit.presentation.card_words import mugshot_elements, pal_name
 from safari_kit.presentation.numbers import decimal, whole
+from safari_kit.presentation.refusal_words import engine_words
 
 __all__ = ["learner_sentence", "WITNESS_PHASE_WORDS", "WITNESS_BUTTONS", "mugshot_face", "ITEM_UNITS", "ITEM_SHORT",
            "LOG_ITEMS", "deck_ranges", "pal_face"]
@@ -34,7 +35,7 @@ _RULE_REF = re.compile(r"\s*\((?:[WK]\d+[a-z ]*)\)")
 
 def learner_sentence(text: str) -> str:
     """An engine reason as a learner's sentence: no rule numbers, capital first letter, a full stop."""
-    text = _RULE_REF.sub("", str(text)).strip()
+    text = _RULE_REF.sub("", engine_words(str(text))).strip()  # in the learner's language (refusal_words)
     if not text:
         return text
     text = text[0].upper() + text[1:]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from safari_kit.core.i18n import _
 from safari_kit.presentation.card_words import pal_name
+from safari_kit.presentation.refusal_words import PHASE_EXPECTS
 from safari_kit.presentation.table_words import (
     ITEM_LABELS,
     _ABILITY_WORDS,
@@ -233,7 +234,9 @@ def _witness_refusal(state, viewer, kind, id_) -> str:
         action = next((cls() for cls, (bid, _) in WITNESS_BUTTONS.items() if bid == id_), None)
     if action is not None and not state.is_legal(action):
         return learner_sentence(state.why_illegal(action))
-    expects = _RULE_REF.sub('', PHASE_HELP[phase])  # the engine's words (safari_kit.witness: English for now)
+    # the engine's words (safari_kit.witness.rules.PHASE_HELP), from the catalogue's copy (refusal_words)
+    expects = PHASE_EXPECTS[getattr(phase, "value", phase)] if getattr(phase, "value", phase) in PHASE_EXPECTS \
+        else _RULE_REF.sub('', PHASE_HELP[phase])
     return {"place": _("That place is not clickable now: the game expects {expects}."),
             "card": _("That card is not clickable now: the game expects {expects}."),
             "clue": _("That clue card is not clickable now: the game expects {expects}."),
