@@ -69,7 +69,13 @@ def available_languages() -> tuple[str, ...]:
 
 def _known(tag: str) -> str | None:
     """``tag`` as the kit names it (``es-MX`` -> ``es``, ``en_xa`` -> ``en_XA``), or None if it has no catalogue."""
-    tag = str(tag).strip()
+    return _known_text(str(tag))
+
+
+@lru_cache(maxsize=64)
+def _known_text(tag: str) -> str | None:
+    """:func:`_known` of a text, remembered: every translated word asks for the current language."""
+    tag = tag.strip()
     if not _TAG.match(tag):
         return None
     base, _sep, region = tag.replace("-", "_").partition("_")

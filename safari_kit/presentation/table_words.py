@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from safari_kit.cards.model import DATA_ITEMS
-from safari_kit.core.i18n import N_, Words, _, ngettext
+from safari_kit.core.i18n import N_, Words, _, current_language, ngettext
 from safari_kit.presentation.card_words import mugshot_elements, pal_name
 from safari_kit.presentation.numbers import decimal, whole
 from safari_kit.presentation.refusal_words import engine_words
@@ -94,7 +95,16 @@ _ABILITY_WORDS = Words({
 
 
 def mugshot_face(card) -> dict:
-    """The public face of a face-up Mugshot (only ever called for face-up cards)."""
+    """The public face of a face-up Mugshot (only ever called for face-up cards): a fresh dict the caller may
+    change, copied from the one worked out once per card and language (a table's redraw asks for every face-up
+    card, each time: issue 28 found the redraws spending most of their time here)."""
+    face = _mugshot_face(card, current_language())
+    return {**face, "words": dict(face["words"])}
+
+
+@lru_cache(maxsize=4096)
+def _mugshot_face(card, lang: str) -> dict:
+    """:func:`mugshot_face` in ``lang``, the current language when it is called (a Mugshot is a frozen value)."""
     hidden = card.name.count("?")
     words = mugshot_elements(card)  # the learner's language (data/card-names.csv); the keys stay English
     label = _("{color} {animal}, {texture}, named {name}").format(**words)

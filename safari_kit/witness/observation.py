@@ -10,7 +10,25 @@ SAM shuffle appear nowhere.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import copy
+from dataclasses import dataclass, fields
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _copy(x):
+    """A copy of JSON-like data (tuples stay tuples, as asdict keeps them); an atom is itself. Written for the
+    types an observation holds: a dataclass inside would stay one (asdict would make it a dict)."""
+    t = type(x)
+    if t in _ATOMS:
+        return x
+    if t is tuple:
+        return tuple(_copy(v) for v in x)
+    if t is list:
+        return [_copy(v) for v in x]
+    if t is dict:
+        return {_copy(k): _copy(v) for k, v in x.items()}
+    return copy.deepcopy(x)  # what asdict does with anything else (a str enum such as Phase: itself)
 
 
 @dataclass(frozen=True)
@@ -43,8 +61,10 @@ class WitnessObservation:
     log: tuple[dict, ...]
 
     def to_dict(self) -> dict:
-        """Plain JSON types, for widgets and files."""
-        d = asdict(self)
+        """Plain JSON types, for widgets and files: what ``dataclasses.asdict`` gives (a copy the caller may
+        change), made by :func:`_copy` because asdict deep-copies generically and the log grows all game long
+        (a widget's redraw after each action spent most of its time there, issue 28)."""
+        d = {f.name: _copy(getattr(self, f.name)) for f in fields(self)}
         d["unidentified"] = [list(x) for x in self.unidentified]
         return d
 
