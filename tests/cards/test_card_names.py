@@ -107,9 +107,6 @@ def test_a_blank_word_is_not_translated_yet_and_a_new_language_is_a_column(tmp_p
     assert len(names.untranslated("fr")) == len(PALS) + 15 - 1 and names.untranslated("es") == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30: pyproject.toml's wheel force-include needs "
-                   '"data/card-names.csv" = "safari_kit/data/card-names.csv" (the lead edits pyproject.toml); '
-                   "when it is there this passes: remove this mark")
 def test_the_wheel_ships_the_names_beside_the_deck():
     text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert '"data/card-names.csv" = "safari_kit/data/card-names.csv"' in text
