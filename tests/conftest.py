@@ -154,31 +154,4 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             return unit_of(nodeid)
 
-        def _assign_work_unit(self, node) -> None:
-            if getattr(node.gateway, "id", "") == BROWSER_FIRST_WORKER:
-                browser_first(self.workqueue)
-            super()._assign_work_unit(node)
-
     return FileUnits(config, log)
-
-
-#: the pytest-xdist worker that starts on the browser units while the others take the rest (issue 28): the
-#: browser tests keep Chromium busy and the server tests mostly wait, so a run that starts them side by side uses
-#: both cores from its first minute, where it used to run every browser test at the end, three at once on two
-#: cores. A worker still never runs a test without a browser after one with (the units are handed out in the
-#: order above, browser units last, and this worker only ever takes browser units while there are any).
-BROWSER_FIRST_WORKER = "gw0"
-
-
-def is_browser_unit(unit: str) -> bool:
-    """From the unit's name alone (the controller has no items): every browser test lives in tests/browser/,
-    and the static site's group is browser tests with the files that read their build."""
-    return unit.startswith("tests/browser/") or unit in set(SHARED_BUILD_FILES.values())
-
-
-def browser_first(workqueue) -> None:
-    """Move the first browser unit of ``workqueue`` (an OrderedDict of unit -> tests, in the order to run) to
-    its front; leave it as it is when it has none."""
-    unit = next((u for u in workqueue if is_browser_unit(u)), None)
-    if unit is not None:
-        workqueue.move_to_end(unit, last=False)

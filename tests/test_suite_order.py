@@ -123,24 +123,3 @@ def test_the_durations_file_names_files_that_exist():
     assert len(seconds) > 100
     missing = [f for f in seconds if not (conftest.REPO / f).exists()]
     assert len(missing) <= len(seconds) // 10, f"rewrite tests/suite_durations.json; gone: {missing[:10]}"
-
-
-def test_the_browser_first_worker_takes_the_longest_browser_unit_and_the_others_keep_the_order():
-    """gw0 starts on the browser units (the static site's group first, the longest); the others take the units
-    in the order above; with no browser unit left the queue is left as it is."""
-    from collections import OrderedDict
-
-    from tests.conftest import browser_first, is_browser_unit
-
-    queue = OrderedDict((u, {}) for u in ["tests/server/test_class_load.py", "tests/witness/test_w1.py",
-                                          "static-site", "tests/browser/test_app_voila.py"])
-    browser_first(queue)
-    assert list(queue) == ["static-site", "tests/server/test_class_load.py", "tests/witness/test_w1.py",
-                           "tests/browser/test_app_voila.py"]
-    queue.popitem(last=False)
-    browser_first(queue)
-    assert next(iter(queue)) == "tests/browser/test_app_voila.py"
-    queue = OrderedDict((u, {}) for u in ["tests/server/test_class_load.py"])
-    browser_first(queue)
-    assert list(queue) == ["tests/server/test_class_load.py"]
-    assert is_browser_unit("static-site") and not is_browser_unit("tests/server/test_class_load.py")
