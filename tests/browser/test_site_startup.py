@@ -42,6 +42,25 @@ def _note(page) -> str:
     return el.inner_text().strip() if el.count() else ""
 
 
+def _wait_for_the_sentence(page) -> None:
+    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
+                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
+
+
+def _open_until_the_sentence(page, url: str, shot: str) -> tuple[float, str]:
+    """Open ``url`` and wait for the start-up sentence: (seconds until it showed, its words), shot as ``shot``;
+    it must come within 3 s and say the start-up time."""
+    t0 = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    _wait_for_the_sentence(page)
+    shown = time.perf_counter() - t0
+    first = _note(page)
+    screenshot(page, shot)
+    assert STARTING.match(first), first
+    assert shown < 3, f"the start-up sentence came after {shown:.1f} s ({url})"
+    return shown, first
+
+
 #: counts the start-up sentence's changes (its text replaced) from the first moment it is in the page
 COUNT_CHANGES = """(() => {
   window.__sentenceChanges = 0;
@@ -64,15 +83,7 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.add_init_script(COUNT_CHANGES)
-    t0 = time.perf_counter()
-    page.goto(offline_site.url + APP, wait_until="commit")
-    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
-                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
-    shown = time.perf_counter() - t0
-    first = _note(page)
-    screenshot(page, "issue18-app-starting")
-    assert STARTING.match(first), first
-    assert shown < 3, f"the start-up sentence came after {shown:.1f} s"
+    shown, first = _open_until_the_sentence(page, offline_site.url + APP, "issue18-app-starting")
     spinner = page.evaluate("() => { const s = document.querySelector('#loading .spinner');"
                             " return s && getComputedStyle(s).animationName; }")
     assert spinner == "none", spinner
@@ -93,8 +104,7 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
     # the next visit in this browser announces this browser's own figure
     page.evaluate(f"() => localStorage.setItem({json.dumps(KEY)}, '47.2')")
     page.goto(offline_site.url + APP, wait_until="commit")
-    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
-                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
+    _wait_for_the_sentence(page)
     assert STARTING.match(_note(page)).group(1) == "45", _note(page)  # 47.2 s: "about 45 s"
     page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
     assert not page.outside, page.outside
@@ -103,15 +113,7 @@ def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js
 
 def test_lesson_page_says_python_is_starting_until_its_kernel_is_idle(site_page, js_errors, offline_site):
     page = site_page
-    t0 = time.perf_counter()
-    page.goto(f"{offline_site.url}lab/index.html?path={LESSON}", wait_until="commit")
-    page.wait_for_function("() => { const n = document.getElementById('safari-starting');"
-                           " return n && n.innerText.startsWith('Starting Python'); }", timeout=5_000, polling=50)
-    shown = time.perf_counter() - t0
-    first = _note(page)
-    screenshot(page, "issue18-lesson-starting")
-    assert STARTING.match(first), first
-    assert shown < 3, f"the lesson's start-up sentence came after {shown:.1f} s"
+    _open_until_the_sentence(page, f"{offline_site.url}lab/index.html?path={LESSON}", "issue18-lesson-starting")
     page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
     page.wait_for_function("() => !document.getElementById('safari-starting')", timeout=5_000)
     stored = float(page.evaluate("() => localStorage.getItem('safari_kit.lesson_startup_seconds')"))
