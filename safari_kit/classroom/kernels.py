@@ -19,7 +19,9 @@ wraps it for its own needs, preheated pools included). It is jupyter_server's
 * **a cull grace** for a kernel whose page has not connected yet (:mod:`~safari_kit.classroom.cull_grace`);
 * **one byte budget and a cap of connections per lab** (:mod:`~safari_kit.classroom.page_sockets`);
 * **a memory cap per kernel** (:mod:`~safari_kit.classroom.memory_cap`);
-* **ready labs**, handed out only whole (:mod:`~safari_kit.classroom.ready_labs`).
+* **ready labs**, handed out only whole (:mod:`~safari_kit.classroom.ready_labs`);
+* **a quiet stop** for a kernel still starting when the server stops (its own kernel manager class,
+  :mod:`~safari_kit.classroom.quiet_stop`).
 
 :meth:`ClassroomKernelManager.start_kernel` is the one place that orders them for a learner's page: the
 waiting page when every start slot is taken, the cap (a full server may reclaim a quiet lab), the page's
@@ -30,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import default
 
 from safari_kit.classroom.address_rate import AddressRateMixin
 from safari_kit.classroom.cull_grace import CullGraceMixin
@@ -63,6 +66,10 @@ class ClassroomKernelManager(OwnersMixin, KernelCapMixin, LabHoldsMixin, Address
     The order matters where two policies answer the same hook: labs held are checked before the
     rate counts a page (:class:`LabHoldsMixin` before :class:`AddressRateMixin`).
     """
+
+    @default("kernel_manager_class")
+    def _default_kernel_manager_class(self) -> str:
+        return "safari_kit.classroom.quiet_stop.QuietStopKernelManager"
 
     def _check_rate(self, handler: Any) -> None:
         """The page's own caps: labs held by its browser and address (lab_holds), then its address's rate."""
