@@ -88,6 +88,16 @@ START_UP_PATCH = ('"import pyodide_kernel\\ntry:\\n    import safari_site\\n    
 SW_UNSUPPORTED = 'else console.warn("ServiceWorkers not supported in this browser")}'
 SW_PATCH = ('else console.warn("ServiceWorkers not supported in this browser"),'
             'this._ready.resolve(void 0)}')
+#: JupyterLite's heartbeat (0.7.6; upstream jupyterlite#2025, open) fetches ``/api/service-worker-heartbeat`` at the
+#: origin's root and its service worker answers only that root path. On a site under a sub-path (a school's
+#: ``/safari/``, a GitHub Pages project) the ping leaves the service worker's scope: the school's server gets a
+#: request outside the site (a 404) and the keep-alive stops. The patches send it to the service worker's scope,
+#: where the worker answers it (tests/browser/test_site_subpath.py watches every request of a sub-path site).
+HEARTBEAT_FETCH = 'fetch("/api/service-worker-heartbeat")'
+HEARTBEAT_FETCH_PATCH = ('fetch(new URL("api/service-worker-heartbeat",'
+                         '(await navigator.serviceWorker.getRegistration()||{scope:location.href}).scope))')
+HEARTBEAT_ANSWER = re.compile(r'"/api/service-worker-heartbeat"===(\w+)\.pathname')
+HEARTBEAT_ANSWER_PATCH = r'\1.pathname===new URL("api/service-worker-heartbeat",self.registration.scope).pathname'
 #: labextensions of the build venv that the site must not load: jupytext (there to read the lesson texts) brings
 #: its JupyterLab extension, built for JupyterLab 4.6+, which fails in JupyterLite's 4.5 and Voici (a console
 #: error on every page: "The getter for the shared module is not a function ... @jupyterlab/docmanager")
@@ -438,6 +448,23 @@ def patch_service_worker(out: Path) -> None:
     log(f"service worker: `ready` settles without one in {patched} bundles")
 
 
+def patch_heartbeat(out: Path) -> None:
+    """Keep the service worker's heartbeat inside the site's own path (see HEARTBEAT_FETCH)."""
+    pings = answers = 0
+    for js in out.rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        new, answered = HEARTBEAT_ANSWER.subn(HEARTBEAT_ANSWER_PATCH, text.replace(HEARTBEAT_FETCH,
+                                                                                 HEARTBEAT_FETCH_PATCH))
+        if new != text:
+            pings += text.count(HEARTBEAT_FETCH)
+            answers += answered
+            js.write_text(new, errors="surrogateescape")
+    if not pings or not answers:
+        sys.exit(f"the service worker's heartbeat was not found ({pings} pings, {answers} answers): jupyterlite-core "
+                 "changed? If it now pings under the base URL, drop patch_heartbeat from build_site.py")
+    log(f"service worker heartbeat: sent within the site in {pings} bundles, answered there in {answers}")
+
+
 VOICI_PAGES = "voici/render"
 DOC_HREF = re.compile(r'(<a\b[^>]*\bhref=")([^"#:?]+)(#[^"]*)?"')
 
@@ -658,6 +685,7 @@ def main(argv=None) -> int:
     log(f"{link_favicon(out)} pages link the site's favicon.ico (none asks the server's root for one)")
     shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
     patch_service_worker(out)
+    patch_heartbeat(out)
     log(f"labextensions left out: {', '.join(UNWANTED_EXTENSIONS)} ({drop_extensions(out)} config entries)")
     guard_file_urls(out)
     log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")

@@ -8,6 +8,7 @@ served on 127.0.0.1 by the handler of ``python3 site/serve.py`` (cache headers),
   Rules tutorial's rulings open their full text in place (no link to follow); every request stays under the
   sub-path, every response carries the handler's ``Cache-Control``, and the page logs no console error (the
   ``console.error: undefined`` the service-worker patch used to cause, and jupytext's labextension's error);
+  the service worker's keep-alive ping is sent inside the sub-path and answered by the service worker;
 * a lesson opens in JupyterLite there (its kernel idle), and the docs a lesson links to open as Markdown
   Preview with their pictures.
 """
@@ -62,12 +63,14 @@ def subpath_site(offline_site, tmp_path_factory):
 
 def _watch(page, url: str, serve_site):
     """Record what the page asks outside the sub-path, responses without the handler's header, console errors."""
-    seen = {"outside": [], "uncached": [], "console": [], "missing": []}
+    seen = {"outside": [], "uncached": [], "console": [], "missing": [], "heartbeat": []}
     context = page.context  # the context's listeners see the workers' requests too
     context.on("request", lambda r: seen["outside"].append(r.url)
             if r.url.startswith("http") and not r.url.startswith(url) else None)
 
     def on_response(resp):
+        if resp.url.endswith("/api/service-worker-heartbeat"):
+            seen["heartbeat"].append((resp.url, resp.status, resp.from_service_worker))
         if resp.status >= 400:
             seen["missing"].append(f"{resp.status} {resp.url}")
         if resp.url.startswith(url) and resp.status < 400 and not resp.from_service_worker:  # api/drive: the SW's
@@ -115,6 +118,12 @@ def test_app_page_plays_under_a_sub_path(site_page, js_errors, subpath_site):
     screenshot(page, "site-subpath-tutorial-ruling-open")
 
     assert not app_errors(page), app_errors(page)
+    # JupyterLite's keep-alive ping, 20 s after the service worker is registered, is answered by the service
+    # worker inside the sub-path (it went to the origin's root: site-src/build_site.py, HEARTBEAT_FETCH)
+    deadline = time.monotonic() + 30
+    while not seen["heartbeat"] and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert seen["heartbeat"] == [(f"{url}api/service-worker-heartbeat", 200, True)], seen["heartbeat"]
     assert not seen["outside"], f"requests outside {url}: {seen['outside'][:10]}"
     assert not seen["uncached"], seen["uncached"][:10]
     assert not seen["console"], f"console errors: {seen['console']}; {seen['missing']}"
