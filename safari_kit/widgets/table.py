@@ -26,7 +26,9 @@ import traceback
 import anywidget
 import traitlets
 
+from safari_kit.core.i18n import _, current_language, language
 from safari_kit.presentation import views as V
+from safari_kit.presentation.table_page_words import table_words_for
 from safari_kit.widgets.quiet import page_words
 
 log = logging.getLogger("safari_kit.widgets")
@@ -71,9 +73,16 @@ class CardTable(anywidget.AnyWidget):
     live_message = traitlets.Bool(True).tag(sync=True)
     #: True once something listens to clicks; a table shown as a picture draws nothing that looks clickable
     interactive = traitlets.Bool(False).tag(sync=True)
+    #: every word the page draws or says, in the learner's language (issue 30: table.js keeps none of its own),
+    #: made from ``view`` alone by :func:`~safari_kit.presentation.table_page_words.table_words_for`
+    words = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs):
+        #: the language the table was made in: its words, views and click answers speak it (a click's callback
+        #: runs in whatever context the kernel dispatches it from)
+        self.language = current_language()
         super().__init__(**kwargs)
+        self.words = table_words_for(self.view)
         self._state = None
         self._viewer = None
         self._callbacks: list = []
@@ -120,6 +129,10 @@ class CardTable(anywidget.AnyWidget):
             viewer = self._viewer
         if viewer is None:
             raise ValueError("show() needs a viewer (a seat number) the first time")
+        with language(self.language):
+            self._show(state, viewer, selectable, message, highlight, phase_words)
+
+    def _show(self, state, viewer: int, selectable, message, highlight, phase_words) -> None:
         view = V.view_for(state, viewer)
         if phase_words is not None:
             view = dict(view, phase_words=str(phase_words))
@@ -133,6 +146,7 @@ class CardTable(anywidget.AnyWidget):
         with self.hold_sync():
             self.game = view["game"]
             self.view = view
+            self.words = table_words_for(view)
             self.selectable = targets
             self.highlight = marks
             self.message = V.default_message(view, targets) if message is None else str(message)
@@ -187,22 +201,23 @@ class CardTable(anywidget.AnyWidget):
         return None
 
     def _on_click_change(self, change) -> None:
-        try:
-            self._handle_click(change["new"])
-        except Exception as exc:  # never let an error vanish in the page or escape into the comm
-            self._report(exc, "handling a click")
+        with language(self.language):
+            try:
+                self._handle_click(change["new"])
+            except Exception as exc:  # never let an error vanish in the page or escape into the comm
+                self._report(exc, "handling a click")
 
     def _handle_click(self, click) -> None:
         if not click:
             return
         if not isinstance(click, dict) or "kind" not in click or "id" not in click or not _small(click):
-            self.message = "That click could not be read; please click again."
+            self.message = _("That click could not be read; please click again.")
             return
         seq = click.get("seq")
         if seq is not None and self._last_seq is not None:
             try:
                 if float(seq) <= float(self._last_seq):
-                    self.message = "That click was already handled (a repeated message was ignored)."
+                    self.message = _("That click was already handled (a repeated message was ignored).")
                     return
             except (TypeError, ValueError):
                 pass
@@ -221,17 +236,19 @@ class CardTable(anywidget.AnyWidget):
 
     def _refusal(self, target: dict) -> str:
         if target["kind"] not in V.TARGET_KINDS:
-            return "That is not something you can click."
+            return _("That is not something you can click.")
         try:
             return V.explain_refusal(self._state, self._viewer, target)
         except Exception:  # the explanation itself must never fail the click
             log.exception("safari_kit widget: explaining a refused click failed")
-            return "That is not clickable now."
+            return _("That is not clickable now.")
 
     def _report(self, exc: BaseException, doing: str) -> None:
         self.last_error = "".join(traceback.format_exception(exc))
         log.error("safari_kit widget: error while %s:\n%s", doing, self.last_error)
         try:
-            self.message = f"Oops, something went wrong while {doing} ({page_words(exc)})."
+            # ``doing`` names the step for the server's log; the learner reads what went wrong, in their words
+            self.message = _("Oops, something went wrong ({problem}). Please click again.").format(
+                problem=page_words(exc))
         except Exception:  # pragma: no cover - setting a Unicode trait cannot really fail
             pass

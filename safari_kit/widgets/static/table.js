@@ -56,8 +56,28 @@ function hash(str) {
   return x >>> 0;
 }
 
-function who(view, p) {
-  return p === view.viewer ? "You" : `Player ${p}`;
+// ------------------------------------------------------------------ words (issue 30)
+// Every word this page draws or says comes from Python, in the learner's language: the synced `words` dict
+// (safari_kit/presentation/table_page_words.py, from the catalogue). A template's {named} places are filled
+// here with the view's numbers and card words; a count's words (its plural form) are looked up in
+// `words.counts`, chosen by gettext in Python. No sentence is written in this file.
+function sayer(words) {
+  const W = words || {};
+  const say = (key, values) => {
+    const text = W[key];
+    if (typeof text !== "string") return "";
+    return values ? text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)) : text;
+  };
+  say.count = (kind, n) => {
+    const forms = (W.counts || {})[kind] || {};
+    return forms[String(n)] ?? String(n);
+  };
+  say.words = W;
+  return say;
+}
+
+function whoIs(view, p, say) {
+  return p === view.viewer ? say("you") : say("player", { player: p });
 }
 
 // ------------------------------------------------------------------ textures
@@ -205,10 +225,11 @@ function mugshotSVG(face, prefix) {
       : s("text", { x: x0 + i * cell, y: 148, "text-anchor": "middle", class: "st-card-name", text: ch })));
 }
 
-function backSVG(place, prefix) {
+function backSVG(place, prefix, say) {
   const pid = `${prefix}-back`;
-  const label = place === null || place === undefined ? "Deck" : `Place ${place}`;
-  return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": `Face-down card${place ? " at place " + place : ""}`, focusable: "false" },
+  const label = place === null || place === undefined ? say("deck") : say("place", { place });
+  const named = place ? say("face_down_card_at", { place }) : say("face_down_card");
+  return s("svg", { viewBox: "0 0 120 170", class: "st-card-svg", role: "img", "aria-label": named, focusable: "false" },
     s("defs", {}, s("pattern", { id: pid, width: 14, height: 14, patternUnits: "userSpaceOnUse" },
       s("path", { d: "M7 0L14 7L7 14L0 7Z", fill: "none", stroke: "rgba(255,255,255,0.18)", "stroke-width": 1.5 }))),
     s("rect", { x: 1.5, y: 1.5, width: 117, height: 167, rx: 10, fill: "#23395d" }),
@@ -220,20 +241,20 @@ function backSVG(place, prefix) {
     s("text", { x: 60, y: 148.5, "text-anchor": "middle", class: "st-back-label", text: label }));
 }
 
-function palCard(face, view) {
+function palCard(face, view, say) {
   const hue = hash(face.id) % 360;
   const rows = face.bars.map((b) => {
     const named = view.item === b.item;
     return h("div", { class: "st-bar-row" + (named ? " st-named" : "") },
       h("span", { class: "st-bar-label" }, b.label),
-      h("span", { class: "st-bar-track", title: b.scale === "log" ? "Each step along this bar is 10 times heavier" : null },
+      h("span", { class: "st-bar-track", title: b.scale === "log" ? say("bar_log_title") : null },
         h("span", { class: "st-bar-fill", style: `width:${(b.fraction * 100).toFixed(1)}%` })),
       h("span", { class: "st-bar-value" }, b.text));
   });
   return h("div", { class: "st-pal", role: "img", "aria-label": face.label },
     h("div", { class: "st-pal-head", style: `background:hsl(${hue} 55% 42%)` }, face.name),
     h("div", { class: "st-pal-bars" }, rows),
-    h("div", { class: "st-pal-foot" }, "Weight bar: each step is 10 times heavier"));
+    h("div", { class: "st-pal-foot" }, say("weight_bar_note")));
 }
 
 // ------------------------------------------------------------------ the widget
@@ -270,6 +291,8 @@ export default {
       const notes = model.get("notes") || {};
       const noteWords = model.get("note_words") || {};
       const live = !!model.get("interactive");  // a table shown as a picture: nothing looks clickable
+      const say = sayer(model.get("words"));
+      const who = (v, p) => whoIs(v, p, say);
       const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
       ringShown = !!focused && document.activeElement.matches(":focus-visible, .safari-focus-ring");
       const row = focused ? document.activeElement.closest(".st-cards") : null;
@@ -323,7 +346,7 @@ export default {
           node.setAttribute("aria-label", label);
           node.addEventListener("click", (ev) => {
             ev.preventDefault();
-            hint("Not clickable right now.");
+            hint(say("not_clickable"));
             send(kind, id); // Python answers in the message line with the reason
           });
         } else {
@@ -345,7 +368,7 @@ export default {
 
       root.replaceChildren();
       if (!view.game) {
-        root.appendChild(h("div", { class: "st-empty" }, "Nothing on the table yet."));
+        root.appendChild(h("div", { class: "st-empty" }, say("empty_table")));
         return;
       }
       root.classList.toggle("st-my-turn", !!view.my_turn && live);
@@ -372,13 +395,13 @@ export default {
         // players strip, with the deck as a chip (its back says nothing: the count is what matters)
         body.appendChild(h("div", { class: "st-seats" }, (v.archives || []).map((a) =>
           h("div", { class: "st-seat" + (a.player === v.current_player ? " st-to-act" : "") + (a.you ? " st-you" : "") },
-            h("b", {}, a.you ? `You (player ${a.player})` : `Player ${a.player}`),
-            h("span", { class: "st-score" }, `${(v.scores || [])[a.player] ?? a.count} pts`),
-            a.player === v.current_player ? h("span", { class: "st-badge" }, "to play") : null,
-            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, "★ winner") : null)),
-          h("div", { class: "st-seat st-deck", title: "The deck: face-down cards not yet on the table" },
+            h("b", {}, a.you ? say("you_seat", { player: a.player }) : say("player", { player: a.player })),
+            h("span", { class: "st-score" }, say.count("points", (v.scores || [])[a.player] ?? a.count)),
+            a.player === v.current_player ? h("span", { class: "st-badge" }, say("to_play")) : null,
+            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, say("winner")) : null)),
+          h("div", { class: "st-seat st-deck", title: say("deck_title") },
             h("span", { class: "st-deck-icon", "aria-hidden": "true" }, "?"),
-            h("b", {}, "Deck"), `${v.deck_count} card${v.deck_count === 1 ? "" : "s"}`)));
+            h("b", {}, say("deck")), say.count("cards", v.deck_count))));
 
         // one row: clue area, the Unidentified Area, the cards won this turn
         const row = h("div", { class: "st-row" });
@@ -389,12 +412,12 @@ export default {
           const done = (v.identified_clues || []).includes(cid);
           const box = cardBox(face, [["clue", cid], ["card", cid]], done ? "st-done" : "");
           clue.appendChild(h("div", { class: "st-slot" },
-            box, done ? h("div", { class: "st-tag st-ok" }, "✔ identified") : null,
-            v.challenged === cid ? h("div", { class: "st-tag" }, "⚔ challenged") : null,
+            box, done ? h("div", { class: "st-tag st-ok" }, say("identified")) : null,
+            v.challenged === cid ? h("div", { class: "st-tag" }, say("challenged")) : null,
             noteFor("clue", cid)));
         }
-        if (!(v.clue_area || []).length) clue.appendChild(h("div", { class: "st-none" }, "empty"));
-        const clueTitle = v.clue_title || "Clue Area";  // names a Challenge only while its card lies here
+        if (!(v.clue_area || []).length) clue.appendChild(h("div", { class: "st-none" }, say("empty")));
+        const clueTitle = v.clue_title || say("clue_area");  // names a Challenge only while its card lies here
         row.appendChild(h("div", { class: "st-zone st-clue" }, h("div", { class: "st-zone-title" }, clueTitle), clue));
 
         // Unidentified Area
@@ -402,30 +425,29 @@ export default {
         for (const p of v.places || []) {
           let box;
           if (p.face_up && cards[p.card]) {
-            const keep = v.remember ? ", to remember" : "";
             box = target(h("div", { class: "st-card st-face-up" + (v.remember ? " st-remember" : "") }, mugshotSVG(cards[p.card], prefix)),
-              [["place", p.place], ["card", p.card]], `Place ${p.place}, face up${keep}: ${cards[p.card].label}`);
+              [["place", p.place], ["card", p.card]],
+              say(v.remember ? "place_face_up_remember" : "place_face_up", { place: p.place, card: cards[p.card].label }));
           } else {
-            box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`)),
-              [["place", p.place]], `Place ${p.place}, face down`);
+            box = target(h("div", { class: "st-card st-back" }, backSVG(p.place, `${prefix}-p${p.place}`, say)),
+              [["place", p.place]], say("place_face_down", { place: p.place }));
           }
           // the "Place N" tag looks like part of its card, so a click on it is a click on the card (issue 27: it
           // did nothing and said nothing); not a second tab stop: the card is the control
           const tag = h("div", { class: "st-place-id" + (box.classList.contains("st-selectable") ? " st-tag-link" : "") },
-            `Place ${p.place}`);
+            say("place", { place: p.place }));
           if (live) tag.addEventListener("click", (ev) => { ev.preventDefault(); box.click(); });
           places.appendChild(h("div", { class: "st-slot" }, tag, box, noteFor("place", p.place)));
         }
         const area = h("div", { class: "st-zone st-unidentified" + (v.remember ? " st-remembering" : "") },
-          h("div", { class: "st-zone-title" }, "Unidentified Area"));
+          h("div", { class: "st-zone-title" }, say("unidentified_area")));
         if (v.remember) {
-          const n = (v.face_up_places || []).length;
-          // no emoji: a laptop without an emoji font would show an empty box
+          // no emoji: a laptop without an emoji font would show an empty box; the sentence follows the count
+          // and whose turn it was, so Python wrote it whole (words.remember)
+          const banner = say.words.remember || {};
           area.appendChild(h("div", { class: "st-remember-banner" },  // said by the lab's sentence, not a live region
             h("span", { class: "st-remember-icon", "aria-hidden": "true" }, "!"),
-            h("span", {}, h("b", {}, `Remember these ${n} face-up card${n === 1 ? "" : "s"}! `),
-              `${v.my_turn ? "Your" : "Player " + v.current_player + "'s"} turn failed, so everyone sees ` +
-              `${n === 1 ? "it" : "them"} now; ${n === 1 ? "it is" : "they are"} turned face down when the next turn begins.`)));
+            h("span", {}, h("b", {}, `${banner.title || ""} `), banner.text || "")));
         }
         area.appendChild(places);
         row.appendChild(area);
@@ -433,10 +455,10 @@ export default {
           const won = h("div", { class: "st-cards" });
           for (const cid of v.won_this_turn) if (cards[cid]) won.appendChild(h("div", { class: "st-slot" }, cardBox(cards[cid], [["card", cid]])));
           const zone = h("div", { class: "st-zone st-won" },
-            h("div", { class: "st-zone-title" }, "Won → archive, one at a time (last on top)"), won);
+            h("div", { class: "st-zone-title" }, say("won_to_archive")), won);
           if ((v.archive_order || []).length) {
-            zone.appendChild(h("div", { class: "st-note" }, "Already on your archive: " +
-              v.archive_order.map((cid) => (cards[cid] ? cards[cid].label : cid)).join(" → ")));
+            zone.appendChild(h("div", { class: "st-note" }, say("already_archived",
+              { cards: v.archive_order.map((cid) => (cards[cid] ? cards[cid].label : cid)).join(" → ") })));
           }
           row.appendChild(zone);
         }
@@ -458,19 +480,20 @@ export default {
           const top = a.cards.length ? a.cards[a.cards.length - 1] : null;
           const topIdx = a.cards.length - 1;
           const panel = h("div", { class: "st-zone st-archive" + (a.you ? " st-you" : "") },
-            h("div", { class: "st-zone-title" }, `${a.you ? "Your" : "Player " + a.player + "'s"} Archive · ${a.count}`));
+            h("div", { class: "st-zone-title" },
+              a.you ? say("your_archive", { count: a.count }) : say("player_archive", { player: a.player, count: a.count })));
           const inner = h("div", { class: "st-archive-inner" });
           if (top && cards[top]) {
             inner.appendChild(h("div", { class: "st-slot" },
               cardBox(cards[top], [["archive", `A${a.player}.${topIdx}`], ["card", top]], "st-small"),
-              h("div", { class: "st-tag" }, "top")));
-          } else inner.appendChild(h("div", { class: "st-none" }, "empty"));
+              h("div", { class: "st-tag" }, say("top"))));
+          } else inner.appendChild(h("div", { class: "st-none" }, say("empty")));
           if (a.cards.length > 1) {
             const all = h("div", { class: "st-cards st-archive-all" });
             a.cards.forEach((cid, i) => {
               if (cards[cid]) all.appendChild(cardBox(cards[cid], [["archive", `A${a.player}.${i}`], ["card", cid]], "st-tiny"));
             });
-            inner.appendChild(h("details", {}, h("summary", {}, `all ${a.count}`), all));
+            inner.appendChild(h("details", {}, h("summary", {}, say("all_archive", { count: a.count })), all));
           }
           panel.appendChild(inner);
           arch.appendChild(panel);
@@ -478,17 +501,14 @@ export default {
         body.appendChild(arch);
 
         if (v.case_card) {
-          body.appendChild(h("div", { class: "st-case" }, h("b", {}, "Your Case Card: "), v.case_card.text));
+          body.appendChild(h("div", { class: "st-case" }, h("b", {}, say("your_case_card")), " ", v.case_card.text));
         }
         if (v.case_cards) {
-          body.appendChild(h("div", { class: "st-case" }, h("b", {}, "Case Cards: "),
-            h("ul", {}, v.case_cards.map((c) => h("li", {}, `${who(v, c.player)}: ${c.text}`)))));
+          body.appendChild(h("div", { class: "st-case" }, h("b", {}, say("case_cards")), " ",
+            h("ul", {}, v.case_cards.map((c) => h("li", {}, say("case_card_of", { who: who(v, c.player), text: c.text }))))));
         }
-        if ((v.pending_abilities || []).length && v.phase === "abilities") {
-          body.appendChild(h("div", { class: "st-note" }, "Abilities earned: " + v.pending_abilities.map((a) => a.join(" or ")).join(", ") +
-            ((v.usable_abilities || []).length ? ". You may still use: " + v.usable_abilities.join(", ") : "")));
-        }
-        if (v.alex) body.appendChild(h("div", { class: "st-note" }, "ALEX is on top of the archive: two clue types may be declared."));
+        if (say.words.abilities_line) body.appendChild(h("div", { class: "st-note" }, say.words.abilities_line));
+        if (v.alex) body.appendChild(h("div", { class: "st-note" }, say("alex")));
         return body;
       }
 
@@ -503,8 +523,8 @@ export default {
           groups[g].push(t);
         }
         const make = (t) => target(h("button", { type: "button", class: "st-button" }, t.label), [["button", t.id]], t.label);
-        if (groups.type.length) bar.appendChild(h("div", { class: "st-button-group" }, h("span", {}, "Clue type:"), groups.type.map(make)));
-        if (groups.use.length) bar.appendChild(h("div", { class: "st-button-group" }, h("span", {}, "Abilities:"), groups.use.map(make)));
+        if (groups.type.length) bar.appendChild(h("div", { class: "st-button-group" }, h("span", {}, say("clue_type")), groups.type.map(make)));
+        if (groups.use.length) bar.appendChild(h("div", { class: "st-button-group" }, h("span", {}, say("abilities")), groups.use.map(make)));
         if (groups.main.length) bar.appendChild(h("div", { class: "st-button-group" }, groups.main.map(make)));
         return bar;
       }
@@ -512,55 +532,58 @@ export default {
       // ---------------------------------------------------------- Knockout
       function knockout(v) {
         const cards = v.cards || {};
+        const played = (p, card) => (p === v.viewer ? say("you_played", { card }) : say("player_played", { player: p, card }));
+        const wonBy = (p) => (p === v.viewer ? say("won_by_you") : say("won_by_player", { player: p }));
         const body = h("div", { class: "st-body" });
         body.appendChild(h("div", { class: "st-seats" },
           h("div", { class: "st-info" },
-            h("span", {}, `Round ${v.round} of ${v.rounds}`),
-            v.item_label ? h("span", { class: "st-badge st-item-now" }, `Named: ${v.item_label}`) : null,
-            v.elimination ? h("span", {}, "Elimination rule on") : null),
+            h("span", {}, say("round_of", { round: v.round, rounds: v.rounds })),
+            v.item_label ? h("span", { class: "st-badge st-item-now" }, say("named", { item: v.item_label })) : null,
+            v.elimination ? h("span", {}, say("elimination")) : null),
           (v.seats || []).map((p) =>
           h("div", { class: "st-seat" + (p.to_play ? " st-to-act" : "") + (p.you ? " st-you" : "") + (p.out ? " st-out" : "") },
-            h("b", {}, p.you ? `You (player ${p.player})` : `Player ${p.player}`),
-            h("span", { class: "st-score" }, `${p.score} pts`),
-            h("span", {}, `${p.hand_size} card${p.hand_size === 1 ? "" : "s"}`),
-            p.dealer ? h("span", { class: "st-badge" }, "dealer") : null,
-            p.lead ? h("span", { class: "st-badge" }, "lead") : null,
-            p.to_play ? h("span", { class: "st-badge" }, "to play") : null,
-            p.out ? h("span", { class: "st-badge st-out-badge" }, "out") : null,
-            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, "★ winner") : null))));
+            h("b", {}, p.you ? say("you_seat", { player: p.player }) : say("player", { player: p.player })),
+            h("span", { class: "st-score" }, say.count("points", p.score)),
+            h("span", {}, say.count("cards", p.hand_size)),
+            p.dealer ? h("span", { class: "st-badge" }, say("dealer")) : null,
+            p.lead ? h("span", { class: "st-badge" }, say("lead")) : null,
+            p.to_play ? h("span", { class: "st-badge" }, say("to_play")) : null,
+            p.out ? h("span", { class: "st-badge st-out-badge" }, say("out")) : null,
+            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, say("winner")) : null))));
 
         const trick = h("div", { class: "st-cards" });
         (v.trick || []).forEach((play, i) => {
           const face = cards[play.card];
           if (!face) return;
           trick.appendChild(h("div", { class: "st-slot" },
-            h("div", { class: "st-place-id" }, `${i + 1}. ${who(v, play.player)}`),
-            target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", play.card]], `${who(v, play.player)} played ${face.label}`)));
+            h("div", { class: "st-place-id" }, say("play_position", { position: i + 1, who: who(v, play.player) })),
+            target(h("div", { class: "st-card st-pal-box" }, palCard(face, v, say)), [["card", play.card]], played(play.player, face.label))));
         });
         const last = !(v.trick || []).length ? v.last_turn : null;
-        let playedTitle = "Played this turn";
+        let playedTitle = say("played_this_turn");
         if (last) {
           // before the first card of a turn: the turn just finished, so who won it stays on the table
-          playedTitle = `Turn ${last.number} just finished · ${last.item_label} · won by ${who(v, last.winner)}`;
+          playedTitle = say(last.winner === v.viewer ? "last_turn_you" : "last_turn_player",
+            { number: last.number, item: last.item_label, player: last.winner });
           last.plays.forEach((play, i) => {
             const face = cards[play.card];
             if (!face) return;
             const won = play.card === last.winning_card;
             trick.appendChild(h("div", { class: "st-slot st-last" + (won ? " st-last-won" : "") },
-              h("div", { class: "st-place-id" }, `${i + 1}. ${who(v, play.player)}`),
-              target(h("div", { class: "st-card st-pal-box" }, palCard(face, Object.assign({}, v, { item: last.item }))),
-                [["card", play.card]], `${who(v, play.player)} played ${face.label}`),
-              won ? h("div", { class: "st-tag st-ok" }, "★ won the turn") : null));
+              h("div", { class: "st-place-id" }, say("play_position", { position: i + 1, who: who(v, play.player) })),
+              target(h("div", { class: "st-card st-pal-box" }, palCard(face, Object.assign({}, v, { item: last.item }), say)),
+                [["card", play.card]], played(play.player, face.label)),
+              won ? h("div", { class: "st-tag st-ok" }, say("won_the_turn")) : null));
           });
-          trick.appendChild(h("div", { class: "st-none st-next-turn" }, `Turn ${last.number + 1}: no card played yet.`));
-        } else if (!(v.trick || []).length) trick.appendChild(h("div", { class: "st-none" }, "No card played yet this turn."));
+          trick.appendChild(h("div", { class: "st-none st-next-turn" }, say("next_turn_empty", { number: last.number + 1 })));
+        } else if (!(v.trick || []).length) trick.appendChild(h("div", { class: "st-none" }, say("no_card_yet")));
         body.appendChild(h("div", { class: "st-zone st-played" + (last ? " st-finished" : "") },
           h("div", { class: "st-zone-title" }, playedTitle), trick));
 
         const items = live ? selectable.filter((t) => t.kind === "item") : [];
         if (items.length) {
           body.appendChild(h("div", { class: "st-buttons" }, h("div", { class: "st-button-group" },
-            h("span", {}, "Name a data item:"),
+            h("span", {}, say("name_item")),
             items.map((t) => target(h("button", { type: "button", class: "st-button" }, t.label), [["item", t.id]], t.label)))));
         }
         body.appendChild(buttons(v));
@@ -569,21 +592,22 @@ export default {
         for (const cid of v.hand || []) {
           const face = cards[cid];
           if (face) hand.appendChild(h("div", { class: "st-slot" },
-            target(h("div", { class: "st-card st-pal-box" }, palCard(face, v)), [["card", cid]], face.label), noteFor("card", cid)));
+            target(h("div", { class: "st-card st-pal-box" }, palCard(face, v, say)), [["card", cid]], face.label), noteFor("card", cid)));
         }
-        if (!(v.hand || []).length) hand.appendChild(h("div", { class: "st-none" }, v.you_are_out ? "You are out." : "No cards in hand."));
-        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, "Your hand · weight bars: each step along a bar is 10 times heavier"), hand));
+        if (!(v.hand || []).length) hand.appendChild(h("div", { class: "st-none" }, say(v.you_are_out ? "you_are_out" : "no_cards_in_hand")));
+        body.appendChild(h("div", { class: "st-zone st-you" }, h("div", { class: "st-zone-title" }, say("your_hand")), hand));
 
         if ((v.turns_this_round || []).length) {
-          body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, "Turns this round"),
+          body.appendChild(h("div", { class: "st-zone" }, h("div", { class: "st-zone-title" }, say("turns_this_round")),
             h("ol", { class: "st-turns" }, v.turns_this_round.map((t) => h("li", {},
-              h("b", {}, `${t.item_label}: `),
-              t.plays.map((p) => `${who(v, p.player)} ${cards[p.card] ? cards[p.card].name : "?"}`).join(", "),
-              h("span", { class: "st-badge st-win" }, `won by ${who(v, t.winner)}`))))));
+              h("b", {}, say("turn_item", { item: t.item_label })), " ",
+              t.plays.map((p) => say("turn_play", { who: who(v, p.player), card: cards[p.card] ? cards[p.card].name : "?" })).join(", "),
+              h("span", { class: "st-badge st-win" }, wonBy(t.winner)))))));
         }
         if ((v.earlier_rounds || []).length) {
-          body.appendChild(h("div", { class: "st-note" }, "Earlier rounds (turns won): " +
-            v.earlier_rounds.map((r) => `R${r.round} ` + r.wins.map((w, p) => `${who(v, p)} ${w}`).join(" · ")).join(" | ")));
+          body.appendChild(h("div", { class: "st-note" }, say("earlier_rounds", { rounds:
+            v.earlier_rounds.map((r) => say("earlier_round", { round: r.round,
+              wins: r.wins.map((w, p) => say("round_wins_of", { who: who(v, p), wins: w })).join(" · ") })).join(" | ") })));
         }
         return body;
       }
@@ -605,7 +629,7 @@ export default {
         const zone = g.closest(".st-zone");
         const title = zone ? zone.querySelector(".st-zone-title") : null;
         g.setAttribute("role", "group");
-        if (title) g.setAttribute("aria-label", `${title.textContent}: arrow keys move, Enter picks`);
+        if (title) g.setAttribute("aria-label", sayer(model.get("words"))("row_keys", { title: title.textContent }));
         const keyOf = (n) => n.getAttribute("data-key");
         const stop = m.find((n) => keyOf(n) === focused) || m.find((n) => keyOf(n) === stopOf.get(gi))
           || m.find((n) => n.classList.contains("st-highlight")) || m[0];
@@ -677,7 +701,8 @@ export default {
         draw();
       } catch (err) {
         console.error("safari_kit table: drawing failed", err);
-        root.replaceChildren(h("div", { class: "st-error", role: "alert" }, `The table could not be drawn: ${err && err.message ? err.message : err}`));
+        const failed = sayer(model.get("words"))("draw_failed", { error: err && err.message ? err.message : err });
+        root.replaceChildren(h("div", { class: "st-error", role: "alert" }, failed || String(err)));
       }
     }
 
@@ -715,7 +740,7 @@ export default {
     }
 
     safeDraw();
-    const names = ["view", "selectable", "message", "highlight", "notes", "interactive"];
+    const names = ["view", "selectable", "message", "highlight", "notes", "interactive", "words"];
     const handlers = names.map((n) => [`change:${n}`, () => changed(n)]);
     for (const [ev, fn] of handlers) model.on(ev, fn);
     return () => {
