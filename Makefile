@@ -73,8 +73,9 @@ app: $(STAMP)
 # The app for a class on the school network (docs/teachers.md, "Class server"): every interface, port 8866,
 # each lab owned by the browser that opened it, caps on labs, memory and message sizes; prints the address
 # to give learners. CLASS_ARGS: e.g. CLASS_ARGS="--ip 192.168.1.20 --port 8000 --max-labs 40".
+# CLASS_LANG: the class's language, e.g. `make class CLASS_LANG=es` (passes --lang; not LANG, the shell's locale).
 class: $(STAMP)
-	$(VENV)/bin/safari-kit class notebooks/app.ipynb $(CLASS_ARGS)
+	$(VENV)/bin/safari-kit class notebooks/app.ipynb $(if $(CLASS_LANG),--lang $(CLASS_LANG)) $(CLASS_ARGS)
 
 # the learners' copies (no solutions, no teachers' notes), as Binder's build (binder/postBuild) makes them
 student: $(STAMP)
