@@ -89,6 +89,7 @@ class CardTable(anywidget.AnyWidget):
         self._last_seq = None
         self.last_error: str | None = None
         self.observe(self._on_click_change, names="click")
+        self.observe(self._on_view_change, names="view")  # a lab may set ``view`` itself (Knockout's round end)
 
     # ------------------------------------------------------------------ making and refreshing
     @classmethod
@@ -145,8 +146,7 @@ class CardTable(anywidget.AnyWidget):
         self._state, self._viewer = state, viewer
         with self.hold_sync():
             self.game = view["game"]
-            self.view = view
-            self.words = table_words_for(view)
+            self.view = view  # and its words: _on_view_change
             self.selectable = targets
             self.highlight = marks
             self.message = V.default_message(view, targets) if message is None else str(message)
@@ -199,6 +199,11 @@ class CardTable(anywidget.AnyWidget):
             if t.get("kind") == kind and (t.get("id") == id_ or str(t.get("id")) == str(id_)):
                 return t
         return None
+
+    def _on_view_change(self, change) -> None:
+        """The words of the view now shown: its counts' plural forms and its count-bound sentences."""
+        with language(self.language):
+            self.words = table_words_for(change["new"])
 
     def _on_click_change(self, change) -> None:
         with language(self.language):

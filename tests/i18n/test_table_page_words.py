@@ -153,3 +153,16 @@ def test_the_tables_own_answers_speak_its_language(click, spanish):
     table.on_click(lambda target: None)
     table.click = click  # the kernel's context is English: the table answers in the language it was made in
     assert table.message == spanish
+
+
+def test_a_view_set_by_a_lab_gets_its_words():
+    """The Knockout lab sets ``table.view`` itself at a round's end: its counts get their words too."""
+    from safari_kit.knockout import KnockoutGame
+    from safari_kit.widgets.table import CardTable
+
+    with language("es"):
+        table = CardTable.for_knockout(KnockoutGame(players=3).new_initial_state(seed=1), viewer=0)
+    seats = [dict(seat, hand_size=n, score=n) for seat, n in zip(table.view["seats"], (0, 1, 3))]
+    table.view = dict(table.view, seats=seats)
+    assert table.words["counts"] == {"cards": {"0": "0 cartas", "1": "1 carta", "3": "3 cartas"},
+                                     "points": {"0": "0 puntos", "1": "1 punto", "3": "3 puntos"}}
