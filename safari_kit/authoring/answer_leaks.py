@@ -63,10 +63,13 @@ FRACTION_WORDS = {Fraction(1, 2): ["half", "a coin flip", "50/50", "fifty-fifty"
 WORDED: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     # K3: on equal values the card played first wins; said as the reason a later card loses a tie
     "07.tie": [(r"strictly higher", ()), (r"(?:first|earlier) (?:card|player) (?:wins|won)", (r"\btie",)),
-               (r"later card (?:loses|does not win)", ())],
+               (r"later card (?:loses|does not win)", ()),
+               (r"estrictamente (?:mayor|más alt[oa])", ()),   # the Spanish lessons' words (notebooks/es/)
+               (r"(?:la primera carta|quien jug[oó] primero) gana", (r"\bempate",))],
     # the Impala's best data item (a compare exercise: any of its item words is accepted), said of the Impala
     # in a sentence about its best item, or in a table row of the Impala (K10)
-    "04.best-item": [(r"top[ _]speed(?:_kmh)?|\bspeed\b", (r"\bImpala\b|\bK10\b", r"\bbest\b|\S {2,}\S"))],
+    "04.best-item": [(r"top[ _]speed(?:_kmh)?|\bspeed\b|\bvelocidad\b",
+                      (r"\bImpala\b|\bK10\b", r"\bbest\b|\bmejor\b|\S {2,}\S"))],
 }
 #: exercises answered by reading a lesson's output on purpose: lesson 07's quiz asks the rules that its
 #: tutorials show step by step ("Use the tutorials above"), so only its text is searched, not the tutorials
@@ -90,6 +93,8 @@ _MISTAKE = r"(?:forgetting|forgets|counting|confusing|missing|adding|dividing|mu
 CORRECTION = re.compile(rf"^\s*(?:\((?:[^)\s]+\s+){{2,}}|[—–:]\s*{_MISTAKE}\b|,?\s*(?:instead|because|it is|it must)\b|"
                         rf"\s*{_MISTAKE}\b)", re.I)
 
+#: how a lesson heads an exercise ("**Exercise `01.owl`.**"; the Spanish lessons: "**Ejercicio `01.owl`.**")
+EXERCISE_WORD = r"(?:Exercise|Ejercicio)"
 INT = r"\d{1,3}(?:,\d{3})+|\d+"
 _FRACTION = re.compile(rf"(?<![\w.,/])({INT})\s*[/⁄]\s*({INT})(?![\w/]|[.,]\d)")
 _LATEX_FRACTION = re.compile(r"\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}|\bFraction\(\s*(\d+)\s*,\s*(\d+)\s*\)")
@@ -165,7 +170,7 @@ def question_terms(question: str) -> tuple[str, ...]:
 
     The rest of the question (the set-up: "Player 1 failed with two clue cards") is no answer's context.
     """
-    text = re.sub(r"\*\*Exercise `[^`]+`\.\*\*", " ", question)
+    text = re.sub(rf"\*\*{EXERCISE_WORD} `[^`]+`\.\*\*", " ", question)
     text = re.sub(r"`[^`]*`|\([^)]*\)", " ", text)
     asked = [t for t in re.split(r"(?<=[.?!])\s+", text)
              if "?" in t or re.search(r"\b(?:how many|how much|what|which|when)\b", t, re.I)] or [text]
@@ -338,7 +343,7 @@ def exercise_questions(notebook: dict) -> dict[str, tuple[int, str]]:
     for i, cell in enumerate(notebook.get("cells", [])):
         if cell.get("cell_type") != "markdown":
             continue
-        for m in re.finditer(r"\*\*Exercise `(\d\d\.[\w-]+)`\.\*\*(.*?)(?:\n\s*\n|\Z)", _source(cell), re.S):
+        for m in re.finditer(rf"\*\*{EXERCISE_WORD} `(\d\d\.[\w-]+)`\.\*\*(.*?)(?:\n\s*\n|\Z)", _source(cell), re.S):
             found[m.group(1)] = (i, m.group(0))
     return found
 
@@ -536,12 +541,44 @@ def check_cells(notebook: dict) -> dict[str, int]:
     return found
 
 
+_SETS_LANGUAGE = re.compile(r"^\s*set_language\(\s*[\"']([A-Za-z_-]{2,8})[\"']\s*\)", re.M)
+_BETWEEN_DIGITS = re.compile(r"(?<=\d)[.,](?=\d)")
+
+
+def notebook_language(notebook: dict) -> str:
+    """The language a lesson speaks: the one its code sets (``set_language("es")``, the first code cell of
+    every lesson of notebooks/es/), else English."""
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code" and (m := _SETS_LANGUAGE.search(_source(cell))):
+            return m.group(1)
+    return "en"
+
+
+def comma_decimals(text: str) -> str:
+    """``text`` with a decimal comma read as a point and a point between digits as a group mark (same length,
+    so offsets still fit): a Spanish lesson's ``0,189`` and ``18,9 %`` are then read as 0.189 and 18.9%.
+
+    >>> comma_decimals("P = 7/37 ≈ 0,189 (18,9 %); 12.345 pruebas")
+    'P = 7/37 ≈ 0.189 (18.9 %); 12,345 pruebas'
+    """
+    return _BETWEEN_DIGITS.sub(lambda m: "." if m.group(0) == "," else ",", text)
+
+
+def _writes_decimal_comma(lang: str) -> bool:
+    from safari_kit.presentation.numbers import NUMBER_STYLES  # the one table of how a language writes numbers
+
+    style = NUMBER_STYLES.get(lang) or NUMBER_STYLES.get(lang.split("_")[0])
+    return style is not None and style.decimal_mark == ","
+
+
 def find_leaks(notebook: dict, name: str, exercises: dict | None = None, *, recaps: bool = False) -> list[Leak]:
     """Every place in ``notebook`` (file name ``name``) that gives away an answer of its lesson's exercises.
 
     The text of every cell counts (a learner scrolls), and so do the outputs of every cell, above an
     exercise's check or below it: a learner scrolls on before answering. Only the outputs below the check
     of cells that say they are a recap (:func:`recap_cells`) are left out; ``recaps=True`` reports those too.
+    A lesson in a language that writes a decimal comma (:func:`notebook_language`: Spanish) is read twice,
+    with its numbers as written and with :func:`comma_decimals` (its code and tables write 0.189, its prose 0,189).
     """
     if exercises is None:
         from safari_kit.teaching.exercises import exercises as registered
@@ -554,6 +591,9 @@ def find_leaks(notebook: dict, name: str, exercises: dict | None = None, *, reca
     checks = check_cells(notebook)
     texts = texts_of(notebook)
     recap = recap_cells(notebook)
+    readings = [lambda t: t]
+    if _writes_decimal_comma(notebook_language(notebook)):
+        readings.append(comma_decimals)
     leaks: list[Leak] = []
     for key, exercise in sorted(exercises.items()):
         if not key.startswith(lesson + "."):
@@ -569,11 +609,12 @@ def find_leaks(notebook: dict, name: str, exercises: dict | None = None, *, reca
             own = i == qcell and kind == "markdown"
             if kind == "markdown":
                 text = _unwrap(text)
-            leaks += _leaks_in(text.replace(question, " ") if own else text, where, forms, asks=False)
-            if own:
-                leaks += _leaks_in(question, where, forms, asks=True)
+            for read in readings:
+                leaks += _leaks_in(read(text.replace(question, " ") if own else text), where, forms, asks=False)
+                if own:
+                    leaks += _leaks_in(read(question), where, forms, asks=True)
             leaks += _worded_leaks(text, where, key)
-    return leaks
+    return list(dict.fromkeys(leaks))
 
 
 def find_leaks_in_folder(folder: str | Path, exercises: dict | None = None) -> list[Leak]:

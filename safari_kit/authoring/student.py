@@ -40,15 +40,21 @@ from pathlib import Path
 
 SOLUTION_TAG = "solution"
 TEACHER_TAG = "teacher"
-#: the title of a teacher section (the words of a markdown heading, any level)
-TEACHER_TITLE = r"(?:for (?:the )?teachers?|notes? for (?:the )?teachers?|teachers?'?s? notes?|teaching notes)"
+#: the title of a teacher section (the words of a markdown heading, any level); the Spanish lessons' titles too
+#: (notebooks/es/, issue 30: "Para docentes", "Notas para el profesorado"), so their copies are cut the same way
+TEACHER_TITLE = (r"(?:for (?:the )?teachers?|notes? for (?:the )?teachers?|teachers?'?s? notes?|teaching notes|"
+                 r"(?:notas? )?para (?:el |los |las )?(?:docentes?|profesorado|profesor(?:es|as?)?)|"
+                 r"notas? (?:del|de los|de las) (?:docentes?|profesorado|profesor(?:es|as?)?))")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _RULE = re.compile(r"^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 #: text that is written for the teacher only: it must stand in a teacher section (or a cell tagged `teacher`)
 TEACHER_ONLY = re.compile(
     rf"^[ \t>*_-]*(?:#{{1,6}}[ \t]+|\*\*|__)[ \t]*(?:{TEACHER_TITLE}|common (?:wrong answers|mistakes|"
-    rf"misunderstandings)|answer key|answers to the exercises|solutions?)\b", re.I | re.M)
+    rf"misunderstandings)|answer key|answers to the exercises|solutions?|"
+    rf"(?:respuestas (?:err[oó]neas|equivocadas)|errores|malentendidos|confusiones)(?: (?:m[aá]s )?"
+    rf"(?:frecuentes|comunes|habituales))?|clave de respuestas|respuestas de los ejercicios|soluci[oó]n(?:es)?)"
+    rf"(?![\w])", re.I | re.M)
 _CHECK = re.compile(r"^\s*(?:my_answer = \.\.\.|check\(['\"]\d\d\.[\w-]+['\"], my_answer\))", re.M)
 
 
@@ -231,19 +237,38 @@ def read_lesson(path: str | Path) -> dict:
     return json.loads(json.dumps(lesson))
 
 
-def write_student_copies(src: str | Path, dst: str | Path) -> list[tuple[Path, Removed]]:
+def language_folders(src: str | Path) -> list[Path]:
+    """The folders of ``src`` that hold its lessons in another language (``notebooks/es/``, issue 30).
+
+    A folder counts when its name is a language the kit has a catalogue for and it holds lessons: so adding a
+    language is adding files (a catalogue and a folder of lessons), and a stray folder (``old/``) is never
+    taken for one. The copies keep the layout: ``my-lessons/es/``, ``student/es/``.
+    """
+    from safari_kit.core.i18n import known_language  # the lowest layer; imported here, where it is needed
+
+    src = Path(src)
+    if not src.is_dir():
+        return []
+    return [path for path in sorted(src.iterdir())
+            if path.is_dir() and known_language(path.name) == path.name and any(path.glob("*.ipynb"))]
+
+
+def write_student_copies(src: str | Path, dst: str | Path, languages: bool = False) -> list[tuple[Path, Removed]]:
     """Write a student copy of every lesson in folder ``src`` to folder ``dst``; [(copy, what was removed)].
 
+    ``languages``: the lessons in other languages too (``src/es/`` -> ``dst/es/``, issue 30; the folders
+    :func:`language_folders` finds), listed after the others.
     Every lesson is checked before anything is written, so a lesson that cannot be cut leaves ``dst`` as it was.
     """
     src, dst = Path(src), Path(dst)
     if not src.is_dir():
         raise FileNotFoundError(f"{src}: no such folder of notebooks")
-    copies = [(path, *student_copy(read_lesson(path), lesson_source(path))) for path in sorted(src.glob("*.ipynb"))]
-    dst.mkdir(parents=True, exist_ok=True)
+    folders = [(src, dst)] + ([(f, dst / f.name) for f in language_folders(src)] if languages else [])
+    copies = [(out / path.name, *student_copy(read_lesson(path), lesson_source(path)))
+              for folder, out in folders for path in sorted(folder.glob("*.ipynb"))]
     done = []
-    for path, student, removed in copies:
-        target = dst / path.name
+    for target, student, removed in copies:
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(student, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         done.append((target, removed))
     return done
@@ -258,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     src, dst = (args + ["notebooks", "student"][len(args):])[:2]
     try:
-        done = write_student_copies(src, dst)
+        done = write_student_copies(src, dst, languages=True)
     except (OSError, ValueError) as exc:
         print(f"make student: {exc}", file=sys.stderr)
         return 2

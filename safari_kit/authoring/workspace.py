@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from safari_kit.authoring.student import read_lesson
+from safari_kit.authoring.student import language_folders, read_lesson
 
 #: the lessons of a source checkout (the kit's notebooks/ folder)
 SOURCE = Path(__file__).resolve().parents[2] / "notebooks"
@@ -49,7 +49,8 @@ SHIPPED = Path(__file__).resolve().parents[1] / "data" / "lessons" / "notebooks"
 MANIFEST = ".safari-kit-copies.json"
 #: the kit's docs that lessons link to, copied beside the lessons
 LINKED_DOCS = ("rules.md", "data.md")
-_DOCS_LINK = re.compile(r"\]\(\.\./docs/")
+#: a link to the kit's docs from a lesson: ``](../docs/`` (notebooks/), ``](../../docs/`` (notebooks/<lang>/)
+_DOCS_LINK = re.compile(r"\]\(((?:\.\./)*)\.\./docs/")
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def as_copy(notebook: dict, metadata: dict | None = None) -> dict:
         elif cell.get("cell_type") == "markdown":
             source = cell.get("source", "")
             source = "".join(source) if isinstance(source, list) else source
-            cell["source"] = _DOCS_LINK.sub("](docs/", source)
+            cell["source"] = _DOCS_LINK.sub(r"](\1docs/", source)
     notebook["metadata"] = meta
     return notebook
 
@@ -182,7 +183,12 @@ def sync_copies(src: str | Path, dst: str | Path, *, make_copy: Callable[[Path],
         done.append(Copied(target, action))
     manifest_path.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     _copy_docs(Path(docs) if docs is not None else src.parent / "docs", dst / "docs")
+    # notebooks/es/ -> dst/es/: its lessons link to ../../docs/, dst/docs/ in the copies; docs of its own
+    # (a translated data.md in notebooks/es/docs/) would go to dst/es/docs/
+    for folder in language_folders(src):
+        done += sync_copies(folder, dst / folder.name, make_copy=make_copy, metadata=meta, docs=folder / "docs")
     return done
+
 
 
 _IMAGE_LINK = re.compile(r"\]\((img/[^)\s]+)\)")

@@ -25,7 +25,7 @@ from html import escape
 from typing import Any, Callable
 
 from safari_kit.core.i18n import N_, _
-from safari_kit.presentation.numbers import as_number
+from safari_kit.presentation.numbers import as_number, decimal
 
 Number = int | float | Fraction
 
@@ -79,7 +79,7 @@ class Exercise:
             ok = self.compare(answer, expected)
             value = answer
         else:
-            value = as_number(answer)
+            value = as_number(comma_typed_as_code(answer))
             if value is None:
                 return Feedback(False, _("I could not read {answer} as a number; try a fraction like 2/9 or a "
                                          "decimal.").format(answer=repr(answer)))
@@ -98,6 +98,28 @@ class Exercise:
             except (TypeError, ValueError, ZeroDivisionError):
                 continue
         return Feedback(False, _("Not yet.") + " " + _(self.general_hint))
+
+
+def comma_typed_as_code(answer: Any) -> Any:
+    """A Spanish learner's ``my_answer = 0,189`` (no quotes) as the text ``"0,189"`` they meant.
+
+    Python reads ``0,189`` as the pair ``(0, 189)``. Where the learner's language writes a decimal comma
+    (:data:`~safari_kit.presentation.numbers.NUMBER_STYLES`), such a pair is the decimal: Python refuses a
+    leading zero in a whole number (``0,05`` is a SyntaxError, not ``(0, 5)``), so no reading is ambiguous.
+    Anything else, and every answer in a language with a decimal point, comes back as it was.
+
+    >>> from safari_kit.core.i18n import language
+    >>> with language("es"):
+    ...     comma_typed_as_code((0, 189)), comma_typed_as_code((18, 9)), comma_typed_as_code((1, 2, 3))
+    ('0,189', '18,9', (1, 2, 3))
+    >>> comma_typed_as_code((0, 189))
+    (0, 189)
+    """
+    if (isinstance(answer, tuple) and len(answer) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in answer) and answer[1] >= 0
+            and decimal(0.5, 1) == "0,5"):  # the learner's language writes a decimal comma
+        return f"{answer[0]},{answer[1]}"
+    return answer
 
 
 def _praise(value, expected) -> str:

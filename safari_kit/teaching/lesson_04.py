@@ -72,11 +72,27 @@ _ITEM_WORDS = {"weight_kg": ("weight",), "size_cm": ("size", "length", "height")
                "top_speed_kmh": ("top speed", "speed", "top_speed"), "lifespan_years": ("lifespan", "life span", "age")}
 
 
+def _plain_words(text: str) -> str:
+    """Lower case, no accents, single spaces, without a unit in brackets: "Velocidad máxima (km/h)" and
+    "velocidad maxima" read alike."""
+    import re
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", text.replace("_", " ").casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(re.sub(r"\([^)]*\)", " ", text).split())
+
+
 def _same_item(answer, expected) -> bool:
+    """Is ``answer`` a name of the data item ``expected``: its column, an English word for it, or its name in
+    the learner's language as the labs write it (the catalogue's "Top speed", "Velocidad máxima")."""
+    from safari_kit.presentation.table_words import ITEM_LABELS, ITEM_SHORT
+
     if not isinstance(answer, str):
         return False
-    text = answer.strip().lower().replace("_", " ")
-    return text == expected.replace("_", " ") or text in _ITEM_WORDS[expected]
+    text = _plain_words(answer)
+    names = {expected, *_ITEM_WORDS[expected], ITEM_SHORT[expected], ITEM_LABELS[expected]}
+    return text in {_plain_words(name) for name in names}
 
 
 def _with_replacement(N: int, H: int, k: int) -> Fraction:

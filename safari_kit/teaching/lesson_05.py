@@ -15,7 +15,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-from safari_kit.core.i18n import N_
+from safari_kit.core.i18n import N_, _
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 __all__ = ["p_animal", "se_at", "trials_for_se", "RATIO_FACTOR", "TARGET_SE", "INTERVALS", "LEVEL", "CLASS_QUESTION",
@@ -206,7 +206,8 @@ register(Exercise(
                                                              "lower score is better (0 is perfect).")),
            Hint(lambda a: _same_name(a, _lowest_exact()) and _lowest_exact() != lowest_brier(),
                 N_("That is the lowest score of always guessing the exact chance. Score the learners' own guesses.")),
-           Hint(lambda a: _same_name(a, N_("the class")), N_("The question asks for one learner's nickname."))],
+           Hint(lambda a: _same_name(a, N_("the class")) or _same_name(a, _("the class")),  # also "la clase"
+                N_("The question asks for one learner's nickname."))],
     general_hint=N_("Answer with a nickname. The Brier score is the mean of (guess − outcome)² over a "
                    "learner's guesses made with the chance hidden: group by nickname, take the mean, and "
                    "pick the smallest.")))
