@@ -9,7 +9,9 @@ profile of a second visit (tools/profile_site_page.py) showed, besides JupyterLi
   core (a still page: 0.02), almost half of what that laptop has. The app page's spinner is kept, still: the
   start-up sentence above it counts the seconds, which tells the learner the page is alive.
 * **jupyterlab_pygments**, a labextension that only colours code: its script and style sheet were loaded and
-  run at every visit, and the app page shows no code.
+  run at every visit, and the app page shows no code;
+* **JupyterLab's theme**, 240 KB of inline CSS, mostly for parts of JupyterLab a Voici page never builds: cut to
+  what the app can show (site-src/app_page_css.py, session 6).
 
 Only the app page changes (``kernel_startup.APP_PAGE``); the lessons' pages are Voici's and JupyterLite's as
 before. Each step fails the build loudly, naming the page and what it looked for, when Voici's page is not what
@@ -20,6 +22,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+
+from app_page_css import AppPageCssError, cut_css
 
 CONFIG_DATA = re.compile(r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)', re.S)
 #: labextensions the app page does not load: it shows no code, so nothing for a syntax colourer to do
@@ -35,9 +39,11 @@ class AppPageTrimError(ValueError):
     """The app page is not what the trim expects (Voici's template or config changed)."""
 
 
-def trim_app_page(page: Path, unused=APP_UNUSED_EXTENSIONS) -> list[str]:
+def trim_app_page(page: Path, unused=APP_UNUSED_EXTENSIONS, site: Path | None = None) -> list[str]:
     """Take out of the app page what it does not need (see the module's docstring). Returns what was done, one
-    line each, for the build's log. Running it twice changes nothing more."""
+    line each, for the build's log. Running it twice changes nothing more. ``site``: the built site (the page's
+    folder three levels up, voici/render/notebooks/, when not given): its scripts are read by the style sheets'
+    cut (site-src/app_page_css.py)."""
     html = page.read_text()
     if MARK in html:
         return [f"{page.name}: trimmed already"]
@@ -60,5 +66,12 @@ def trim_app_page(page: Path, unused=APP_UNUSED_EXTENSIONS) -> list[str]:
                                "times, expected once (Voici's template changed?)")
     html = html.replace(SPINNER_RULE, STILL_SPINNER)
     done.append("Voila's spinner still (the start-up sentence counts the seconds)")
+    if site is None:  # voici/render/notebooks/app.html in a built site; else a page on its own
+        built = [p.name for p in page.parents][:3] == ["notebooks", "render", "voici"]
+        site = page.parents[3] if built else page.parent
+    try:
+        html, cut = cut_css(html, page, site)
+    except AppPageCssError as exc:
+        raise AppPageTrimError(str(exc)) from exc
     page.write_text(html)
-    return done
+    return done + cut

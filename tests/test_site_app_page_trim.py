@@ -16,8 +16,10 @@ CONFIG = {"federated_extensions": [{"name": "@jupyterlite/pyodide-kernel-extensi
                                    {"name": "anywidget", "load": "b.js"},
                                    {"name": "jupyterlab_pygments", "load": "c.js", "style": "./style"}],
           "notebookPath": "notebooks/app.ipynb"}
-PAGE = ("<html><head><style>\n    .spinner {\n      animation: rotation 2s infinite linear;\n    }\n</style></head>"
-        '<body><script id="jupyter-config-data" type="application/json">%s</script></body></html>')
+#: JupyterLab's theme, as big as the real one, mostly rules of parts of JupyterLab no Voici page builds
+THEME = "<style>" + "".join(f".jp-DirListing-item{i} {{ color: red; }}\n" for i in range(4000)) + "</style>"
+PAGE = ("<html><head><style>\n    .spinner {\n      animation: rotation 2s infinite linear;\n    }\n</style>" + THEME
+        + '</head><body><script id="jupyter-config-data" type="application/json">%s</script></body></html>')
 
 
 def _config(html: str) -> dict:
@@ -34,6 +36,9 @@ def test_the_app_page_loads_no_code_colourer_and_its_spinner_stands_still(tmp_pa
     assert "animation: none;" in html and "infinite linear" not in html
     assert _config(html)["notebookPath"] == "notebooks/app.ipynb"  # the rest of the config as it was
     assert any("jupyterlab_pygments" in line for line in done), done
+    # JupyterLab's theme cut to what the app shows (site-src/app_page_css.py; tests/test_site_app_page_css.py)
+    assert "jp-DirListing-item" not in html and "data-safari-css-dropped" in html
+    assert any("inline style sheets" in line for line in done), done
     assert app_page_trim.trim_app_page(page) == ["app.html: trimmed already"] and page.read_text() == html
 
 
@@ -41,6 +46,7 @@ def test_the_app_page_loads_no_code_colourer_and_its_spinner_stands_still(tmp_pa
     ("<html><body>no config</body></html>", "no jupyter-config-data"),
     (PAGE.replace("infinite linear", "infinite ease") % json.dumps(CONFIG), "spinner rule"),
     (PAGE % json.dumps({"notebookPath": "x"}), "no federated_extensions"),
+    (PAGE.replace(THEME, "") % json.dumps(CONFIG), "no inline style sheet"),
 ])
 def test_a_page_not_like_voicis_stops_the_build_naming_page_and_what_is_missing(tmp_path, page_text, words):
     page = tmp_path / "app.html"

@@ -203,7 +203,9 @@ def open_identification(root, think: float = THINK) -> dict:
     root.locator(CHOOSER).first.select_option(label=LAB)
     t1 = time.perf_counter()
     button(app, "Open lab").click()
-    root.locator(f".safari-app {LAB_ROOT} .safari-table .st-card").first.wait_for(timeout=600_000)
+    # the lab comes in seconds even at a quarter core: after 5 minutes it is not coming (the visit fails, its
+    # screenshot is kept)
+    root.locator(f".safari-app {LAB_ROOT} .safari-table .st-card").first.wait_for(timeout=300_000)
     t2 = time.perf_counter()
     return {"pick_seconds": t1 - t0, "open_seconds": t2 - t1, "think_seconds": think}
 
@@ -323,7 +325,11 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
         for _ in range(2):
             page = context.new_page()
             page.set_default_timeout(600_000)
-            visits.append(app_to_playable(page, url, counter, cpu_seconds, think))
+            try:
+                visits.append(app_to_playable(page, url, counter, cpu_seconds, think))
+            except Exception:
+                _what_the_page_showed(page)
+                raise
             page.close()
         if landing is not None:
             page = context.new_page()
@@ -335,6 +341,17 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
         return visits
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _what_the_page_showed(page) -> None:
+    """A visit that failed (a lab that never showed its cards): the page's screenshot and words, to see why."""
+    shot = Path(tempfile.gettempdir()) / f"measure-site-failure-{int(time.time())}.png"
+    try:
+        page.screenshot(path=str(shot), timeout=30_000)
+        words = page.evaluate("() => (document.body && document.body.innerText || '').slice(0, 1500)")
+        print(f"the visit failed; screenshot {shot}; the page said:\n{words}", flush=True)
+    except Exception as exc:  # noqa: BLE001 - the page may be gone
+        print(f"the visit failed; no screenshot ({exc})", flush=True)
 
 
 #: ``capped_chromium`` with this many cores caps nothing on this machine: the browser's CPU seconds are counted
