@@ -12,9 +12,12 @@ import pytest
 
 from tests.notebooks import facts as F
 from tests.notebooks.facts import lesson_05 as L05
+from tests.notebooks.facts.es import check_text_es
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("0[0-7]-*.md"))
+#: the Spanish lessons (issue 30): each number tied to the English fact's computation (tests/notebooks/facts/es)
+SPANISH = sorted((ROOT / "notebooks" / "es").glob("0[0-7]-*.md"))
 # lessons whose every prose number is tied (the others: only their listed facts are checked)
 COMPLETE = ("00", "01", "02", "03", "04", "05", "06", "07")
 
@@ -31,6 +34,22 @@ def _check(path: Path, text: str) -> list[str]:
 def test_lesson_prose_states_the_kits_numbers(path):
     problems = _check(path, path.read_text(encoding="utf-8"))
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", SPANISH, ids=[f"es-{p.name}" for p in SPANISH])
+def test_spanish_lesson_prose_states_the_kits_numbers_in_spanish_style(path):
+    """0,189 and 18,9 % where the English says 0.189 and 18.9%: the same computation, the Spanish wording."""
+    problems = check_text_es(path.name[:2], path.read_text(encoding="utf-8"))
+    assert not problems, "\n".join(problems)
+
+
+def test_a_changed_number_in_a_spanish_text_fails():
+    """Control: in a copy of the Spanish lesson 00, 4 safe cards become 5; the check names the fact and the 5."""
+    text = (ROOT / "notebooks" / "es" / "00-start-here.md").read_text(encoding="utf-8")
+    changed = text.replace("Tras 4 seguras", "Tras 5 seguras")
+    assert changed != text
+    problems = check_text_es("00", changed)
+    assert any("Tras 4 seguras puedes parar" in p for p in problems) and any("'5'" in p for p in problems), problems
 
 
 def test_every_lesson_has_facts():

@@ -92,10 +92,11 @@ _AFTER = [
 ]
 
 
-def prose(text: str) -> str:
+def prose(text: str, before: list[str] | None = None, after: list[str] | None = None) -> str:
     """A lesson's prose as facts are written against: no code cells, no inline code with digits or
     brackets, no emphasis, whitespace collapsed, and structural numbers (headings, lesson and ruling
-    references, timings, seeds) removed."""
+    references, timings, seeds) removed. ``before``/``after``: the structural patterns of another language
+    (the Spanish lessons' ``facts/es``), instead of the English ones."""
     if text.startswith("---"):
         text = text.split("---\n", 2)[2]
     lines, in_code = [], False
@@ -107,10 +108,10 @@ def prose(text: str) -> str:
             lines.append(line)
     out = "\n".join(lines)
     out = re.sub(r"`([^`]*)`", lambda m: "" if re.search(r"[\d(]", m.group(1)) else m.group(1), out)
-    for pattern in _BEFORE:
+    for pattern in _BEFORE if before is None else before:
         out = re.sub(pattern, " ", out, flags=re.M | re.S)
     out = _plain(out)
-    for pattern in _AFTER:
+    for pattern in _AFTER if after is None else after:
         out = re.sub(pattern, " ", out)
     return _plain(out)
 
