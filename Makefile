@@ -77,7 +77,8 @@ app: $(STAMP)
 class: $(STAMP)
 	$(VENV)/bin/safari-kit class notebooks/app.ipynb $(if $(CLASS_LANG),--lang $(CLASS_LANG)) $(CLASS_ARGS)
 
-# the learners' copies (no solutions, no teachers' notes), as Binder's build (binder/postBuild) makes them
+# the learners' copies (no solutions, no teachers' notes), as Binder's build (binder/postBuild) makes them;
+# a language's lessons (notebooks/es/) go to student/es/ (make lab: my-lessons/es/), issue 30
 student: $(STAMP)
 	$(VENV)/bin/safari-kit lessons student --student --from notebooks
 
