@@ -15,6 +15,7 @@ import importlib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable
 
 from ..core import Fact, Given, _plain, facts_of, prose
 
@@ -62,6 +63,8 @@ class Traduccion:
     lesson: str
     english: str
     text: str
+    #: the English fact's values as the Spanish text says them, where a value is a word ("an Elephant")
+    convert: Callable[[tuple], tuple] | None = None
 
     def source(self) -> Fact:
         found = [f for f in facts_of(self.lesson) if isinstance(f, Fact) and f.text == self.english]
@@ -71,8 +74,26 @@ class Traduccion:
     def render(self) -> str:
         fact = self.source()
         values = fact.compute()
+        if self.convert is not None:
+            values = tuple(self.convert(values))
         assert self.text.count("{}") == len(values) == fact.text.count("{}"), (self.text, fact.text)
         return _plain(self.text.format(*(spanish(v) for v in values)))
+
+
+#: the Spanish article of each Mugshot animal (for a fact that names one: "un elefante", "una cabra")
+_FEMININE = {"Goat"}
+
+
+def animal_es(english: str, article: bool = False) -> str:
+    """A Mugshot animal as the Spanish text writes it in a sentence: the card-names data's word, lower case
+    ("elefante"); ``article``: with its article ("un elefante"). ``english`` may carry one ("an Elephant")."""
+    from safari_kit.core.i18n import language
+    from safari_kit.presentation.card_words import element_word
+
+    bare = english.split(" ", 1)[1] if english.startswith(("a ", "an ")) else english
+    with language("es"):
+        word = element_word("animal", bare).lower()
+    return (("una " if bare in _FEMININE else "un ") + word) if article else word
 
 
 def facts_es(lesson: str) -> list:
