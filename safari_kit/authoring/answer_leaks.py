@@ -79,19 +79,33 @@ STOP = set("""a an and any are as at be by can do does each for from get give gi
 many may much of on or the their them then there this to was what when which who why will with you your
 after before one two three four five six seven answer number compute exercise decimal fraction fine
 """.split())
+#: the same little words in the Spanish lessons (notebooks/es/): no question's term
+STOP |= set("""a al algo como con cual cuál cuales cuántas cuántos cuánto cuánta da de del dos el en entre es esa
+ese eso esta este esto ha hay la las lo los más mismo no o para pero por qué que se si sin son su sus te tu tus un
+una uno unos unas y ya respuesta número calcula ejercicio decimal fracción tres cuatro cinco seis siete
+""".split())
 GENERIC = {"card", "cards", "player", "players", "safari", "witness", "knockout", "mugshot", "mugshots", "random",
            "probability", "chance", "round", "place", "places", "turn", "game", "run", "time", "times", "number",
            "here", "tutorial", "engine", "first", "lesson", "section", "step"}
+GENERIC |= {"carta", "cartas", "jugador", "jugadores", "azar", "probabilidad", "ronda", "lugar", "lugares", "turno",
+            "partida", "vez", "veces", "aquí", "primera", "primero", "lección", "sección", "paso", "cuenta"}
+#: a word of a learner's language: letters only (accented ones too: "revelación", not "revelaci" and "n")
+_LETTERS = r"[^\W\d_]+"
 #: a number after one of these words is a name ("Player 1", "run 2", "Variation 1"), not a count
 LABELS = {"player", "seat", "variation", "step", "run", "lesson", "section", "round", "turn", "case", "place",
           "seed", "question", "exercise", "level", "part", "page", "cell", "w", "k", "m", "n", "p"}
+LABELS |= {"jugador", "asiento", "variante", "paso", "pasada", "lección", "sección", "ronda", "turno", "caso", "lugar",
+           "semilla", "pregunta", "ejercicio", "nivel", "parte", "página", "celda"}  # the Spanish lessons' names
 #: ... unless it is given as an answer ("answering round 2 (6 turns …)")
 ANSWERING = {"answering", "answer", "answers", "giving", "saying", "guessing", "choosing", "writing"}
+ANSWERING |= {"respuesta", "respuestas", "respondiendo", "dando", "diciendo", "eligiendo", "escribiendo"}
 #: what follows a wrong answer when a note explains it: a parenthesis of three words or more, "instead of", …
 _MISTAKE = r"(?:forgetting|forgets|counting|confusing|missing|adding|dividing|multiplying|treating|using|reusing|" \
-    r"choosing|answering|taking|keeping|giving|thinking|reading)"
+    r"choosing|answering|taking|keeping|giving|thinking|reading|" \
+    r"olvidar|contar|confundir|dejarse|saltarse|sumar|dividir|multiplicar|tratar|usar|elegir|responder|tomar|" \
+    r"quedarse|dar|pensar|leer|comparar)"  # the Spanish lessons' notes: "10: olvidar las cartas con tinta"
 CORRECTION = re.compile(rf"^\s*(?:\((?:[^)\s]+\s+){{2,}}|[—–:]\s*{_MISTAKE}\b|,?\s*(?:instead|because|it is|it must)\b|"
-                        rf"\s*{_MISTAKE}\b)", re.I)
+                        rf"\s*{_MISTAKE}\b|,?\s*(?:en vez de|porque)\b)", re.I)
 
 #: how a lesson heads an exercise ("**Exercise `01.owl`.**"; the Spanish lessons: "**Ejercicio `01.owl`.**")
 EXERCISE_WORD = r"(?:Exercise|Ejercicio)"
@@ -174,7 +188,7 @@ def question_terms(question: str) -> tuple[str, ...]:
     text = re.sub(r"`[^`]*`|\([^)]*\)", " ", text)
     asked = [t for t in re.split(r"(?<=[.?!])\s+", text)
              if "?" in t or re.search(r"\b(?:how many|how much|what|which|when)\b", t, re.I)] or [text]
-    words = {_stem(w) for t in asked for w in re.findall(r"[A-Za-z]+", t) if len(w) >= 3}
+    words = {_stem(w) for t in asked for w in re.findall(_LETTERS, t) if len(w) >= 3}
     return tuple(sorted(w for w in words if w not in STOP and w not in GENERIC))
 
 
@@ -360,7 +374,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+    return [w.lower() for w in re.findall(_LETTERS, text)]
 
 
 _BARRIER = re.compile(r"[:;,=()\[\]{}|<>→]|\s[-–—]\s")
@@ -407,7 +421,7 @@ def _corrected(sentence: str, end: int, reach: int = 5) -> bool:
     for _ in range(reach + 1):
         if CORRECTION.match(rest):
             return True
-        m = re.match(r"\s+[A-Za-z][\w'-]*", rest)
+        m = re.match(r"\s+[^\W\d_][\w'-]*", rest)
         if not m:
             return False
         rest = rest[m.end():]
