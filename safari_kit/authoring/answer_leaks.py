@@ -407,8 +407,12 @@ def _answered(sentence: str, start: int) -> bool:
 GIVING_BEFORE = re.compile(r"(?:\bmy_answer\s*=|\bit(?:'s| is| was)(?:\s+(?:exactly|just|only|about))?|"
                            r"\banswer(?:\s+is|:)|"
                            r"\binstead of|\bwith (?:a )?probability(?: of)?|\bprobability (?:is|of)|"
-                           r"\b(?:divided|multiplied|shrunk|reduced|shrinks|falls) by(?: a factor of)?)\s*\(?$", re.I)
-GIVING_AFTER = re.compile(r"^\s*instead of\b", re.I)
+                           r"\b(?:divided|multiplied|shrunk|reduced|shrinks|falls) by(?: a factor of)?|"
+                           # the Spanish lessons' words: "en vez de 6", "con probabilidad 1/2", "la respuesta es 2"
+                           r"\ben vez de|\bcon (?:una )?probabilidad(?: de)?|\bprobabilidad (?:es|de)|"
+                           r"\brespuesta(?:\s+es|:)|\b(?:es|era)(?:\s+(?:exactamente|justo|solo))?|"
+                           r"\b(?:dividid[oa]|multiplicad[oa]) (?:entre|por))\s*\(?$", re.I)
+GIVING_AFTER = re.compile(r"^\s*(?:instead of|en vez de)\b", re.I)
 
 
 def _giving(sentence: str, start: int, end: int) -> bool:
