@@ -37,22 +37,26 @@ AFTER_ES = [
     r"\blog10\b|\blog₂",
     r"\basientos? \d\b",
     r"n/\(n\+1\)|\(n\+1\)|\bn ?\+ ?1\b|\bp/2\b|1/√n|p\(1 − p\)",
-    r"\bpasadas? \d+(?! veces)\b",
+    r"\btandas? \d+(?! veces)\b",  # a run names a press of Simular (lesson 05)
 ]
 
 _DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _PERCENT = re.compile(r"(?<=\d)\s*%")
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+")
 
 
 def spanish(value) -> str:
     """A fact's value as the Spanish text writes it: a decimal comma, a space before %, fractions as they are.
 
-    >>> spanish("0.189"), spanish("18.9%"), spanish(Fraction(7, 37)), spanish(75)
-    ('0,189', '18,9 %', '7/37', '75')
+    >>> spanish("0.189"), spanish("18.9%"), spanish(Fraction(7, 37)), spanish(75), spanish("1,000"), spanish("10,000")
+    ('0,189', '18,9 %', '7/37', '75', '1000', '10.000')
     """
     if isinstance(value, float):
         raise TypeError("format floats in the fact's function (the text's rounding), e.g. f'{x:.3f}'")
     text = str(value)
+    if _GROUPED.fullmatch(text):  # an English "1,000" or "10,000": Spanish groups from five digits (10.000)
+        n = int(text.replace(",", ""))
+        return str(n) if n < 10_000 else f"{n:,}".replace(",", ".")
     return _PERCENT.sub(" %", _DECIMAL_POINT.sub(",", text))
 
 
