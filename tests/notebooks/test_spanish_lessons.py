@@ -43,8 +43,9 @@ NOT_YET: set[str] = set()
 
 def missing_twins(notebooks: Path, lang: str = "es") -> list[str]:
     """The English lessons of ``notebooks`` without their text and notebook in ``notebooks/<lang>/``."""
+    folder = notebooks / lang
     return [p.name for p in sorted(notebooks.glob("0[0-7]-*.md"))
-            if not ((notebooks / lang / p.name).is_file() and (notebooks / lang / p.with_suffix(".ipynb").name).is_file())]
+            if not ((folder / p.name).is_file() and (folder / p.with_suffix(".ipynb").name).is_file())]
 
 
 @pytest.mark.parametrize("english", ENGLISH_LESSONS, ids=[p.stem for p in ENGLISH_LESSONS])
