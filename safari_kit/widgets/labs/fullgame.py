@@ -134,7 +134,7 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
                                   self.learner_picker]),
                           W.HBox([self.bots_box, self.new_button])])
         self.kris_box = W.Dropdown(options=[(named_element(e), e) for e in KRIS_ELEMENTS],
-                                   description=_("KRIS element"), style={"description_width": "90px"},
+                                   description=_("KRIS element"), style={"description_width": "initial"},  # never cut
                                    layout=W.Layout(width="260px"))
         self.picked = W.HTML()
         self.events = W.HTML()

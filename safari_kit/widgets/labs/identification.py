@@ -136,12 +136,13 @@ class IdentificationLab(Lab):
         self.log_html = W.HTML()
         self.log_html.add_class("safari-log")
         for b, w in ((self.identify_button, "90px"), (self.another_button, "128px"), (self.next_button, "100px")):
-            b.layout.width = w
+            b.layout.width, b.layout.min_width = "auto", w  # as wide as its words in any language (issue 30)
         self.all_chances = W.HTML()
         self.all_chances.add_class("safari-prob-all")
         self.type_buttons.description = ""
         self.type_label = W.HTML("<b>" + html.escape(_("Clue type")) + "</b>")
-        self.guess_box.layout.width = "210px"
+        self.guess_box.layout.width = "250px"
+        self.guess_box.style.description_width = "initial"  # "Tu estimación" was cut at the default width
         self.arrange(
             main=[self.table],
             side=[W.HBox([self.identify_button, self.another_button, self.next_button]),

@@ -144,11 +144,13 @@ class KnockoutLab(Lab):
         self.elimination_box = W.Checkbox(value=bool(elimination), description=_("Variation 1: elimination"),
                                           indent=False, layout=W.Layout(width="230px"))
         self.elimination_box.observe(self._on_elimination, names="value")
-        self.play_button = W.Button(description=_("Play"), disabled=True, layout=W.Layout(width="80px"),
+        self.play_button = W.Button(description=_("Play"), disabled=True,
+                                    layout=W.Layout(width="auto", min_width="80px"),  # its words are never cut
                                     tooltip=_("Play the card you picked (and name the data item you picked)"))
         self.play_button.add_class("safari-play-button")
         self.play_button.on_click(self._on_play)
-        self.next_button = W.Button(description=_("Next turn"), disabled=True, layout=W.Layout(width="100px"),
+        self.next_button = W.Button(description=_("Next turn"), disabled=True,
+                                    layout=W.Layout(width="auto", min_width="100px"),
                                     tooltip=_("The other players play until your next turn"))
         self.next_button.add_class("safari-next")
         self.next_button.on_click(self._on_next)
@@ -167,7 +169,7 @@ class KnockoutLab(Lab):
         self.tally = W.HTML()
         self.tally.add_class("safari-ko-tally")
         self.elimination_box.layout.width = "auto"
-        self.new_game_button.layout.width = "110px"
+        self.new_game_button.layout.width, self.new_game_button.layout.min_width = "auto", "110px"
         controls = W.VBox([W.HBox([self.play_button, self.next_button, self.end_round_button]),
                            W.HBox([self.new_game_button, self.elimination_box])])
         self.arrange(main=[self.table], side=[controls, self.prob], below=[self.log, self.tally])
