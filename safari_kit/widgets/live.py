@@ -154,8 +154,15 @@ export default {
       };
       requestAnimationFrame(() => setTimeout(look, 30));
     };
-    // the lab's node holds this view only after the lab is on the page
-    requestAnimationFrame(() => guard(el.closest(".safari-lab")));
+    // the lab's node holds this view only after the lab is on the page: ipywidgets draws a box's children one
+    // by one, and on a busy laptop that takes more than a frame, so look again for a while (once found: guard)
+    let looks = 100;
+    const attach = () => {
+      const lab = el.closest(".safari-lab");
+      if (lab) guard(lab);
+      else if (--looks > 0) setTimeout(attach, 100);
+    };
+    requestAnimationFrame(attach);
     model.on("change:n", say);
     model.on("change:focus_to", focusTo);
     return () => {
