@@ -143,6 +143,7 @@ def test_the_teachers_copy_runs_top_to_bottom(path, kernel):
     _run(read_lesson(path), f"es/{path.name}", kernel)
 
 
+@pytest.mark.slow  # as the English learners' copies (test_run_notebooks.py): make test runs it, make check skips it
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
 def test_the_learners_copy_runs_asks_in_spanish_and_gives_nothing_away(path, kernel):
     copy, _removed = student_copy(read_lesson(path), path.with_suffix(".md"))
