@@ -19,9 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from safari_kit.class_results.class_store import ResultStore
 from tests.server.class_learners import RawLearner
 from tests.server.class_server import Learner, class_server
+
+pytestmark = pytest.mark.slow  # real class servers, about 25 s a test: `make test`, not the fast loop
 
 SESSION = "one-browser-26"
 NOTEBOOK = {

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 pytest.importorskip("jupyter_server")
+pytestmark = pytest.mark.slow  # two kernels started and stopped: `make test`, not the fast loop
 
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 from jupyter_server.services.kernels.kernelmanager import ServerKernelManager  # noqa: E402

@@ -25,6 +25,8 @@ from safari_kit.class_results.class_store import ResultStore, session_files
 from tests.server.class_server import Learner, class_server, request
 from tests.server.test_teacher_page import NOTEBOOK, get, teacher_opener
 
+pytestmark = pytest.mark.slow  # real class servers, about 20 s a test: `make test`, not the fast loop
+
 SESSION = "wipe-26"
 
 
