@@ -9,9 +9,15 @@ page's settings (site-src/snapshot.py). What runs here:
   two visits deal apart;
 * a copy of the site whose snapshot is damaged: the worker falls back to the usual start, the learner reads the
   same words (the chooser's text, each lab's buttons) as on the restored page, and no other sentence;
+* the app page's style sheets, cut at build time to what the app shows (site-src/app_page_css.py): with every
+  lab open, no element of the page needs a rule that was dropped;
 * in node, through the same loader (tests/browser/snapshot_restore_probe.mjs): two restores draw different
   random numbers (and, without the reseeding, the same: the check can see it); a snapshot of another runtime
   build and a missing one start cold; and a build whose Python holds a JS object it cannot save stops, naming it.
+
+The browser visits are shared (issue 28): one restored visit opens and plays every lab and serves the
+every-lab test, the style sheets' test, the first of the two visits and the damaged snapshot's comparison; a
+second restored visit deals Knockout once more; the damaged copy is visited once.
 """
 from __future__ import annotations
 
@@ -162,87 +168,129 @@ def click_something(page, root: str, entry) -> None:
                            "i.naturalWidth > 0)", timeout=30_000)
 
 
-def test_every_lab_opens_and_plays_from_the_restored_kernel(site_page, js_errors, served_site):
+#: what the app page's style sheets no longer style (site-src/app_page_css.py): elements of these families, or
+#: with a toolbar icon's class, on the page would be drawn without their rules
+CSS_DROPPED = """() => {
+    const families = (document.body.getAttribute('data-safari-css-dropped') || '').split(' ').filter(Boolean);
+    const found = [];
+    for (const el of document.querySelectorAll('[class]')) {
+        for (const c of el.classList) {
+            if (families.some(f => c === f || c.startsWith(f + '-')) || /^jp-[A-Za-z0-9]+Icon$/.test(c)) found.push(c);
+        }
+    }
+    return {families: families.length, found: [...new Set(found)]};
+}"""
+
+
+def app_visit(browser, url: str, play: bool) -> dict:
+    """One visit of the app page in a fresh browser context: every lab of the chooser opened, the buttons a
+    learner sees in each (read as it opens), Knockout's deal; with ``play`` each lab also answers a click and a
+    turn of Identification is played. Shared by the tests below (a visit costs a restore, or a cold start, and
+    seven labs): what they assert is read here."""
     from safari_kit.widgets.app import LABS
+    from tests.browser.helpers import screenshot
+    from tests.browser.site_fixtures import LOCAL
     from tests.browser.test_site_browser import _play_identification_turn
 
-    page = site_page
-    t0 = time.perf_counter()
-    open_app(page, served_site)
-    print(f"\napp page from the snapshot: chooser in {time.perf_counter() - t0:.1f} s")
-    state = snapshot_state(page)
-    assert state is not None and state["restored"] is True and state["reason"] is None, state
-    # the page's cell has run: the other packages' files follow a little later (site-src/snapshot_loader.js)
-    deadline = time.monotonic() + 15
-    while not state["firstCell"] and time.monotonic() < deadline:
-        page.wait_for_timeout(200)
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    seen: dict = {"errors": [], "console": [], "outside_requests": [], "labs": {}}
+    context.on("request", lambda req: seen["outside_requests"].append(req.url)
+               if not req.url.startswith(LOCAL) else None)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
+    page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    try:
+        t0 = time.perf_counter()
+        seen["chooser"] = open_app(page, url)
+        seen["chooser_seconds"] = time.perf_counter() - t0
         state = snapshot_state(page)
+        if play and state is not None and state["restored"]:
+            # the page's cell has run: the other packages' files follow a little later (site-src/snapshot_loader.js)
+            deadline = time.monotonic() + 15
+            while not state["firstCell"] and time.monotonic() < deadline:
+                page.wait_for_timeout(200)
+                state = snapshot_state(page)
+        seen["state"] = state
+        for entry in LABS:
+            root = open_any_lab(page, entry)
+            seen["labs"][(entry.game, entry.title)] = buttons_of(page, root) if root else FRIENDLY
+            if entry.cls == "KnockoutLab":
+                seen["deal"] = page.locator(f"{root} .safari-table").inner_text()
+            if play and root is not None:
+                click_something(page, root, entry)
+        seen["outside"] = page.evaluate(OUTSIDE_THE_APP)
+        seen["css_dropped"] = page.evaluate(CSS_DROPPED)
+        if play:
+            _play_identification_turn(page)
+        seen["app_errors"] = app_errors(page)
+        seen["seconds"] = time.perf_counter() - t0
+    except Exception:
+        print(f"\nscreenshot: {screenshot(page, 'snapshot-visit-failure')}")
+        raise
+    finally:
+        context.close()
+    return seen
+
+
+@pytest.fixture(scope="module")
+def restored_visit(browser, served_site) -> dict:
+    """The restored app page, every lab opened and played (issue 28: one visit for three tests)."""
+    visit = app_visit(browser, served_site, play=True)
+    print(f"\napp page from the snapshot: chooser in {visit['chooser_seconds']:.1f} s, every lab opened and "
+          f"answered a click: {visit['seconds']:.1f} s")
+    return visit
+
+
+def test_every_lab_opens_and_plays_from_the_restored_kernel(restored_visit):
+    from safari_kit.widgets.app import LABS
+
+    visit = restored_visit
+    state = visit["state"]
+    assert state is not None and state["restored"] is True and state["reason"] is None, state
     assert state["firstCell"] is True, state
-    for entry in LABS:
-        root = open_any_lab(page, entry)
-        if root is not None:
-            click_something(page, root, entry)
-    _play_identification_turn(page)
-    print(f"every lab opened and answered a click: {time.perf_counter() - t0:.1f} s")
-    assert not app_errors(page), app_errors(page)
-    assert not page.outside, f"requests to other hosts: {page.outside}"
-    assert not js_errors, js_errors
+    assert set(visit["labs"]) == {(e.game, e.title) for e in LABS}
+    assert not visit["app_errors"], visit["app_errors"]
+    assert not visit["outside_requests"], f"requests to other hosts: {visit['outside_requests']}"
+    assert not visit["errors"], visit["errors"]
 
 
-def knockout_deal(page, url: str) -> str:
-    from safari_kit.widgets.app import LABS
+def test_no_element_of_the_app_needs_a_style_rule_the_build_dropped(restored_visit):
+    """site-src/app_page_css.py cut JupyterLab's theme to what the app shows: with every lab open and played, no
+    element of the page belongs to a family whose rules were dropped, nor shows a toolbar icon."""
+    dropped = restored_visit["css_dropped"]
+    assert dropped["families"] > 10, "the app page does not say which style families it dropped"
+    assert dropped["found"] == [], dropped
 
-    open_app(page, url)
-    root = open_any_lab(page, next(e for e in LABS if e.cls == "KnockoutLab"))
-    return page.locator(f"{root} .safari-table").inner_text()
 
-
-def test_two_visits_never_deal_alike(browser, served_site):
+def test_two_visits_never_deal_alike(browser, served_site, restored_visit):
     """Every restore starts from the same memory: the deals still differ (fresh seeds, random reseeded)."""
-    deals, states = [], []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        try:
-            page = context.new_page()
-            deals.append(knockout_deal(page, served_site))
-            states.append(snapshot_state(page))
-        finally:
-            context.close()
-    assert [(s["restored"], s["reason"]) for s in states] == [(True, None)] * 2, states
-    assert deals[0] != deals[1], deals
-
-
-def test_a_damaged_snapshot_starts_python_the_usual_way_with_the_same_words(browser, served_site, damaged_site,
-                                                                           js_errors):
-    """No other sentence to the learner: the chooser's words and every lab's buttons as on a restored page."""
     from safari_kit.widgets.app import LABS
 
-    seen = {}
-    for name, url in (("restored", served_site), ("damaged", damaged_site)):
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        try:
-            page = context.new_page()
-            page.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
-            sentences: list[str] = []
-            page.on("console", lambda m: sentences.append(m.text) if "safari_kit" in m.text else None)
-            chooser = open_app(page, url)
-            state = snapshot_state(page)
-            labs = {}
-            for entry in LABS:
-                root = open_any_lab(page, entry)
-                labs[(entry.game, entry.title)] = buttons_of(page, root) if root else FRIENDLY
-            seen[name] = {"state": state, "chooser": chooser, "labs": labs, "console": sentences,
-                          "outside": page.evaluate(OUTSIDE_THE_APP)}
-        finally:
-            context.close()
-    restored, damaged = seen["restored"], seen["damaged"]
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        open_app(page, served_site)
+        root = open_any_lab(page, next(e for e in LABS if e.cls == "KnockoutLab"))
+        second = page.locator(f"{root} .safari-table").inner_text()
+        state = snapshot_state(page)
+    finally:
+        context.close()
+    states = [restored_visit["state"], state]
+    assert [(s["restored"], s["reason"]) for s in states] == [(True, None)] * 2, states
+    assert restored_visit["deal"] != second, (restored_visit["deal"], second)
+
+
+def test_a_damaged_snapshot_starts_python_the_usual_way_with_the_same_words(browser, restored_visit, damaged_site):
+    """No other sentence to the learner: the chooser's words and every lab's buttons as on a restored page."""
+    restored, damaged = restored_visit, app_visit(browser, damaged_site, play=False)
     assert restored["state"]["restored"] is True and restored["state"]["reason"] is None
     assert damaged["state"]["restored"] is False and "checksum" in damaged["state"]["reason"], damaged["state"]
     assert any("starting Python without its saved copy" in s for s in damaged["console"]), damaged["console"]
     assert damaged["chooser"] == restored["chooser"]
     assert damaged["labs"] == restored["labs"]
     assert damaged["outside"] == restored["outside"], (damaged["outside"], restored["outside"])
-    assert not js_errors, js_errors
+    assert not damaged["errors"], damaged["errors"]
 
 
 # ----------------------------------------------------------------------------- in node, through the same loader
