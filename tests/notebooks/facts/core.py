@@ -127,20 +127,24 @@ def facts_of(lesson: str) -> list:
 
 def check_text(lesson: str, text: str) -> list[str]:
     """Problems with a lesson's text: facts it does not state as computed, and numbers no fact covers."""
-    body = prose(text)
+    return check_facts(lesson, prose(text), facts_of(lesson))
+
+
+def check_facts(label: str, body: str, facts) -> list[str]:
+    """Problems of ``body`` (a lesson's prose, any language) against its ``facts``; ``label`` names the lesson."""
     problems = []
     covered = body
-    for f in facts_of(lesson):
+    for f in facts:
         try:
             snippet = f.render()
         except Exception as e:  # noqa: BLE001  (a fact that cannot be computed is a problem to report)
-            problems.append(f"{lesson}: fact {f.text!r} could not be computed: {e!r}")
+            problems.append(f"{label}: fact {f.text!r} could not be computed: {e!r}")
             continue
         if snippet not in body:
-            problems.append(f"{lesson}: the text does not say {snippet!r}")
+            problems.append(f"{label}: the text does not say {snippet!r}")
         covered = covered.replace(snippet, " ")
     for m in re.finditer(r"\d+(?:[.,]\d+)*", covered):
         a, b = max(0, m.start() - 40), m.end() + 40
-        problems.append(f"{lesson}: the number {m.group(0)!r} is not tied to a fact: ...{covered[a:b]}...")
+        problems.append(f"{label}: the number {m.group(0)!r} is not tied to a fact: ...{covered[a:b]}...")
     return problems
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from ..core import Fact, Given, _plain, facts_of, prose
+from ..core import Fact, Given, _plain, check_facts, facts_of, prose
 
 __all__ = ["Traduccion", "Given", "spanish", "check_text_es", "facts_es", "prose_es"]
 
@@ -114,21 +114,7 @@ def prose_es(text: str) -> str:
 
 def check_text_es(lesson: str, text: str) -> list[str]:
     """Problems with a Spanish lesson's text: facts it does not say as computed, numbers no fact covers."""
-    body = prose_es(text)
-    problems, covered = [], body
-    for f in facts_es(lesson):
-        try:
-            snippet = f.render()
-        except Exception as e:  # noqa: BLE001  (a fact that cannot be computed is a problem to report)
-            problems.append(f"es/{lesson}: fact {f.text!r} could not be computed: {e!r}")
-            continue
-        if snippet not in body:
-            problems.append(f"es/{lesson}: the text does not say {snippet!r}")
-        covered = covered.replace(snippet, " ")
-    for m in re.finditer(r"\d+(?:[.,]\d+)*", covered):
-        a, b = max(0, m.start() - 40), m.end() + 40
-        problems.append(f"es/{lesson}: the number {m.group(0)!r} is not tied to a fact: ...{covered[a:b]}...")
-    return problems
+    return check_facts(f"es/{lesson}", prose_es(text), facts_es(lesson))
 
 
 _ = Fraction  # doctest namespace
