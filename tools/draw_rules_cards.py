@@ -28,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from safari_kit.tutorial import learner_rules as LR  # noqa: E402
+from safari_kit.core.i18n import language  # noqa: E402
+from safari_kit.presentation.table_page_words import table_words_for  # noqa: E402
 
 STATIC = ROOT / "safari_kit" / "widgets" / "static"
 #: the table's text styles an SVG needs once it is out of the table (table.css, without the .safari-table scope)
@@ -55,7 +57,7 @@ window.__mugshots = (faces, style) => {
   st.textContent = style;
   outer.appendChild(st);
   faces.forEach((face, i) => {
-    const card = typeof face === "number" ? backSVG(face, `b${i}`) : mugshotSVG(face, `m${i}`);
+    const card = typeof face === "number" ? backSVG(face, `b${i}`, window.__say) : mugshotSVG(face, `m${i}`);
     card.removeAttribute("class");
     card.setAttribute("x", String(i * (w + gap)));
     card.setAttribute("width", String(w));
@@ -64,13 +66,15 @@ window.__mugshots = (faces, style) => {
   });
   return new XMLSerializer().serializeToString(outer);
 };
+// the table's words come from Python (table.js writes none): the rules pages' pictures take the English ones
+window.__setWords = (words) => { window.__say = sayer(words); };
 window.__pals = (faces, item) => {
   const box = document.getElementById("pals");
   box.innerHTML = "";
   for (const face of faces) {
     const slot = document.createElement("div");
     slot.className = "st-pal-box";
-    slot.appendChild(palCard(face, { item }));
+    slot.appendChild(palCard(face, { item }, window.__say));
     box.appendChild(slot);
   }
 };
@@ -108,6 +112,8 @@ def draw(pictures, out: Path) -> list[Path]:
                          "</body></html>")
         page.add_script_tag(content=module, type="module")
         page.wait_for_function("window.__ready === true")
+        with language("en"):
+            page.evaluate("(w) => window.__setWords(w)", table_words_for(None))
         for picture in pictures:
             path = out / picture.file_name
             drawn = faces(picture)

@@ -61,8 +61,13 @@ def test_running_and_saving_every_lesson_leaves_the_kit_unchanged(clone):
         names = sorted(item["name"] for item in listing)
         lessons = sorted((root / "notebooks").glob("*.ipynb"))
         assert lessons, "no lessons in the clone"
-        # the file browser offers each lesson once: notebooks, and the docs they link to; no NN.md twins
-        assert names == sorted([p.name for p in lessons] + ["docs"]), names
+        # the file browser offers each lesson once: notebooks, the docs they link to and a folder per language
+        # of the lessons (issue 30: es/); no NN.md twins
+        from safari_kit.authoring.student import language_folders
+
+        languages = [p.name for p in language_folders(root / "notebooks")]
+        assert languages, "no lessons in another language in the clone (notebooks/es/)"
+        assert names == sorted([p.name for p in lessons] + ["docs"] + languages), names
         assert not [n for n in names if n.endswith(".md")]
         for round_no in (1, 2):  # a second save too: autosave runs every two minutes
             for path in lessons:

@@ -27,10 +27,11 @@ from safari_kit.classroom.quiet_stop import QuietStopKernelManager  # noqa: E402
 def _stop_while_starting(manager_class, tmp_path) -> tuple[str, int | None]:
     spec_dir = tmp_path / "kernels" / "starting"
     spec_dir.mkdir(parents=True)
-    # a kernel that is busy starting for 30 s: Python's default SIGINT handler raises KeyboardInterrupt
+    # a kernel that is busy starting for 30 s: Python's default SIGINT handler raises KeyboardInterrupt (set
+    # here: a process started by a pytest-xdist worker inherits the worker's ignored SIGINT, as CI showed)
     spec_dir.joinpath("kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-c", "import sys, time; print('starting', flush=True); time.sleep(30)",
-                 "{connection_file}"],
+        "argv": [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGINT, signal.default_int_handler);"
+                 " print('starting', flush=True); time.sleep(30)", "{connection_file}"],
         "display_name": "a kernel still starting", "language": "python"}))
     specs = KernelSpecManager(kernel_dirs=[str(tmp_path / "kernels")])
     err = tmp_path / "stderr.txt"
