@@ -41,6 +41,13 @@ def static_words() -> dict[str, str]:
         "dealer": pgettext("card table badge", "dealer"),
         "lead": pgettext("card table badge", "lead"),
         "out": pgettext("card table badge", "out"),
+        # the same badges beside the learner's own seat ("You"): Spanish verbs agree with the person
+        # (le toca / te toca, empieza / empiezas), so they are messages of their own
+        "you_to_play": pgettext("card table badge, the learner's own seat", "to play"),
+        "you_winner": pgettext("card table badge, the learner's own seat", "★ winner"),
+        "you_dealer": pgettext("card table badge, the learner's own seat", "dealer"),
+        "you_lead": pgettext("card table badge, the learner's own seat", "lead"),
+        "you_out": pgettext("card table badge, the learner's own seat", "out"),
         # Witness
         "deck": pgettext("card table", "Deck"),
         "deck_title": _("The deck: face-down cards not yet on the table"),

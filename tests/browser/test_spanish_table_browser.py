@@ -8,7 +8,8 @@ learner sees it:
 
 - no English word of the old table is seen or said (text, aria-label, title) on either table;
 - on every Knockout card a data item's name stays inside its box and left of its bar;
-- no button or label of either side panel is cut, and nothing in the side panel is wider than the panel.
+- no button or label of either side panel is cut, and nothing in the side panel is wider than the panel;
+- the learner's own seat says "te toca" (second person), not "le toca".
 
 Shots: ``test-artifacts/es-table-*.png``.
 """
@@ -35,6 +36,9 @@ OLD_WORDS = ("Round", "pts", "to play", "lead", "dealer", "Played this turn", "N
              "Name a data item", "Unidentified Area", "Place", "Your Archive", "Archive", "empty", "Deck", "cards",
              "Won", "ALEX is on top", "Your hand", "weight bars", "heavier", "You", "Player", "winner", "Clue Area",
              "face down", "face up", "arrow keys", "Enter picks", "Turn", "won by", "Named")
+
+#: the badges of the learner's own seat ("Tú"): the verb in the second person (issue 30)
+YOUR_BADGES = {"te toca", "empiezas", "repartes", "★ ganas", "fuera"}
 
 #: every text of the table a learner reads or hears (text without CSS capitals, aria-label, title)
 _TABLE_WORDS = """(el) => {
@@ -116,6 +120,9 @@ def test_spanish_tables_and_side_panels(spanish):
         left = _english_left(table.evaluate(_TABLE_WORDS))
         if left:
             problems[f"{name}: English on the table"] = left
+        yours = table.locator(".st-seat.st-you .st-badge").evaluate_all("(ns) => ns.map((n) => n.textContent)")
+        if "te toca" not in yours or set(yours) - YOUR_BADGES:  # the learner plays now: "te toca", not "le toca"
+            problems[f"{name}: the learner's own seat badges"] = yours
         cut = lab.locator(".safari-side").first.evaluate(_SIDE_CUT)
         if cut:
             problems[f"{name}: side panel"] = cut

@@ -166,3 +166,30 @@ def test_a_view_set_by_a_lab_gets_its_words():
     table.view = dict(table.view, seats=seats)
     assert table.words["counts"] == {"cards": {"0": "0 cartas", "1": "1 carta", "3": "3 cartas"},
                                      "points": {"0": "0 puntos", "1": "1 punto", "3": "3 puntos"}}
+
+
+#: the seat badges: the learner's own seat ("Tú") has its own words, the verb in the second person
+SEAT_BADGES = ("to_play", "lead", "dealer", "winner", "out")
+
+
+@pytest.mark.parametrize("lang, others, yours", [
+    ("es", ("le toca", "empieza", "reparte", "★ gana", "fuera"), ("te toca", "empiezas", "repartes", "★ ganas", "fuera")),
+    ("en", ("to play", "lead", "dealer", "★ winner", "out"), ("to play", "lead", "dealer", "★ winner", "out")),
+])
+def test_the_learners_own_seat_badges_speak_to_the_learner(lang, others, yours):
+    """A Spanish learner read "Tú (jugador 0) ... le toca / empieza" (third person) on their own seat: the badges
+    beside the learner's seat are their own messages ("te toca", "empiezas"); English says the same words."""
+    from safari_kit.presentation.table_page_words import table_words_for
+
+    with language(lang):
+        words = table_words_for({"game": "knockout", "seats": []})
+    assert tuple(words[k] for k in SEAT_BADGES) == others
+    assert tuple(words[f"you_{k}"] for k in SEAT_BADGES) == yours
+
+
+def test_table_js_gives_the_learners_seat_its_own_badges():
+    """Every seat badge goes through badge(seat, key), which says ``you_<key>`` on the learner's seat."""
+    code = _code(TABLE_JS.read_text(encoding="utf-8"))
+    direct = re.findall(r'say\("(?:%s)"\)' % "|".join(SEAT_BADGES), code)
+    assert not direct, f"table.js says a seat badge without asking whose seat it is: {direct}"
+    assert 'say("you_" + key)' in code and code.count("badge(a, ") == 2 and code.count("badge(p, ") == 5

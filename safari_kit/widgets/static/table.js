@@ -293,6 +293,8 @@ export default {
       const live = !!model.get("interactive");  // a table shown as a picture: nothing looks clickable
       const say = sayer(model.get("words"));
       const who = (v, p) => whoIs(v, p, say);
+      // a seat's badge: the learner's own seat ("You") has its own words (Spanish: "te toca", not "le toca")
+      const badge = (seat, key) => (seat.you ? say("you_" + key) || say(key) : say(key));
       const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
       ringShown = !!focused && document.activeElement.matches(":focus-visible, .safari-focus-ring");
       const row = focused ? document.activeElement.closest(".st-cards") : null;
@@ -397,8 +399,8 @@ export default {
           h("div", { class: "st-seat" + (a.player === v.current_player ? " st-to-act" : "") + (a.you ? " st-you" : "") },
             h("b", {}, a.you ? say("you_seat", { player: a.player }) : say("player", { player: a.player })),
             h("span", { class: "st-score" }, say.count("points", (v.scores || [])[a.player] ?? a.count)),
-            a.player === v.current_player ? h("span", { class: "st-badge" }, say("to_play")) : null,
-            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, say("winner")) : null)),
+            a.player === v.current_player ? h("span", { class: "st-badge" }, badge(a, "to_play")) : null,
+            (v.winners || []).includes(a.player) ? h("span", { class: "st-badge st-win" }, badge(a, "winner")) : null)),
           h("div", { class: "st-seat st-deck", title: say("deck_title") },
             h("span", { class: "st-deck-icon", "aria-hidden": "true" }, "?"),
             h("b", {}, say("deck")), say.count("cards", v.deck_count))));
@@ -545,11 +547,11 @@ export default {
             h("b", {}, p.you ? say("you_seat", { player: p.player }) : say("player", { player: p.player })),
             h("span", { class: "st-score" }, say.count("points", p.score)),
             h("span", {}, say.count("cards", p.hand_size)),
-            p.dealer ? h("span", { class: "st-badge" }, say("dealer")) : null,
-            p.lead ? h("span", { class: "st-badge" }, say("lead")) : null,
-            p.to_play ? h("span", { class: "st-badge" }, say("to_play")) : null,
-            p.out ? h("span", { class: "st-badge st-out-badge" }, say("out")) : null,
-            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, say("winner")) : null))));
+            p.dealer ? h("span", { class: "st-badge" }, badge(p, "dealer")) : null,
+            p.lead ? h("span", { class: "st-badge" }, badge(p, "lead")) : null,
+            p.to_play ? h("span", { class: "st-badge" }, badge(p, "to_play")) : null,
+            p.out ? h("span", { class: "st-badge st-out-badge" }, badge(p, "out")) : null,
+            (v.winners || []).includes(p.player) ? h("span", { class: "st-badge st-win" }, badge(p, "winner")) : null))));
 
         const trick = h("div", { class: "st-cards" });
         (v.trick || []).forEach((play, i) => {
