@@ -68,7 +68,8 @@ class Exercise:
     hints: list[Hint] = field(default_factory=list)
     tolerance: float = 0.005  # for decimal answers to a Fraction
     # the hints are English in the lessons' modules (N_), said in the learner's language when a check fails
-    general_hint: str = N_("Check your counting: which cards are still possible?")
+    # (or a function that says it, for a hint that names words said elsewhere, such as the data items' names)
+    general_hint: str | Callable[[], str] = N_("Check your counting: which cards are still possible?")
     compare: Callable[[Any, Any], bool] | None = None  # for answers that are not numbers
 
     def check(self, answer: Any) -> Feedback:
@@ -97,7 +98,8 @@ class Exercise:
                     return Feedback(False, _("Not yet.") + " " + _(hint.text))
             except (TypeError, ValueError, ZeroDivisionError):
                 continue
-        return Feedback(False, _("Not yet.") + " " + _(self.general_hint))
+        general = self.general_hint() if callable(self.general_hint) else _(self.general_hint)
+        return Feedback(False, _("Not yet.") + " " + general)
 
 
 def comma_typed_as_code(answer: Any) -> Any:

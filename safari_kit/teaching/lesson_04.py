@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
-from safari_kit.core.i18n import N_
+from safari_kit.core.i18n import N_, _
 from safari_kit.teaching.exercises import Exercise, Hint, register
 
 # the situations the notebook describes (04-knockout.ipynb)
@@ -137,6 +137,16 @@ register(Exercise(
                    "have seen only your own card, so U = 57 − 1 = 56, and k = 14. Then P = C(56 − H, 14) / "
                    "C(56, 14): copy the Lion's cell and change the card, the item and k.")))
 
+def _best_item_hint() -> str:
+    """The best-item exercise's hint, naming two data items as the labs write them in the learner's language
+    (a Spanish learner read "weight" and "top speed" in English here)."""
+    from safari_kit.presentation.table_words import ITEM_SHORT
+
+    return _('Answer with an item\'s name in quotes, such as "{weight}" or "{top_speed}". To see the Impala\'s '
+             "ranks, copy the Lion's cell of section 1 and put K10 in place of K23.").format(
+        weight=ITEM_SHORT["weight_kg"], top_speed=ITEM_SHORT["top_speed_kmh"])
+
+
 register(Exercise(
     "04.best-item", best_item_answer, compare=_same_item,
     hints=[Hint(lambda a: _same_item(a, "size_cm"),
@@ -145,8 +155,7 @@ register(Exercise(
            Hint(lambda a: _same_item(a, "weight_kg") or _same_item(a, "lifespan_years"),
                 N_("Compare the Impala's rank on each item. Copy the Lion's cell of section 1 and put the "
                   "Impala's id, K10, in place of K23. The smallest rank is the best."))],
-    general_hint=N_('Answer with an item\'s name in quotes, such as "weight" or "top speed". To see the '
-                   "Impala's ranks, copy the Lion's cell of section 1 and put K10 in place of K23.")))
+    general_hint=_best_item_hint))
 
 register(Exercise(
     "04.follow",

@@ -32,7 +32,28 @@ def test_every_hint_of_every_exercise_is_in_the_spanish_catalogue():
     with language("es"):
         for key, exercise in sorted(exercises().items()):
             for text in [h.text for h in exercise.hints] + [exercise.general_hint]:
-                if _(text) == text and re.search(r"[A-Za-z]{3,}", text):  # a formula reads the same in Spanish
+                if callable(text):  # a hint written when said (it names words said elsewhere)
+                    with language("en"):
+                        english = text()
+                    if text() == english:
+                        untranslated.append(f"{key}: {english[:70]!r}")
+                elif _(text) == text and re.search(r"[A-Za-z]{3,}", text):  # a formula reads the same in Spanish
                     untranslated.append(f"{key}: {text[:70]!r}")
     assert not untranslated, "hints not in the Spanish catalogue (mark them N_(), then tools/i18n.py all):\n" + \
         "\n".join(untranslated)
+
+
+def test_the_best_item_hint_names_the_data_items_as_the_labs_do():
+    """Lesson 04's best-item hint gave a Spanish learner English examples ("weight", "top speed"): it names the
+    data items as the Knockout lab writes them in the learner's language, and each name it gives is accepted."""
+    from safari_kit.teaching.exercises import exercises as all_exercises
+
+    for lang, names, not_there in (("es", ("Peso", "Velocidad máxima"), ("weight", "top speed")),
+                                   ("en", ("Weight", "Top speed"), ())):
+        with language(lang):
+            text = check("04.best-item", "nope").text
+            quoted = re.findall(r'"([^"]+)"', text)
+            assert tuple(quoted) == names, text
+            assert not [w for w in not_there if w in text.lower()], text
+            compare = all_exercises()["04.best-item"].compare
+            assert compare(quoted[1], "top_speed_kmh") and compare(quoted[0], "weight_kg")
