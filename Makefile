@@ -35,10 +35,15 @@ VOILA_NODELAY := --Voila.kernel_websocket_connection_class=safari_kit.server.NoD
 # saving a lesson writes outputs into it, and the kit's files must stay as committed (a teacher's next
 # `git pull`). Run again to bring in newer lessons; copies whose cells you edited are kept and named.
 # LAB_ARGS: extra options for jupyter lab (e.g. LAB_ARGS=--no-browser).
+# LAB_LANG=es: JupyterLab's own menus in Spanish for this run (issue 30; its language pack,
+# jupyterlab-language-pack-es-ES, comes with the lab extra; tools/lab_language.py). Without it JupyterLab speaks
+# English, and its Settings > Language menu switches it for good. The Spanish lessons are in my-lessons/es/.
 LESSONS_DIR ?= my-lessons
+LAB_SETTINGS = $(VENV)/lab-settings-$(LAB_LANG)
 lab: $(STAMP)
 	$(VENV)/bin/safari-kit lessons $(LESSONS_DIR) --from notebooks
-	$(VENV)/bin/jupyter lab $(LESSONS_DIR)/ $(ROOT_FLAG) $(LAB_ARGS)
+	$(if $(LAB_LANG),$(PY) tools/lab_language.py $(LAB_LANG) $(LAB_SETTINGS))
+	$(VENV)/bin/jupyter lab $(LESSONS_DIR)/ $(ROOT_FLAG) $(if $(LAB_LANG),--LabApp.app_settings_dir=$(LAB_SETTINGS)) $(LAB_ARGS)
 
 # ruff (style, pyflakes), mypy (the engine layers), import-linter (the layers of CONTRIBUTING.md)
 lint: $(STAMP)

@@ -52,10 +52,10 @@ import sys
 import tarfile
 import tempfile
 import zipfile
-from html import escape
 from pathlib import Path
 
 import kernel_startup
+import site_languages
 import snapshot
 from app_page_trim import AppPageTrimError, trim_app_page
 from precompile import precompile
@@ -76,6 +76,7 @@ STARTUP = kernel_startup.LESSON_STARTUP
 KERNEL_WHEELS = {"piplite": [], "ipykernel": [], "pyodide-kernel": []}
 START_UP_LINE = '"import pyodide_kernel"'
 START_UP_PATCH = ('"import pyodide_kernel\\ntry:\\n    import safari_site\\n    import safari_site.later\\n'
+                  '    import safari_site.page_language\\n    safari_site.page_language.apply()\\n'
                   'except ImportError:\\n    pass"')
 #: JupyterLite's service-worker manager (0.7.6, also upstream main) never settles its ``ready`` promise where
 #: the browser offers no service worker: a page reached over plain http by a network name (not a secure context:
@@ -249,7 +250,7 @@ def stage(lite: Path, teacher: bool = False, lessons: Path = REPO / "notebooks")
     contents = lite / "contents"
     (contents / "data").mkdir(parents=True)
     try:
-        student.write_student_copies(lessons, contents / LEARNERS)
+        student.write_student_copies(lessons, contents / LEARNERS, languages=True)  # notebooks/es/ too
     except (OSError, ValueError) as exc:
         sys.exit(f"student copies: {exc}")
     if teacher:
@@ -585,42 +586,19 @@ def link_favicon(out: Path) -> int:
     return changed
 
 
-def _title(notebook: Path) -> str:
-    """A page's name on the landing page: its first heading ("Rules of Safari Witness"), else its file name."""
-    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
-    first = "".join(cells[0].get("source", "")) if cells else ""
-    return escape(first[2:].splitlines()[0].strip() if first.startswith("# ") else notebook.stem)
-
-
-#: beside a lesson on the landing page (issue 27): where a new player starts, and the two lessons whose subject
-#: is pandas and numpy (the offline build has neither: tests/test_offline_lessons.py, ONLINE)
-LESSON_NOTES = {"07": " <small><b>new to the games? start here</b></small>",
-                "01": " <small>needs the online site (pandas and numpy)</small>",
-                "05": " <small>needs the online site (pandas and numpy)</small>"}
-
-
 def landing_page(out: Path, contents: Path, teacher: bool = False, prestart: bool = False) -> None:
     """The landing page: the lessons (student copies), and with ``teacher`` the teacher's copies, apart; with
     ``prestart`` (``make site PRESTART=1``) it starts the app in a hidden frame while it is read (index.html)."""
-    tmpl = (SRC / "index.html").read_text()
-
-    def items(folder: str) -> str:
-        return "\n".join(f'      <li><a href="./lab/index.html?path={folder}/{nb.name}">{nb.stem}</a>'
-                         f'{LESSON_NOTES.get(nb.stem[:2], "")}</li>'
-                         for nb in sorted((contents / folder).glob("[0-9]*.ipynb")))
-
     section = ""
     if teacher:
+        items = "\n".join(f'      <li><a href="./lab/index.html?path={TEACHER}/{nb.name}">{nb.stem}</a></li>'
+                          for nb in sorted((contents / TEACHER).glob("[0-9]*.ipynb")))
         section = ("  <h2>For the teacher: lessons with worked solutions and teacher notes</h2>\n"
                    "  <p><small>This site was built with <code>make site TEACHER=1</code>: keep it for yourself. "
                    "Give the class a site built without it.</small></p>\n"
-                   f"  <ul class=\"teacher\">\n{items(TEACHER)}\n  </ul>")
-    # the learners' rules pages (issue 27): pages to read, not lessons, under their own heading
-    rules = "\n".join(f'      <li><a href="./lab/index.html?path={LEARNERS}/{nb.name}">{_title(nb)}</a></li>'
-                      for nb in sorted((contents / LEARNERS).glob("rules-*.ipynb"), reverse=True))
-    page = (tmpl.replace("{{ lessons }}", items(LEARNERS)).replace("{{ rules }}", rules)
-            .replace("{{ teacher }}", section).replace("{{ prestart }}", "on" if prestart else "off"))
-    (out / "index.html").write_text(page)
+                   f"  <ul class=\"teacher\">\n{items}\n  </ul>")
+    # one block a language, the words from the kit's catalogue (site-src/site_languages.py, issue 30)
+    site_languages.landing_page(out, contents, section, prestart, LEARNERS)
 
 
 def check_local(out: Path, offline: bool) -> None:
@@ -699,6 +677,10 @@ def main(argv=None) -> int:
                            out / kernel_startup.APP_PAGE))
     except snapshot.SnapshotError as exc:
         sys.exit(f"the app page's snapshot: {exc}")
+    try:  # the app page and JupyterLab in the learner's language (site-src/site_languages.py, issue 30)
+        log(site_languages.stage_pages(out, contents, out / kernel_startup.APP_PAGE))
+    except site_languages.SiteLanguageError as exc:
+        sys.exit(f"the site's languages: {exc}")
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
                                                 "prestart": args.prestart, "pyodide": PYODIDE_VERSION}, indent=1))
     check_local(out, args.offline)

@@ -31,6 +31,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import site_languages
+
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: the lessons (JupyterLite): as before, with prompt_toolkit, sqlite3 and matplotlib-inline (the kernel's plot
 #: backend) named: they are no longer IPython's dependencies
@@ -63,6 +65,8 @@ STARTING_PAGES = {
 }
 #: the lessons' pages (JupyterLite's lab and notebook apps)
 LESSON_PAGES = ("lab/index.html", "notebooks/index.html")
+#: the languages the pages speak (issue 30): English and each language of the lessons (notebooks/es/)
+LANGUAGES = site_languages.languages(Path(__file__).resolve().parents[1] / "notebooks")
 
 FORCED = '["sqlite3","ipykernel","comm","pyodide_kernel","jedi","ipython"]'
 FORCED_PATCH = '["ipykernel","comm","pyodide-kernel","ipython"]'
@@ -149,7 +153,9 @@ def add_starting_note(page: Path, runtime_url: str | None, kind: str = "app") ->
     key, ready, needs_notebook, first = STARTING_PAGES[kind]
     js = (STARTING_JS.read_text().replace("__FIRST_SECONDS__", str(first))
           .replace("__RUNTIME_URL__", json.dumps(runtime_url)).replace("__KEY__", json.dumps(key))
-          .replace("__READY__", json.dumps(ready)).replace("__NEEDS_NOTEBOOK__", json.dumps(needs_notebook)))
+          .replace("__READY__", json.dumps(ready)).replace("__NEEDS_NOTEBOOK__", json.dumps(needs_notebook))
+          .replace("__WORDS__", json.dumps(site_languages.starting_words(LANGUAGES)))
+          .replace("__PAGE_LANGUAGE__", site_languages.resolve_js(LANGUAGES)))
     html = page.read_text()
     new = re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>\n<script>{js}</script>", html, count=1)
     if new == html:

@@ -11,6 +11,12 @@
   if (__NEEDS_NOTEBOOK__ && !/[?&]path=[^&#]*\.ipynb/.test(window.location.search)) return;
   var FIRST = __FIRST_SECONDS__;
   var RUNTIME = __RUNTIME_URL__;
+  // the sentences in the page's language (issue 30: site-src/site_languages.py; English: the words below)
+  var W = (__WORDS__)[__PAGE_LANGUAGE__] || null;
+
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (m, key) { return key in values ? values[key] : m; });
+  }
   var failed = false;
   var timer = null;
 
@@ -55,6 +61,7 @@
     if (failed) {
       el.textContent = "Python cannot start: this computer cannot reach the website that sends Python (" +
         new URL(RUNTIME).host + "). Connect to the internet, or ask your teacher for the offline copy of this site.";
+      if (W) el.textContent = fill(W.cannot_start, { host: new URL(RUNTIME).host });
       el.style.background = "#fde8e8";
       // JupyterLite's own "Loading JupyterLite..." spinner would go on turning under the sentence
       var spinner = document.getElementById("jupyterlite-loading-indicator");
@@ -63,6 +70,7 @@
     }
     var text = "Starting Python in your browser: about " + estimate + " seconds on this computer (" +
       Math.round(performance.now() / 1000) + " seconds so far).";
+    if (W) text = fill(W.starting, { estimate: estimate, elapsed: Math.round(performance.now() / 1000) });
     // only when the words change (once a second): each change makes the browser lay the page out and paint it
     // again, which a slow laptop pays for while Python starts (issue 31)
     if (el.textContent !== text) el.textContent = text;
