@@ -20,5 +20,7 @@ def test_the_wheel_carries_the_rules_pages_and_their_pictures(wheel):  # noqa: F
     names = set(zipfile.ZipFile(path).namelist())
     folder = "safari_kit/tutorial/learner_rules/"
     assert {f"{folder}witness.md", f"{folder}knockout.md"} <= names
-    pictures = {p.file_name for game in LR.GAMES for p in LR.pictures(game)}
+    # every language's page (witness.es.md, the pseudo-locale's witness.en_XA.md) and its own pictures (issue 30)
+    assert {f"{folder}{LR.source_path(g, lang).name}" for g in LR.GAMES for lang in LR.languages(g)} <= names
+    pictures = {p.path.name for game in LR.GAMES for lang in LR.languages(game) for p in LR.pictures(game, lang)}
     assert {f"{folder}pictures/{name}" for name in pictures} <= names

@@ -8,7 +8,8 @@ with table.js (the code that draws every lab's cards) keeps them exactly the car
 A Mugshot picture is one SVG (the cards side by side, the table's text styles inlined); a Safari Pals picture
 is a PNG screenshot (the Pal cards are HTML bars), with the named data item outlined as in the Knockout lab.
 
-Run after changing a picture in a page's text, or table.js's drawing::
+Each language with a page of its own (``witness.es.md``) gets its own drawings (``knockout-K04.es.png``: the Pals'
+names and the data items in its words). Run after changing a picture in a page's text, or table.js's drawing::
 
     .venv/bin/python tools/draw_rules_cards.py            # draw every picture the two pages name
     .venv/bin/python tools/draw_rules_cards.py --check    # only say which pictures are missing
@@ -112,11 +113,11 @@ def draw(pictures, out: Path) -> list[Path]:
                          "</body></html>")
         page.add_script_tag(content=module, type="module")
         page.wait_for_function("window.__ready === true")
-        with language("en"):
-            page.evaluate("(w) => window.__setWords(w)", table_words_for(None))
-        for picture in pictures:
+        for picture in pictures:  # each in its page's language: a Spanish page's cards say Spanish words
             path = out / picture.file_name
-            drawn = faces(picture)
+            with language(picture.lang):
+                page.evaluate("(w) => window.__setWords(w)", table_words_for(None))
+                drawn = faces(picture)
             if picture.game == "witness":
                 svg = page.evaluate("([f, s]) => window.__mugshots(f, s)", [drawn, SVG_STYLE.strip()])
                 path.write_text(svg + "\n", encoding="utf-8")
@@ -134,7 +135,10 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=LR.PICTURES,
                         help="the folder to draw into (default: the package's pictures/; a test draws elsewhere)")
     args = parser.parse_args(argv)
-    pictures = [p for game in LR.GAMES for p in LR.pictures(game)]
+    from safari_kit.tutorial.learner_rules.notebook import page_languages
+
+    # every language with a page of its own (notebooks/es/...): its pictures are drawn in its words
+    pictures = [p for lang in page_languages() for game in LR.GAMES for p in LR.pictures(game, lang)]
     if args.check:
         missing = [p.file_name for p in pictures if not (LR.PICTURES / p.file_name).is_file()]
         print("missing: " + ", ".join(missing) if missing else f"all {len(pictures)} pictures are there")

@@ -118,6 +118,8 @@ def write_pseudo() -> None:
     text = buf.getvalue().decode("utf-8")
     text = text.replace('"Language: en\\n"', '"Language: en_XA\\n"')
     out.write_text(text, encoding="utf-8")
+    for path, page in rules_pages().items():  # the learners' rules pages: whole documents, one file a language
+        path.write_text(page, encoding="utf-8")
 
 
 def _mo_bytes(po: Path) -> bytes:
@@ -174,9 +176,41 @@ def hidden_marks() -> list[str]:
     return found
 
 
+_MD_LINE = re.compile(r"^(\s*(?:#{1,2} |- |\d+\. )?)(.*)$")
+_MD_PICTURE = re.compile(r"^!\[([^\]]+)\](\(cards:.*\))\s*$")
+
+
+def pseudo_markdown(text: str) -> str:
+    """A learners' rules page (whole Markdown, safari_kit.tutorial.learner_rules) in the pseudo-locale: each
+    line's words through :func:`pseudo`, its marks kept (headings, list marks, ruling marks, a picture's
+    address: only its caption changes)."""
+    out = []
+    for line in text.splitlines():
+        picture = _MD_PICTURE.match(line)
+        if not line.strip() or line.lstrip().startswith("<!--"):
+            out.append(line)
+        elif picture:
+            out.append(f"![{pseudo(picture.group(1))[1:-1]}]{picture.group(2)}")  # a caption holds no brackets
+        else:
+            mark, words = _MD_LINE.match(line).groups()
+            out.append(mark + pseudo(words))
+    return "\n".join(out) + "\n"
+
+
+def rules_pages() -> dict[Path, str]:
+    """The pseudo-locale's learners' rules pages, each file and what it must hold."""
+    from safari_kit.tutorial import learner_rules as LR
+
+    return {LR.source_path(game, PSEUDO): pseudo_markdown(LR.source_path(game).read_text(encoding="utf-8"))
+            for game in LR.GAMES}
+
+
 def problems() -> list[str]:
     """What is wrong with the catalogues now, one line each (empty: all is well)."""
     found: list[str] = hidden_marks()
+    for path, text in rules_pages().items():
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            found.append(f"{_rel(path)} is not made from its English page: run python tools/i18n.py pseudo")
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / "fresh.pot"
         extract(fresh)

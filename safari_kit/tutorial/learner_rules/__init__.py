@@ -21,8 +21,16 @@ two marks of its own:
   ``cards:K23,K06?item=weight_kg``: Safari Pals with the named data item marked), drawn by
   ``tools/draw_rules_cards.py`` into ``pictures/``.
 
+Each language has its own whole document, one file a language (``witness.es.md``: a translator translates the
+page as a page, not sentence by sentence; the pseudo-locale's ``witness.en_XA.md`` is made by ``tools/i18n.py
+pseudo``, never by hand). :func:`page` reads the learner's language's file, else the English one; the ruling
+marks, the sections and the pictures are the same in every language (tests/i18n/test_rules_pages_spanish.py),
+and a picture is drawn once a language (its words: ``knockout-K04.es.png``), else the English one is shown.
+
 >>> page("witness").title
 'Rules of Safari Witness'
+>>> page("witness", "es").title
+'Reglas de Safari Witness'
 >>> [s.rulings for s in page("knockout").sections][:2]
 [('K1',), ('K2',)]
 >>> "higher wins" in ruling_markdown("K1")
@@ -37,8 +45,11 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from safari_kit.core.i18n import SOURCE_LANGUAGE, _, current_language
+
 __all__ = ["GAMES", "NOTEBOOKS", "PICTURES", "Picture", "Section", "Page", "RulesTextError", "page", "pictures",
-           "rulings", "ruling_markdown", "ruling_game", "page_html", "ruling_html", "data_url", "page_pointer"]
+           "rulings", "ruling_markdown", "ruling_game", "page_html", "ruling_html", "data_url", "page_pointer",
+           "languages", "page_language"]
 
 #: the games, and the name a learner reads
 GAMES = {"witness": "Safari Witness", "knockout": "Safari Knockout"}
@@ -65,14 +76,21 @@ class Picture:
     cards: tuple[str, ...]
     caption: str
     item: str | None = None
+    #: the language of the page it is on: its words (a Pal's name, a data item) are drawn in that language
+    lang: str = SOURCE_LANGUAGE
 
     @property
     def file_name(self) -> str:
-        return "-".join((self.game, *self.cards, *([self.item] if self.item else []))) + _SUFFIX[self.game]
+        tail = "" if self.lang == SOURCE_LANGUAGE else f".{self.lang}"
+        return "-".join((self.game, *self.cards, *([self.item] if self.item else []))) + tail + _SUFFIX[self.game]
 
     @property
     def path(self) -> Path:
-        return PICTURES / self.file_name
+        """The language's own drawing, else the English one (the pseudo-locale has none of its own)."""
+        own = PICTURES / self.file_name
+        if self.lang == SOURCE_LANGUAGE or own.is_file():
+            return own
+        return PICTURES / Picture(self.game, self.cards, self.caption, self.item).file_name
 
 
 @dataclass(frozen=True)
@@ -90,15 +108,30 @@ class Page:
     title: str
     intro: str
     sections: tuple[Section, ...]
+    lang: str = SOURCE_LANGUAGE
 
 
-def source_path(game: str) -> Path:
+def source_path(game: str, lang: str = SOURCE_LANGUAGE) -> Path:
+    """The source of ``game``'s page in ``lang`` (``witness.md`` in English, ``witness.es.md`` ...)."""
     if game not in GAMES:
         raise KeyError(f"no rules page for {game!r}: the games are {', '.join(GAMES)}")
-    return Path(str(resources.files(__package__) / f"{game}.md"))
+    name = f"{game}.md" if lang == SOURCE_LANGUAGE else f"{game}.{lang}.md"
+    return Path(str(resources.files(__package__) / name))
 
 
-def parse(text: str, game: str, file: str = "<text>") -> Page:
+def languages(game: str) -> list[str]:
+    """The languages ``game``'s page is written in, English first (the pseudo-locale's made copy included)."""
+    folder = source_path(game).parent
+    return [SOURCE_LANGUAGE, *sorted(p.name[len(game) + 1:-3] for p in folder.glob(f"{game}.*.md"))]
+
+
+def page_language(game: str, lang: str | None = None) -> str:
+    """The language ``game``'s page is shown in for ``lang`` (default: the learner's): its own, else English."""
+    lang = current_language() if lang is None else lang
+    return lang if lang in languages(game) else SOURCE_LANGUAGE
+
+
+def parse(text: str, game: str, file: str = "<text>", lang: str = SOURCE_LANGUAGE) -> Page:
     """The page a source text describes; :class:`RulesTextError` names the line that breaks the format."""
     lines = text.splitlines()
     if not lines or not lines[0].startswith("# "):
@@ -130,29 +163,34 @@ def parse(text: str, game: str, file: str = "<text>") -> Page:
                 raise RulesTextError(f"{file}: ruling {code} is marked in two sections, {seen[code]!r} and "
                                      f"{s.title!r}: a ruling's learner text is one section")
             seen[code] = s.title
-    return Page(game, title, intro, sections)
+    return Page(game, title, intro, sections, lang)
+
+
+def page(game: str, lang: str | None = None) -> Page:
+    """The learners' rules page of ``game`` ("witness" or "knockout") in ``lang`` (default: the learner's
+    language; English where the page has no text in it), read from its source in the wheel."""
+    return _page(game, page_language(game, lang))
 
 
 @lru_cache(maxsize=None)
-def page(game: str) -> Page:
-    """The learners' rules page of ``game`` ("witness" or "knockout"), read from its source in the wheel."""
-    path = source_path(game)
-    return parse(path.read_text(encoding="utf-8"), game, str(path))
+def _page(game: str, lang: str) -> Page:
+    path = source_path(game, lang)
+    return parse(path.read_text(encoding="utf-8"), game, str(path), lang)
 
 
-def picture_of(line: str, game: str) -> Picture | None:
+def picture_of(line: str, game: str, lang: str = SOURCE_LANGUAGE) -> Picture | None:
     """The picture a line of the source asks for, or None when the line is text."""
     m = _PICTURE.match(line)
     if not m:
         return None
-    return Picture(game, tuple(m.group(2).split(",")), m.group(1), m.group(3))
+    return Picture(game, tuple(m.group(2).split(",")), m.group(1), m.group(3), lang)
 
 
-def pictures(game: str) -> list[Picture]:
-    """Every picture of ``game``'s page, in order."""
-    p = page(game)
+def pictures(game: str, lang: str = SOURCE_LANGUAGE) -> list[Picture]:
+    """Every picture of ``game``'s page in ``lang``, in order."""
+    p = page(game, lang)
     text = "\n".join([p.intro, *(s.body for s in p.sections)])
-    return [pic for line in text.splitlines() if (pic := picture_of(line, game)) is not None]
+    return [pic for line in text.splitlines() if (pic := picture_of(line, game, p.lang)) is not None]
 
 
 def data_url(picture: Picture) -> str:
@@ -166,10 +204,10 @@ def data_url(picture: Picture) -> str:
     return f"data:{_MIME[path.suffix]};base64,{base64.b64encode(data).decode('ascii')}"
 
 
-@lru_cache(maxsize=1)
-def rulings() -> dict[str, Section]:
-    """Every ruling's learner section, by code ("W4", "K3")."""
-    return {code: s for game in GAMES for s in page(game).sections for code in s.rulings}
+@lru_cache(maxsize=None)
+def rulings(lang: str = SOURCE_LANGUAGE) -> dict[str, Section]:
+    """Every ruling's learner section in ``lang`` (English by default: what agreement.py checks), by code."""
+    return {code: s for game in GAMES for s in page(game, lang).sections for code in s.rulings}
 
 
 def ruling_game(code: str) -> str:
@@ -177,9 +215,11 @@ def ruling_game(code: str) -> str:
     return "witness" if code.startswith("W") else "knockout"
 
 
-def ruling_markdown(code: str) -> str:
-    """Ruling ``code`` in a learner's words (its section of the page, without pictures)."""
-    found = rulings()
+def ruling_markdown(code: str, lang: str | None = SOURCE_LANGUAGE) -> str:
+    """Ruling ``code`` in a learner's words (its section of the page, without pictures); ``lang=None``: in the
+    learner's language."""
+    lang = page_language(ruling_game(code), lang)
+    found = rulings() if lang == SOURCE_LANGUAGE else rulings(lang)
     if code not in found:
         raise KeyError(f"the learners' rules have no text for ruling {code!r}; they have "
                        f"{', '.join(sorted(found, key=lambda c: (c[0], int(c[1:]))))}")
@@ -188,21 +228,22 @@ def ruling_markdown(code: str) -> str:
 
 
 def page_html(game: str) -> str:
-    """The whole page as HTML, pictures as ``data:`` images (the app's rules page)."""
+    """The whole page as HTML in the learner's language, pictures as ``data:`` images (the app's rules page)."""
     from safari_kit.tutorial.learner_rules.html import page_html as render
 
     return render(page(game))
 
 
 def ruling_html(code: str) -> str:
-    """Ruling ``code``'s learner text as HTML (the Rules tutorial), without pictures."""
+    """Ruling ``code``'s learner text as HTML in the learner's language (the Rules tutorial), without pictures."""
     from safari_kit.tutorial.learner_rules.html import markdown_html
 
-    return markdown_html(ruling_markdown(code), ruling_game(code), pictures=False)
+    return markdown_html(ruling_markdown(code, None), ruling_game(code), pictures=False)
 
 
 def page_pointer(code: str) -> str:
     """Where a learner reads ruling ``code``'s whole page: its name in the app and beside the lessons."""
     game = ruling_game(code)
-    return (f"All the rules, with pictures of the cards: the page Rules of {GAMES[game]}. In the app, choose it "
-            f"in the Lab list. Beside the lessons, open {NOTEBOOKS[game]}.ipynb.")
+    return _("All the rules, with pictures of the cards: the page {title}. In the app, choose it in the Lab list. "
+             "Beside the lessons, open {notebook}.").format(title=page(game).title,
+                                                            notebook=f"{NOTEBOOKS[game]}.ipynb")

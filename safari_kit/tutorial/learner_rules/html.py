@@ -41,8 +41,9 @@ def figure(picture) -> str:
             f"style='{IMAGE}'><figcaption style='{CAPTION}'>{caption}</figcaption></figure>")
 
 
-def markdown_html(text: str, game: str, pictures: bool = True) -> str:
-    """One section's Markdown as HTML (``pictures=False``: leave the pictures out)."""
+def markdown_html(text: str, game: str, pictures: bool = True, lang: str = "en") -> str:
+    """One section's Markdown as HTML (``pictures=False``: leave the pictures out; ``lang``: the page's, whose
+    drawings it shows)."""
     from safari_kit.tutorial.learner_rules import picture_of
 
     parts: list[str] = []
@@ -62,7 +63,7 @@ def markdown_html(text: str, game: str, pictures: bool = True) -> str:
 
     for line in text.splitlines():
         stripped = line.strip()
-        picture = picture_of(stripped, game)
+        picture = picture_of(stripped, game, lang)
         if not stripped:
             flush()
         elif picture is not None:
@@ -87,9 +88,11 @@ def markdown_html(text: str, game: str, pictures: bool = True) -> str:
 
 def page_html(page) -> str:
     """A whole page: its title, introduction and sections, in a box that reads well at 1366x768."""
-    body = [f"<h2 style='margin:4px 0 8px'>{html.escape(page.title)}</h2>", markdown_html(page.intro, page.game)]
+    body = [f"<h2 style='margin:4px 0 8px'>{html.escape(page.title)}</h2>",
+            markdown_html(page.intro, page.game, lang=page.lang)]
     for section in page.sections:
         body.append(f"<h3 style='margin:16px 0 4px'>{html.escape(section.title)}</h3>")
-        body.append(markdown_html(section.body, page.game))
-    return (f"<div class='safari-rules-page' data-game='{page.game}' style='max-width:760px;font-size:15px;"
-            f"line-height:1.5;color:#1f2933'>{''.join(body)}</div>")
+        body.append(markdown_html(section.body, page.game, lang=page.lang))
+    lang = page.lang.replace("_", "-")  # the page's language, as HTML names it (a screen reader's voice)
+    return (f"<div class='safari-rules-page' data-game='{page.game}' lang='{lang}' "
+            f"style='max-width:760px;font-size:15px;line-height:1.5;color:#1f2933'>{''.join(body)}</div>")
