@@ -48,7 +48,10 @@ def pseudo(text: str) -> str:
     out = "".join(p if i % 2 else "".join(_ACCENTED.get(c, c) for c in p) for i, p in enumerate(parts))
     visible = sum(len(p) for i, p in enumerate(parts) if not i % 2)
     pad = max(1, round(visible * 0.35) - 2)
-    return f"[{out} {'~' * pad}]"
+    # the padding in words of at most 8 letters, as real words are: one long run of tildes never wraps, and
+    # made a line wider than any language's (a side panel scrolled sideways only in the pseudo-locale)
+    tildes = " ".join("~" * min(8, pad - i) for i in range(0, pad, 8))
+    return f"[{out} {tildes}]"
 
 
 def _pybabel(*args: str) -> None:
