@@ -1,5 +1,6 @@
-// Make the app page's kernel snapshot in node, at build time (site-src/snapshot.py says why and what).
-// node make_snapshot.mjs <job.json>; job: {pyodideMjs, indexURL, lockFile, packages, imports, loader, afterRestore, out,
+// Make the site's kernel snapshot (the app page's and the lessons') in node, at build time (site-src/snapshot.py
+// says why and what). node make_snapshot.mjs <job.json>; job: {pyodideMjs, indexURL, lockFile, packages, imports,
+// loader, afterRestore, out,
 // prelude (optional: Python run first; tests/browser/test_site_snapshot.py makes Python hold a JS object with it)}
 // Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files}); exits 1 with one line naming
 // what failed (an object Python holds that cannot be saved, an import that fails, ...).
@@ -57,22 +58,28 @@ if (failed.length) fail(`the app's imports failed in node: ${failed.join("; ")}`
 // (pyodide#5195, #6418)
 for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
 
-// the JS objects Python holds: members of the Pyodide API (pyodide_js, loadPackagesFromImports), saved by name;
-// anything else stops the build
-const names = Object.getOwnPropertyNames(pyodide);
+// the JS objects Python holds: members of the Pyodide API (pyodide_js, loadPackagesFromImports; micropip, in the
+// lessons' snapshot, also holds members of its _api: install, loadBinaryFile), saved by their path; anything else
+// stops the build
+const holders = [[[], pyodide], [["_api"], pyodide._api]];
 let snapshot;
 try {
   snapshot = pyodide.makeMemorySnapshot({
     serializer(obj) {
       if (obj === pyodide) return { pyodide: null, kind: typeof obj };
-      for (const name of names) {
-        let value;
-        try { value = pyodide[name]; } catch { continue; }
-        if (value === obj) return { pyodide: name, kind: typeof obj };
+      for (const [path, holder] of holders) {
+        for (const name of Object.getOwnPropertyNames(holder)) {
+          let value;
+          try { value = holder[name]; } catch { continue; }
+          if (value === obj) {
+            return path.length ? { pyodide: name, path: [...path, name], kind: typeof obj }
+                               : { pyodide: name, kind: typeof obj };
+          }
+        }
       }
       const what = obj && obj.constructor ? obj.constructor.name : typeof obj;
       throw new Error(`Python holds a JavaScript object that cannot be saved: a ${what} (${String(obj).slice(0, 120)}); ` +
-                      "site-src/make_snapshot.mjs knows only members of the Pyodide API");
+                      "site-src/make_snapshot.mjs knows only members of the Pyodide API and of its _api");
     },
   });
 } catch (e) {

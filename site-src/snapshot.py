@@ -1,33 +1,44 @@
-"""The app page's Python from a memory snapshot (issue 31, item 1): made at build time, restored in the browser.
+"""The site's Python from a memory snapshot (issue 31, item 1): made at build time, restored in the browser by the
+app page and by the lessons.
 
-Why: on every visit the app page's kernel started Python, unpacked some twenty wheels and imported IPython, the
-kernel, ipywidgets, anywidget and the kit: most of the 25-31 s a learner waited at a quarter of a core on a second
-visit. A Pyodide memory snapshot is Python's whole memory after those imports, saved once by the build (in node,
-with the site's own runtime: site-src/make_snapshot.mjs). The browser's kernel worker hands it to ``loadPyodide``
-(``_loadSnapshot``) and Python is where the build left it, without running a single import again.
+Why: on every visit the kernel started Python, unpacked some twenty wheels and imported IPython, the kernel,
+ipywidgets, anywidget and the kit: most of the 25-31 s a learner waited for the app page at a quarter of a core on
+a second visit. A Pyodide memory snapshot is Python's whole memory after those imports, saved once by the build (in
+node, with the site's own runtime: site-src/make_snapshot.mjs). The browser's kernel worker hands it to
+``loadPyodide`` (``_loadSnapshot``) and Python is where the build left it, without running a single import again.
+
+One snapshot serves both kinds of page: it holds the app's imports and the lessons' (``LESSON_IMPORTS``: the
+``%pip`` machinery, completion). Both are 36.3 MB of memory (the heap grows by whole pages): the lessons' imports
+add 1 KB, and 1.7 MB to the gzip copy (9.8 -> 11.5 MB), where a second snapshot would be another 36 MB to make
+and another 11.5 MB download for a learner who visits both. A lesson's visit costs the browser 1.4-1.9 CPU-s
+less with it (docs/teachers.md, the lessons' figures).
 
 What it takes (Pyodide 0.29.0: the options are private, tied to the exact runtime build, its ``BUILD_ID``):
 
-* **files**: a snapshot is memory only, no file. The restore loads the kit's and safari_site's files first
-  (anywidget reads the cards' CSS and JavaScript from the kit's files; the kernel's start imports
-  safari_site.later), the other packages' files in the background, and makes again the folders IPython made
-  at import. Pyodide must not think them loaded when it saves (its ``loadedPackages`` emptied: pyodide#5195,
-  #6418), else the restore would skip them;
-* **JS objects Python holds** (``pyodide_js``, ``loadPackagesFromImports``): saved by their names on the
-  Pyodide API, looked up on the new one at the restore; any other object stops the build, naming it;
+* **files**: a snapshot is memory only, no file. On the app page the restore loads the kit's and safari_site's
+  files first (anywidget reads the cards' CSS and JavaScript from the kit's files; the kernel's start imports
+  safari_site.later), the other packages' files in the background; a lesson loads every package's files with
+  the restore (jedi reads its typeshed at the first completion, micropip parts of itself at the first ``%pip``).
+  The restore also makes again the folders IPython made at import. Pyodide must not think the packages loaded
+  when it saves (its ``loadedPackages`` emptied: pyodide#5195, #6418), else the restore would skip them;
+* **JS objects Python holds** (``pyodide_js``, ``loadPackagesFromImports``; micropip's ``install`` and
+  ``loadBinaryFile`` of ``pyodide._api``): saved by their path on the Pyodide API, looked up on the new one at
+  the restore; any other object stops the build, naming it;
 * **chance**: every visit restores the same memory, so ``random``'s generator (and any other seeded at import)
-  is reseeded after the restore (site-src/snapshot_after_restore.py);
+  is reseeded after the restore, and micropip gets the page's lock file address (site-src/snapshot_after_restore.py);
 * **the worker**: a function (site-src/snapshot_loader.js) replaces the kernel worker's ``loadPyodide(...)``
-  call in jupyterlite-pyodide-kernel's bundles. Pages whose settings name no snapshot (the lessons) start as
-  before. It falls back to the usual start whenever the snapshot cannot be used (missing, damaged, another
-  runtime build, an error while restoring), with no other word to the learner than the usual sentence.
+  call in jupyterlite-pyodide-kernel's bundles. It falls back to the usual start whenever the snapshot cannot be
+  used (missing, damaged, another runtime build, an error while restoring), with no other word to the learner
+  than the usual sentence.
 
-The snapshot goes in a folder named by its content, ``static/snapshot-<hash>/app-kernel.bin`` (served
-``immutable``: site-src/serve_site.py), with a gzip copy beside it (``app-kernel.bin.gz``: 30 MB -> 9 MB) for
-servers that send precompressed files (serve.py does; nginx ``gzip_static on``; Apache: docs/teachers.md).
-The build fails loudly, naming the file and what it looked for, when a pattern it patches is missing.
+The snapshot goes in a folder named by its content, ``static/snapshot-<hash>/kernel.bin`` (served
+``immutable``: site-src/serve_site.py), with a gzip copy beside it (``kernel.bin.gz``: 36 MB -> 11.5 MB) for
+servers that send precompressed files (serve.py does; nginx ``gzip_static on``; Apache: docs/teachers.md). The
+app page names it in its own settings (Voici writes them into the page), the lessons in the site's
+jupyter-lite.json. The build fails loudly, naming the file and what it looked for, when a pattern it patches is
+missing.
 
-The online build's app page loads part of its packages from the CDN (traitlets, pygments, ...): node would
+The online build's pages load part of their packages from the CDN (traitlets, pygments, numpy, ...): node would
 have to fetch them at build time, and the restore would mix the CDN's files with memory made from others, so
 that build has no snapshot (it says so in its log); the offline build, whose every file is the site's own, has.
 """
@@ -35,6 +46,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -57,7 +69,7 @@ WORKER_PATTERN = "this._pyodide=await X({indexURL:..., ...e.loadPyodideOptions})
 #: Pyodide's private snapshot options, looked for in its loader (pyodide.js) before anything is patched
 PYODIDE_OPTIONS = ("_loadSnapshot", "_snapshotDeserializer", "BUILD_ID")
 #: the snapshot's folder and file names
-FOLDER, FILE = "static/snapshot", "app-kernel.bin"
+FOLDER, FILE = "static/snapshot", "kernel.bin"
 #: imported by the first lab built (tools: tests/browser/snapshot_restore_probe.mjs with sys.modules before/after)
 FIRST_LAB_IMPORTS = ["csv", "difflib", "encodings.utf_8_sig", "importlib.readers", "importlib.resources.readers",
                      "importlib.resources._adapters", "safari_kit.cards.load",
@@ -73,8 +85,15 @@ IMPORTS = ["pyodide_kernel", "safari_site", "ipywidgets", "anywidget", "safari_k
            # texts): imported after a restore, they were read and compiled again, which made the first lab slower
            # after a restore than after a cold start (0.24-0.44 s against 0.10 s in node, uncapped; issue 31)
            *FIRST_LAB_IMPORTS]
+#: what a lesson's kernel imports at start beyond the app's: the package manager of ``%pip`` (micropip; piplite,
+#: set up by the kernel worker) and completion (jedi, with parso). The same snapshot serves both pages (issue 31):
+#: these add 1 KB to its 36 MB (1.7 MB to its gzip copy), a second snapshot would be 36 MB more to build and to
+#: download for a learner who visits both
+LESSON_IMPORTS = ["micropip", "piplite.piplite", "jedi"]
 #: loaded with the restore, before the kernel starts: the rest of the app page's packages follow in the background
 FIRST = ["safari-kit", "safari-site"]
+#: the lessons' config (JupyterLite's lab and notebook pages read it; Voici's app page has its own copy)
+LESSON_CONFIG = "jupyter-lite.json"
 
 
 class SnapshotError(ValueError):
@@ -165,8 +184,23 @@ def set_page_snapshot(page: Path, url: str, settings: dict) -> None:
     page.write_text(html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):])
 
 
-def remote_packages(lock: dict, names: list[str]) -> list[str]:
-    """The packages of ``names`` (with their dependencies) whose file the site does not hold (a CDN URL)."""
+def lesson_packages(config: Path) -> list[str]:
+    """The lessons' start-up packages (site-src/kernel_startup.py's LESSON_STARTUP, in the site's config)."""
+    return list(_plugin(json.loads(config.read_text())["jupyter-config-data"])["loadPyodideOptions"]["packages"])
+
+
+def set_lessons_snapshot(config: Path, url: str, settings: dict) -> None:
+    """Name the snapshot in the lessons' kernel settings (the site's jupyter-lite.json, read by JupyterLite's
+    pages; Voici's app page has its own settings in its HTML)."""
+    data = json.loads(config.read_text())
+    options = _plugin(data["jupyter-config-data"])["loadPyodideOptions"]
+    options["safariSnapshotURL"] = url
+    options["safariSnapshot"] = settings
+    config.write_text(json.dumps(data, indent=2))
+
+
+def closure(lock: dict, names: list[str]) -> list[str]:
+    """``names`` and every package they depend on (the lock's spelling), sorted."""
     packages = lock["packages"]
     seen: set[str] = set()
     todo = [re.sub(r"[-_.]+", "-", n).lower() for n in names]
@@ -176,20 +210,36 @@ def remote_packages(lock: dict, names: list[str]) -> list[str]:
             continue
         seen.add(name)
         todo += packages[name].get("depends", [])
-    return sorted(n for n in seen if "://" in packages[n]["file_name"])
+    return sorted(seen)
 
 
-def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path) -> str:
-    """Make the snapshot of the app page's kernel into ``out/static/snapshot-<hash>/``, name it in the app
-    page's settings and patch the kernel worker. ``runtime``: the site's (versioned) runtime folder;
-    ``pyodide_npm``: the npm package of the same Pyodide (its pyodide.mjs runs in node). Returns a line for
-    the build's log. Raises SnapshotError."""
+def remote_packages(lock: dict, names: list[str]) -> list[str]:
+    """The packages of ``names`` (with their dependencies) whose file the site does not hold (a CDN URL)."""
+    return [n for n in closure(lock, names) if "://" in lock["packages"][n]["file_name"]]
+
+
+#: ``SAFARI_SITE_LESSON_SNAPSHOT=0 make site OFFLINE=1``: the snapshot for the app page only, as before issue 31's
+#: lesson part (to measure what the lessons' restore saves: tools/measure_lesson_start.py)
+LESSONS_ENV = "SAFARI_SITE_LESSON_SNAPSHOT"
+
+
+def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: bool | None = None) -> str:
+    """Make the kernel snapshot into ``out/static/snapshot-<hash>/``, name it in the app page's settings and
+    (``lessons``) in the lessons' (``out/jupyter-lite.json``), and patch the kernel worker. ``runtime``: the site's
+    (versioned) runtime folder; ``pyodide_npm``: the npm package of the same Pyodide (its pyodide.mjs runs in
+    node). Returns a line for the build's log. Raises SnapshotError."""
     check_pyodide(pyodide_npm / "pyodide.js")
-    packages = app_packages(app_page)
-    remote = remote_packages(json.loads((runtime / "pyodide-lock.json").read_text()), packages)
+    if lessons is None:
+        lessons = os.environ.get(LESSONS_ENV, "1") != "0"
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    app = app_packages(app_page)
+    lesson = lesson_packages(out / LESSON_CONFIG) if lessons else []
+    packages = lesson + [p for p in app if p not in lesson]
+    remote = remote_packages(lock, packages)
     if remote:  # the online build: node would fetch them from the CDN, which a build machine may not reach
-        return (f"no snapshot for the app page: it loads {len(remote)} packages from the CDN ({', '.join(remote[:4])}"
-                ", ...); the offline build (make site OFFLINE=1) serves them itself and has one")
+        return (f"no snapshot for the app page and the lessons: they load {len(remote)} packages from the CDN "
+                f"({', '.join(remote[:4])}, ...); the offline build (make site OFFLINE=1) serves them itself and has "
+                "one")
     # the runtime's own core files where the site has them (offline: its precompiled standard library),
     # else npm's (online: the CDN's copy, the same files)
     index = runtime if (runtime / "python_stdlib.zip").is_file() else pyodide_npm
@@ -198,8 +248,8 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path) -> str:
         target = work / FILE
         info = run_node({"pyodideMjs": str(pyodide_npm / "pyodide.mjs"), "indexURL": f"{index}/",
                          "lockFile": str(runtime / "pyodide-lock.json"), "packages": packages,
-                         "imports": IMPORTS, "loader": str(LOADER), "afterRestore": str(AFTER_RESTORE),
-                         "out": str(target)}, work)
+                         "imports": IMPORTS + (LESSON_IMPORTS if lessons else []), "loader": str(LOADER),
+                         "afterRestore": str(AFTER_RESTORE), "out": str(target)}, work)
         folder = work / "folder"
         folder.mkdir()
         shutil.move(str(target), folder / FILE)
@@ -210,12 +260,19 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path) -> str:
         shutil.move(str(folder), out / name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    later = [p for p in packages if p not in FIRST]
-    settings = {"bytes": info["bytes"], "checksum": info["checksum"], "buildId": info["buildId"],
-                "first": [p for p in FIRST if p in packages], "later": later, "files": info["files"],
-                "afterRestore": AFTER_RESTORE.read_text()}
-    set_page_snapshot(app_page, f"./{name}/{FILE}", settings)  # relative to the site's root, as lockFileURL
+    common = {"bytes": info["bytes"], "checksum": info["checksum"], "buildId": info["buildId"],
+              "files": info["files"], "afterRestore": AFTER_RESTORE.read_text()}
+    url = f"./{name}/{FILE}"  # relative to the site's root, as lockFileURL
+    set_page_snapshot(app_page, url, {**common, "first": [p for p in FIRST if p in app],
+                                      "later": [p for p in app if p not in FIRST]})
+    pages = "the app page"
+    if lessons:
+        # every package's files with the restore, none later: jedi reads its typeshed at the first completion,
+        # micropip imports parts of itself at the first %pip, IPython colours a traceback with a lexer, any of
+        # them maybe right after the kernel is ready, as on a cold start
+        set_lessons_snapshot(out / LESSON_CONFIG, url, {**common, "first": lesson, "later": []})
+        pages += " and the lessons"
     calls = patch_workers(out)
     gz = (out / name / f"{FILE}.gz").stat().st_size
-    return (f"app page's kernel snapshot: {name}/{FILE} {info['bytes'] / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip), "
+    return (f"kernel snapshot for {pages}: {name}/{FILE} {info['bytes'] / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip), "
             f"made in {info['seconds']:.1f} s; {calls} worker calls restore it")

@@ -44,4 +44,20 @@ def reseed() -> int:
     return count
 
 
+def rebase_micropip() -> bool:
+    """micropip (in the lessons' snapshot) copied Pyodide's ``lockfileBaseUrl`` at import: the build's folder in
+    node. Give it this page's (used by ``micropip.freeze``); returns whether micropip was there."""
+    compat = sys.modules.get("micropip._compat._compat_in_pyodide")
+    if compat is None:
+        return False
+    import pyodide_js
+
+    url = pyodide_js.lockfileBaseUrl
+    compat.lockfileBaseUrl = url
+    compat.CompatibilityInPyodide.lockfile_base_url = url
+    sys.modules["micropip._compat"].lockfile_base_url = url  # type: ignore[attr-defined]
+    return True
+
+
 reseed()
+rebase_micropip()

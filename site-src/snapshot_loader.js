@@ -1,20 +1,22 @@
-/* The app page's kernel from a memory snapshot (issue 31, item 1): put by site-src/snapshot.py, at build time, in
-   place of the kernel worker's `loadPyodide(...)` call in every bundle of jupyterlite-pyodide-kernel (this whole
-   file is one function expression: `(this)(loadPyodide, options)`).
+/* The kernel from a memory snapshot (issue 31, item 1): put by site-src/snapshot.py, at build time, in place of the
+   kernel worker's `loadPyodide(...)` call in every bundle of jupyterlite-pyodide-kernel (this whole file is one
+   function expression: `(this)(loadPyodide, options)`).
 
-   Pages whose kernel settings name no snapshot (the lessons) start as before. On the app page the settings carry
-   `safariSnapshotURL` (the kernel made it absolute, as it does for every `...URL` key) and `safariSnapshot`:
-   {bytes, checksum, buildId, first, later, files, afterRestore}. Then:
+   Pages whose kernel settings name no snapshot (the online build's) start as before. The app page's settings and
+   the lessons' (jupyter-lite.json) carry `safariSnapshotURL` (the kernel made it absolute, as it does for every
+   `...URL` key) and `safariSnapshot`: {bytes, checksum, buildId, first, later, files, afterRestore}. Then:
    1. the snapshot is fetched while Pyodide's wasm compiles (`_loadSnapshot` takes a promise), and checked: its
       length and checksum (a corrupted or truncated file), and Pyodide itself checks its magic number and BUILD_ID
       (a snapshot of another runtime build);
-   2. Pyodide restores Python's memory (every module the app imports, already imported) and loads the files of
-      `first` (the kit and safari_site: anywidget reads the cards' CSS and JavaScript from the kit's files, and
-      the kernel's start imports safari_site.later); the snapshot holds no files (pyodide#5195), so the other
-      packages' files (`later`) are loaded in the background some seconds after the page's first cell has run,
-      and the folders IPython made (`files`) are made again;
+   2. Pyodide restores Python's memory (every module the app and the lessons import, already imported) and loads
+      the files of `first` (on the app page the kit and safari_site: anywidget reads the cards' CSS and JavaScript
+      from the kit's files, and the kernel's start imports safari_site.later; in a lesson every package's); the
+      snapshot holds no files (pyodide#5195), so the other packages' files (`later`, the app page's) are loaded in
+      the background some seconds after the page's first cell has run, and the folders IPython made (`files`)
+      are made again;
    3. `afterRestore` (site-src/snapshot_after_restore.py) reseeds Python's random generators: every restore
-      starts from the same memory, so without it every visit would draw the same numbers.
+      starts from the same memory, so without it every visit would draw the same numbers; and gives micropip the
+      page's lock file address.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
    the learner sees the same page and the same sentence, only later. `self.safariSnapshot` tells what happened
    (tests/browser/test_site_snapshot.py reads it). site-src/make_snapshot.mjs computes the checksum with this
@@ -81,28 +83,34 @@ function safariLoadPyodide(loadPyodide, options) {
   }
 
   // the JS objects Python held when the snapshot was made (site-src/make_snapshot.mjs, serializer): members of
-  // the Pyodide API, looked up on the new one when first used (it exists only once loadPyodide returns)
+  // the Pyodide API or of its _api (micropip's install, loadBinaryFile), looked up on the new one when first used
+  // (it exists only once loadPyodide returns)
   var api = { pyodide: null };
-  function member(name) {
-    if (!api.pyodide) throw new Error("pyodide." + name + " used before the restore ended");
-    return name === null ? api.pyodide : api.pyodide[name];
+  function owner(path) {  // the object the member sits on (the API, or its _api)
+    if (!api.pyodide) throw new Error("pyodide." + path.join(".") + " used before the restore ended");
+    var found = api.pyodide;
+    for (var i = 0; i < path.length - 1; i++) found = found[path[i]];
+    return found;
+  }
+  function member(path) {
+    return path.length ? owner(path)[path[path.length - 1]] : owner(path);
   }
   function deserialize(saved) {
     if (!saved || !("pyodide" in saved)) throw new Error("an unknown saved object " + JSON.stringify(saved));
-    var name = saved.pyodide;
+    var path = saved.path || (saved.pyodide === null ? [] : [saved.pyodide]);
     if (saved.kind === "function") {
       return new Proxy(function () {}, {
-        apply: function (_t, _this, args) { return member(name).apply(api.pyodide, args); },
-        get: function (_t, key) { return member(name)[key]; },
+        apply: function (_t, _this, args) { return member(path).apply(owner(path), args); },
+        get: function (_t, key) { return member(path)[key]; },
       });
     }
     return new Proxy({}, {
-      get: function (_t, key) { return member(name)[key]; },
-      set: function (_t, key, value) { member(name)[key] = value; return true; },
-      has: function (_t, key) { return key in member(name); },
-      ownKeys: function () { return Reflect.ownKeys(member(name)); },
+      get: function (_t, key) { return member(path)[key]; },
+      set: function (_t, key, value) { member(path)[key] = value; return true; },
+      has: function (_t, key) { return key in member(path); },
+      ownKeys: function () { return Reflect.ownKeys(member(path)); },
       getOwnPropertyDescriptor: function (_t, key) {
-        var d = Reflect.getOwnPropertyDescriptor(member(name), key);
+        var d = Reflect.getOwnPropertyDescriptor(member(path), key);
         if (d) d.configurable = true;
         return d;
       },

@@ -129,6 +129,25 @@ def test_every_module_level_generator_is_reseeded_after_a_restore(monkeypatch):
     assert tempfile._name_sequence is None  # type: ignore[attr-defined]
 
 
+def test_micropip_gets_the_pages_lockfile_address_after_a_restore(monkeypatch):
+    """micropip (in the snapshot for the lessons) copied Pyodide's lockfileBaseUrl at import, in node: the
+    build's folder. After a restore it has the page's (what ``micropip.freeze`` writes)."""
+    after = _after_restore()
+    assert after.rebase_micropip() is False  # no micropip here: nothing to do
+    compat = types.ModuleType("micropip._compat._compat_in_pyodide")
+    compat.lockfileBaseUrl = "/build/static/pyodide-0123456789ab/"
+    compat.CompatibilityInPyodide = type("CompatibilityInPyodide", (), {"lockfile_base_url": compat.lockfileBaseUrl})
+    package = types.ModuleType("micropip._compat")
+    package.lockfile_base_url = compat.lockfileBaseUrl
+    page = types.SimpleNamespace(lockfileBaseUrl="http://school.example/site/static/pyodide-0123456789ab/")
+    monkeypatch.setitem(sys.modules, "micropip._compat._compat_in_pyodide", compat)
+    monkeypatch.setitem(sys.modules, "micropip._compat", package)
+    monkeypatch.setitem(sys.modules, "pyodide_js", page)
+    assert after.rebase_micropip() is True
+    assert compat.lockfileBaseUrl == compat.CompatibilityInPyodide.lockfile_base_url == page.lockfileBaseUrl
+    assert package.lockfile_base_url == page.lockfileBaseUrl
+
+
 # ----------------------------------------------------------------------------- serving the snapshot compressed
 @pytest.fixture
 def served(tmp_path):
@@ -193,9 +212,27 @@ def test_the_online_build_has_no_snapshot_when_the_app_loads_from_the_cdn(tmp_pa
     page = tmp_path / "app.html"
     page.write_text(PAGE.replace("{}", json.dumps({"litePluginSettings": {snapshot.KERNEL_PLUGIN: {
         "loadPyodideOptions": {"packages": ["ipython", "safari-kit"]}}}})))
+    lessons = {"jupyter-config-data": {"litePluginSettings": {snapshot.KERNEL_PLUGIN: {
+        "loadPyodideOptions": {"packages": ["ipython", "safari-kit"]}}}}}
+    (tmp_path / snapshot.LESSON_CONFIG).write_text(json.dumps(lessons))
     line = snapshot.build(tmp_path, runtime, npm, page)
-    assert line.startswith("no snapshot for the app page") and "traitlets" in line
+    assert line.startswith("no snapshot for the app page and the lessons") and "traitlets" in line
     assert "safariSnapshot" not in page.read_text() and not list(tmp_path.glob("static/snapshot-*"))
+    assert "safariSnapshot" not in (tmp_path / snapshot.LESSON_CONFIG).read_text()
+
+
+def test_the_snapshot_is_named_in_the_lessons_config(tmp_path):
+    """Issue 31: the lessons (JupyterLite's pages read the site's jupyter-lite.json) restore the same snapshot."""
+    config = tmp_path / "jupyter-lite.json"
+    options = {"lockFileURL": "./static/pyodide-0123456789ab/pyodide-lock.json", "packages": ["micropip", "jedi"]}
+    config.write_text(json.dumps({"jupyter-config-data": {"appName": "safari_kit", "litePluginSettings": {
+        snapshot.KERNEL_PLUGIN: {"loadPyodideOptions": options}}}}))
+    assert snapshot.lesson_packages(config) == ["micropip", "jedi"]
+    snapshot.set_lessons_snapshot(config, "./static/snapshot-0123456789ab/kernel.bin", {"first": ["jedi"]})
+    data = json.loads(config.read_text())["jupyter-config-data"]
+    got = data["litePluginSettings"][snapshot.KERNEL_PLUGIN]["loadPyodideOptions"]
+    assert got["safariSnapshotURL"].endswith("/kernel.bin") and got["safariSnapshot"] == {"first": ["jedi"]}
+    assert got["lockFileURL"] == options["lockFileURL"] and data["appName"] == "safari_kit"
 
 
 FIRST_LABS = """

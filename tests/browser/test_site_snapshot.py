@@ -65,7 +65,7 @@ def _serve(root: Path):
 
 
 def _snapshot_file(root: Path) -> Path:
-    found = sorted(root.glob("static/snapshot-*/app-kernel.bin"))
+    found = sorted(root.glob("static/snapshot-*/kernel.bin"))
     assert len(found) == 1, f"{root}: expected one snapshot, found {found}"
     return found[0]
 
@@ -293,6 +293,111 @@ def test_a_damaged_snapshot_starts_python_the_usual_way_with_the_same_words(brow
     assert not damaged["errors"], damaged["errors"]
 
 
+# ----------------------------------------------------------------------------- the lessons (JupyterLite)
+#: a lesson's kernel, through JupyterLab's kernel API (what a cell does, without changing the notebook): the
+#: printed text and errors of ``code``
+RUN = """async (code) => {
+    const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    const future = k.requestExecute({code, store_history: false});
+    const out = [];
+    future.onIOPub = (m) => {
+        if (m.header.msg_type === 'stream') out.push(m.content.text);
+        if (m.header.msg_type === 'error') out.push('ERROR ' + m.content.ename + ': ' + m.content.evalue);
+    };
+    const reply = await future.done;
+    return {status: reply.content.status, out: out.join('')};
+}"""
+#: what Tab completion offers at the end of ``code`` (the kernel's complete_request)
+COMPLETE = """async (code) => {
+    const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    const reply = await k.requestComplete({code, cursor_pos: code.length});
+    return reply.content.matches;
+}"""
+#: random's own generator and a deal by the kit (a fresh seed): what a learner's cells draw
+DRAW = ("import json, random\nfrom safari_kit.core.chance import fresh_seed\n"
+        "print(json.dumps({'random': random.random(), 'hand': random.sample(range(75), 7), 'seed': fresh_seed()}))")
+#: what the lesson's page shows a learner besides the lesson: the start-up note, dialogs, notifications
+LESSON_WORDS = """() => ({
+    note: (document.getElementById('safari-starting') || {}).innerText || null,
+    dialogs: [...document.querySelectorAll('.jp-Dialog')].map(d => d.innerText.trim()),
+    toasts: [...document.querySelectorAll('.Toastify__toast')].map(d => d.innerText.trim()),
+    notebook: window.jupyterapp.shell.currentWidget.node.querySelector('.jp-Notebook').innerText,
+})"""
+
+
+def lesson_visit(browser, url: str, tools: bool) -> dict:
+    """One visit of lesson 02 in a fresh browser context until its kernel is idle: what the loader says, what
+    the page shows besides the lesson, a draw of random numbers; with ``tools``, ``%pip install`` of a package the
+    site serves (piplite, micropip and Pyodide's install, which the snapshot holds by name) and a completion
+    that needs jedi's inference (a name assigned in the same, unrun code)."""
+    from tests.browser.site_fixtures import KERNEL_IDLE, LESSON, LOCAL
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    seen: dict = {"errors": [], "console": [], "outside_requests": []}
+    context.on("request", lambda req: seen["outside_requests"].append(req.url)
+               if not req.url.startswith(LOCAL) else None)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
+    page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    try:
+        t0 = time.perf_counter()
+        page.goto(f"{url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")
+        page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
+        seen["idle_seconds"] = time.perf_counter() - t0
+        page.wait_for_function("() => !document.getElementById('safari-starting')", timeout=10_000)
+        seen["state"] = snapshot_state(page)
+        seen["words"] = page.evaluate(LESSON_WORDS)
+        draw = page.evaluate(RUN, DRAW)
+        assert draw["status"] == "ok", draw
+        seen["draw"] = json.loads(draw["out"])
+        if tools:
+            seen["pip"] = page.evaluate(RUN, "%pip install widgetsnbextension")
+            seen["import"] = page.evaluate(RUN, "import widgetsnbextension\nprint(widgetsnbextension.__name__)")
+            seen["complete"] = page.evaluate(COMPLETE, "word = 'safari'\nword.upp")
+    finally:
+        context.close()
+    return seen
+
+
+@pytest.fixture(scope="module")
+def restored_lesson(browser, served_site) -> dict:
+    visit = lesson_visit(browser, served_site, tools=True)
+    print(f"\nlesson from the snapshot: kernel idle in {visit['idle_seconds']:.1f} s")
+    return visit
+
+
+def test_a_lesson_starts_from_the_snapshot_with_pip_and_completion(restored_lesson):
+    visit = restored_lesson
+    assert visit["state"] == {"restored": True, "reason": None, "firstCell": False}, visit["state"]
+    assert not any("without its saved copy" in s for s in visit["console"]), visit["console"]
+    assert visit["pip"]["status"] == "ok" and "ERROR" not in visit["pip"]["out"], visit["pip"]
+    assert visit["import"] == {"status": "ok", "out": "widgetsnbextension\n"}, visit["import"]
+    assert "upper" in visit["complete"], visit["complete"]
+    assert not visit["outside_requests"], visit["outside_requests"]
+    assert not visit["errors"], visit["errors"]
+
+
+def test_two_lesson_visits_never_draw_alike(browser, served_site, restored_lesson):
+    """The same memory on every visit: random's generator is reseeded after the restore (without it, both visits
+    would draw the same numbers: the node control below shows it)."""
+    second = lesson_visit(browser, served_site, tools=False)
+    assert second["state"]["restored"] is True, second["state"]
+    first = restored_lesson["draw"]
+    for key in ("random", "hand", "seed"):
+        assert first[key] != second["draw"][key], (key, first, second["draw"])
+
+
+def test_a_damaged_snapshot_starts_a_lesson_the_usual_way_with_the_same_words(browser, restored_lesson,
+                                                                               damaged_site):
+    damaged = lesson_visit(browser, damaged_site, tools=False)
+    assert damaged["state"]["restored"] is False and "checksum" in damaged["state"]["reason"], damaged["state"]
+    assert any("starting Python without its saved copy" in s for s in damaged["console"]), damaged["console"]
+    assert damaged["words"] == restored_lesson["words"], (damaged["words"], restored_lesson["words"])
+    assert damaged["words"]["note"] is None and not damaged["words"]["dialogs"], damaged["words"]
+    assert not damaged["errors"], damaged["errors"]
+
+
 # ----------------------------------------------------------------------------- in node, through the same loader
 PROBE_PY = """
 import json, random, sys
@@ -309,14 +414,20 @@ def _app_options(root: Path) -> dict:
     return config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
 
 
-def probe(root: Path, tmp_path: Path, snapshot_file: str | None, **settings) -> dict:
-    """Start the app page's kernel in node through site-src/snapshot_loader.js; what Python then holds."""
+def _lesson_options(root: Path) -> dict:
+    config = json.loads((root / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    return config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
+
+
+def probe(root: Path, tmp_path: Path, snapshot_file: str | None, page: str = "app", **settings) -> dict:
+    """Start the app page's kernel (``page="lesson"``: a lesson's) in node through site-src/snapshot_loader.js;
+    what Python then holds."""
     from versioned_runtime import runtime_folder
 
     runtime = runtime_folder(root)
-    options = _app_options(root)
+    options = _app_options(root) if page == "app" else _lesson_options(root)
     options["lockFileURL"] = str(runtime / "pyodide-lock.json")
-    options["safariSnapshotURL"] = "http://127.0.0.1:9/app-kernel.bin"  # answered by the probe from the file
+    options["safariSnapshotURL"] = "http://127.0.0.1:9/kernel.bin"  # answered by the probe from the file
     options["safariSnapshot"].update(settings)
     npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
     job = {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
@@ -365,6 +476,20 @@ def test_in_node_a_missing_or_foreign_snapshot_starts_cold(offline_site, tmp_pat
     run = probe(offline_site.root, tmp_path, str(foreign), checksum=check.stdout.strip(), bytes=len(data))
     assert run["restored"] is False and "build id" in run["reason"], run
     assert run["warnings"] and run["probe"]["app"] is False
+
+
+def test_in_node_a_lessons_kernel_starts_cold_when_its_snapshot_is_cut_short_or_fails(offline_site, tmp_path,
+                                                                                       site_src_path):
+    """The lessons' guards (the loader is the app page's): a truncated file (its size is checked first) and an
+    error while restoring start Python the usual way, with the lessons' packages."""
+    snap = _snapshot_file(offline_site.root)
+    short = tmp_path / "short.bin"
+    short.write_bytes(snap.read_bytes()[:1 << 20])
+    cut = probe(offline_site.root, tmp_path, str(short), page="lesson")
+    assert cut["restored"] is False and "expected" in cut["reason"] and cut["probe"]["app"] is False, cut
+    failing = probe(offline_site.root, tmp_path, str(snap), page="lesson", afterRestore="raise RuntimeError('x')")
+    assert failing["restored"] is False and "after the restore" in failing["reason"], failing
+    assert failing["warnings"] and failing["probe"]["app"] is False
 
 
 def test_a_js_object_python_cannot_save_stops_the_build(offline_site, tmp_path, site_src_path):
