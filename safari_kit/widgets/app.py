@@ -48,6 +48,7 @@ from safari_kit.core.i18n import (LANGUAGE_ENV, LANGUAGE_NAMES, N_, SOURCE_LANGU
                                   best_language, chosen_language, known_language, language)
 from safari_kit.presentation.offline import data_package_missing, needs_package, when_loaded
 from safari_kit.widgets.class_join import JoinPanel, what_is_kept
+from safari_kit.widgets.live import LiveRegion
 from safari_kit.widgets.labs.base import (BROWSER_DEAL_WORDS, CLASS_SEED_WARNING, OWN_SERVER_DEAL_WORDS, Lab, guarded,
                                           in_own_language, learner_owns_the_server, python_in_browser)
 from safari_kit.widgets.labs.limits import bounded_int
@@ -254,7 +255,9 @@ class LabChooser:
             + f" {html.escape(what_is_kept(self.join.recording))}</p></div>")
         self.start_hint.add_class("safari-start-hint")
         self.stage.children = [self.start_hint]
-        self.widget = W.VBox([top, row, self.join.widget, self.stage]
+        #: the chooser's language on the page (its root's ``lang``, issue 30)
+        self.live = LiveRegion(lang=LiveRegion.page_lang(self.language))
+        self.widget = W.VBox([top, row, self.join.widget, self.stage, self.live]
                              + ([self.shown_signal] if self.shown_signal is not None else []))
         self.widget.add_class("safari-app")
         self._on_game({"new": self.game.value})

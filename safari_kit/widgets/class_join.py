@@ -117,7 +117,8 @@ class JoinPanel:
         self.nickname.style.description_width = "initial"
         # trust nothing the page sends: a huge value is dropped at once, not kept in the widget's state
         self.nickname.observe(self._clamp, "value")
-        self.join_button = W.Button(description=_("Join the class experiment"), layout=W.Layout(width="210px"),
+        self.join_button = W.Button(description=_("Join the class experiment"),  # as wide as its words
+                                    layout=W.Layout(width="auto", min_width="210px"),
                                     tooltip=_("Record what you do in the labs under this nickname"))
         self.join_button.add_class("safari-join")
         self.join_button.on_click(lambda _b: self.join(self.nickname.value))

@@ -156,8 +156,16 @@ export default {
     };
     // the lab's node holds this view only after the lab is on the page: ipywidgets draws a box's children one
     // by one, and on a busy laptop that takes more than a frame, so look again for a while (once found: guard)
+    // the language of the lab's (or the app chooser's) words on its root: a screen reader then reads Spanish
+    // words with a Spanish voice, and axe checks the words against it (issue 30)
+    const setLang = () => {
+      const root = el.closest(".safari-lab") || el.closest(".safari-app");
+      const lang = model.get("lang");
+      if (root && lang) root.setAttribute("lang", lang);
+    };
     let looks = 100;
     const attach = () => {
+      setLang();
       const lab = el.closest(".safari-lab");
       if (lab) guard(lab);
       else if (--looks > 0) setTimeout(attach, 100);
@@ -165,7 +173,9 @@ export default {
     requestAnimationFrame(attach);
     model.on("change:n", say);
     model.on("change:focus_to", focusTo);
+    model.on("change:lang", setLang);
     return () => {
+      model.off("change:lang", setLang);
       model.off("change:n", say);
       model.off("change:focus_to", focusTo);
       clearTimeout(timer);
@@ -185,6 +195,14 @@ class LiveRegion(anywidget.AnyWidget):
     n = traitlets.Int(0).tag(sync=True)
     #: ``{"selector": ".safari-next", "n": 3}``: a request to focus a control of the lab (see :meth:`focus`)
     focus_to = traitlets.Dict().tag(sync=True)
+    #: the language of the words around it, as a page's ``lang`` (``es``, ``en-XA``), set on its lab's root (or
+    #: the app chooser's): a screen reader reads them in that language's voice; "" sets nothing
+    lang = traitlets.Unicode("").tag(sync=True)
+
+    @staticmethod
+    def page_lang(kit_language: str) -> str:
+        """The kit's language name as HTML's ``lang`` (BCP 47): ``en_XA`` -> ``en-XA``."""
+        return str(kit_language).replace("_", "-")
 
     def say(self, sentence: str) -> None:
         """Say ``sentence`` (one polite announcement; the same sentence again is said again)."""

@@ -173,7 +173,8 @@ SEAT_BADGES = ("to_play", "lead", "dealer", "winner", "out")
 
 
 @pytest.mark.parametrize("lang, others, yours", [
-    ("es", ("le toca", "empieza", "reparte", "★ gana", "fuera"), ("te toca", "empiezas", "repartes", "★ ganas", "fuera")),
+    ("es", ("le toca", "empieza", "reparte", "★ gana", "fuera"),
+     ("te toca", "empiezas", "repartes", "★ ganas", "fuera")),
     ("en", ("to play", "lead", "dealer", "★ winner", "out"), ("to play", "lead", "dealer", "★ winner", "out")),
 ])
 def test_the_learners_own_seat_badges_speak_to_the_learner(lang, others, yours):

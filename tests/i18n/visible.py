@@ -54,7 +54,7 @@ _SKIP_KEYS = {"id", "key", "kind", "css", "color", "colour", "style", "class", "
 
 
 #: an anywidget's synced traits that hold ids or state, never words (the highlight's labels are not drawn)
-_SKIP_TRAITS = ("click", "selectable_ids", "layout", "game", "focus_to", "highlight")
+_SKIP_TRAITS = ("click", "selectable_ids", "layout", "game", "focus_to", "highlight", "lang")
 
 
 def _strings(value, where: str, out: list[tuple[str, str]]) -> None:

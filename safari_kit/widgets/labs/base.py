@@ -177,7 +177,7 @@ class Lab:
         self.top_row.add_class("safari-top")
         self.body = W.VBox()
         #: what a screen reader says after each action (one polite sentence), and the lab's focus keeper (issue 20)
-        self.live = LiveRegion()
+        self.live = LiveRegion(lang=LiveRegion.page_lang(self.language))
         self.layout = W.VBox([self.top_row, self.body, self.status, self.live],
                              layout=W.Layout(border="1px solid #ddd", padding="4px 8px"))
         self.layout.add_class("safari-lab")

@@ -155,7 +155,7 @@ class ChallengeLab(Lab):
             b.layout.min_width = w  # ... and never narrower than before
             b.layout.flex = "0 0 auto"
         self.position_box.layout.width = "100%"
-        self.position_box.style.description_width = "72px"
+        self.position_box.style.description_width = "initial"  # "Empezar en" (Spanish) was cut at 72px
         self.buttons = W.HBox([self.identify_button, self.challenge_button, self.reveal_button, self.stop_button,
                                self.next_button], layout=W.Layout(flex_flow="row wrap"))
         self.buttons.add_class("safari-challenge-buttons")

@@ -105,11 +105,11 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
                                        layout=W.Layout(width="260px", min_width="220px"))
         self.case_box = W.Checkbox(value=bool(case_module), description=_("Case Module"), indent=False,
                                    tooltip=_("Each player gets a secret Case Card that scores extra points."),
-                                   layout=W.Layout(width="130px"))
+                                   layout=W.Layout(width="auto", min_width="130px"))  # as wide as its words
         self.advanced_box = W.Checkbox(value=bool(advanced), description=_("Advanced Mode"), indent=False,
                                        tooltip=_("Name abilities on: after a win, a card's name (TOM, SAM, "
                                                  "KIM, ...) gives you a special move."),
-                                       layout=W.Layout(width="140px"))
+                                       layout=W.Layout(width="auto", min_width="140px"))
         # Learners: one toggle per seat (pressed = a learner plays it; the others are bots). Bots: a picker of
         # the registered bots; a spec given in Python (e.g. "greedy,random") is added as an option.
         self.learner_picker = W.HBox()
@@ -120,19 +120,22 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
         if bot_text not in [spec for _, spec in choices]:
             choices.append((bot_words(bot_text), bot_text))
         self.bots_box = W.Dropdown(options=choices, value=bot_text, description=_("Bots"),
-                                   style={"description_width": "40px"}, layout=W.Layout(width="380px"))
+                                   style={"description_width": "initial"},
+                                   layout=W.Layout(width="380px", max_width="calc(100% - 4px)"))  # margins
         self.bots_box.add_class("safari-bots")
         self.layout.add_class("safari-fullgame-lab")
         self.new_button = W.Button(description=_("New game"), tooltip=_("Start a new game with these options"),
-                                   layout=W.Layout(width="110px"))
+                                   layout=W.Layout(width="auto", min_width="110px"))
         self.new_button.on_click(lambda _b: self.reset(self.seed_box.value))
         pin_range(self.players_box, *PLAYERS)  # issue 19: a page's {"max": 1000000} is put back
         self.players_box.observe(lambda _c: self._on_players(), names="value")
         self._draw_learner_picker()
-        options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box]),
+        # each row wraps when its words are longer than the side panel (Spanish, the pseudo-locale: issue 30)
+        wrap = W.Layout(flex_flow="row wrap")
+        options = W.VBox([W.HBox([self.players_box, self.case_box, self.advanced_box], layout=wrap),
                           W.HBox([W.HTML("<b style='margin:0 6px 0 4px'>" + html.escape(_("Learners:")) + "</b>"),
-                                  self.learner_picker]),
-                          W.HBox([self.bots_box, self.new_button])])
+                                  self.learner_picker], layout=wrap),
+                          W.HBox([self.bots_box, self.new_button], layout=wrap)])
         self.kris_box = W.Dropdown(options=[(named_element(e), e) for e in KRIS_ELEMENTS],
                                    description=_("KRIS element"), style={"description_width": "initial"},  # never cut
                                    layout=W.Layout(width="260px"))
@@ -197,7 +200,7 @@ class FullGameLab(SpokenTurns, RecordControls, Lab):
             t = W.ToggleButton(value=seat in self._learner_seats, description=_("Player {seat}").format(seat=seat),
                                tooltip=_("Pressed: a learner plays seat {seat}; not pressed: a bot does").format(
                                    seat=seat),
-                               layout=W.Layout(width="86px"))
+                               layout=W.Layout(width="auto", min_width="86px"))
             t.add_class("safari-learner-seat")
             t.observe(lambda c, seat=seat: self._on_learner_toggle(seat, c["new"]), names="value")
             toggles.append(t)

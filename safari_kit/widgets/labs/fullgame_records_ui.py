@@ -45,7 +45,9 @@ class RecordControls:
                                      layout=W.Layout(width="95%", height="70px", display="none"))
         limit_text(self.record_box, RECORD_TEXT_LIMIT)
         self.path_box.layout.width = "250px"
-        return W.VBox([W.HBox([self.save_button, self.load_button, self.path_box]), self.record_note,
+        row = W.HBox([self.save_button, self.load_button, self.path_box], layout=W.Layout(flex_flow="row wrap"))
+        return W.VBox([row,
+                       self.record_note,
                        self.record_box])
 
     def _update_record_controls(self) -> None:

@@ -142,7 +142,7 @@ class KnockoutLab(Lab):
                                  on_play=lambda fields: self.record("knockout_play", **fields))
         self.layout.add_class("safari-knockout-lab")
         self.elimination_box = W.Checkbox(value=bool(elimination), description=_("Variation 1: elimination"),
-                                          indent=False, layout=W.Layout(width="230px"))
+                                          indent=False, layout=W.Layout(width="auto", min_width="230px"))
         self.elimination_box.observe(self._on_elimination, names="value")
         self.play_button = W.Button(description=_("Play"), disabled=True,
                                     layout=W.Layout(width="auto", min_width="80px"),  # its words are never cut

@@ -142,45 +142,49 @@ class SimulationLab(TournamentTab, Lab):
         self._pacer = Pacer() if fair and in_kernel() else Pacer(0, 0)
 
         # tab 1: convergence
-        self.question_box = W.Dropdown(description=_("Question"), layout=W.Layout(width="430px"),
-                                       style={"description_width": "70px"})
+        # labels as wide as their words (issue 30: fixed widths cut longer languages)
+        self.question_box = W.Dropdown(description=_("Question"), layout=W.Layout(width="430px", max_width="100%"),
+                                       style={"description_width": "initial"})
         self.question_box.observe(self._on_question, names="value")
         self.trials_slider = W.SelectionSlider(options=TRIAL_CHOICES, value=trials if trials in TRIAL_CHOICES else 1000,
                                                description=_("Trials N"), continuous_update=False,
-                                               style={"description_width": "70px"})
+                                               style={"description_width": "initial"})
         self.run_button = W.Button(description=_("Simulate"), button_style="primary",
                                    tooltip=_("Draw N fresh trials (run 1, 2, 3, ...: the same runs in every "
                                              "classroom)"))
         self.run_button.on_click(lambda _b: self._from_page(self.run))
+        # as wide as its words: "Juntar mis tandas" (Spanish) was cut in a fixed 130px
         self.pool_box = W.Checkbox(value=False, description=_("Pool my runs"), indent=False,
-                                   layout=W.Layout(width="130px"))
+                                   layout=W.Layout(width="auto", min_width="130px"))
         self.pool_box.observe(self._on_pool, names="value")
         self.about = W.HTML()
         self.summary = W.HTML()
         self.plot_out = W.HTML()
         self.plot_out.add_class("safari-sim-plot")
         self.cov_size = W.SelectionSlider(options=COVERAGE_SIZES, value=100, description=_("n per interval"),
-                                          continuous_update=False, style={"description_width": "95px"})
+                                          continuous_update=False, style={"description_width": "initial"})
         self.cov_count = W.IntSlider(value=100, min=COVERAGE_COUNTS[0], max=COVERAGE_COUNTS[1], step=10,
                                      description=_("Intervals"), continuous_update=False,
-                                     style={"description_width": "70px"})
+                                     style={"description_width": "initial"})
         pin_range(self.cov_count, *COVERAGE_COUNTS)  # a page's {"max": 1000000} is put back
         self.cov_method = W.Dropdown(options=[(_("simple: mean ± 1.96·SE"), "normal"), (_("Wilson's"), "wilson")],
                                      value="normal",
                                      description=_("Interval"), layout=W.Layout(width="260px"),
-                                     style={"description_width": "60px"})
+                                     style={"description_width": "initial"})
         self.cov_method.observe(self._on_method, names="value")
-        self.cov_button = W.Button(description=_("Run the intervals"),
+        self.cov_button = W.Button(description=_("Run the intervals"), layout=W.Layout(width="auto", min_width="148px"),
                                    tooltip=_("A new round of intervals, each from its own fresh trials"))
         self.cov_button.on_click(lambda _b: self._from_page(self.run_coverage))
         self.cov_summary = W.HTML()
         self.cov_out = W.HTML()
         self.cov_out.add_class("safari-sim-coverage")
         convergence = W.VBox([
-            W.HBox([self.question_box, self.trials_slider, self.run_button, self.pool_box]), self.about,
+            W.HBox([self.question_box, self.trials_slider, self.run_button, self.pool_box],
+                   layout=W.Layout(flex_flow="row wrap", align_items="center")), self.about,
             self.summary, self.plot_out,
             W.HTML(_(INTERVAL_WORDS)),
-            W.HBox([self.cov_size, self.cov_count, self.cov_method, self.cov_button]),
+            W.HBox([self.cov_size, self.cov_count, self.cov_method, self.cov_button],
+                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
             self.cov_summary, self.cov_out])
 
         tournament_tab = self._tournament_tab(tournament_game)  # tab 2: tournament

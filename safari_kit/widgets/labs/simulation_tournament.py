@@ -57,7 +57,8 @@ class TournamentTab:
         self.progress = Progress(_("Games"))
         # long work (a tournament) runs in steps of TOURNAMENT_CHUNK games; Stop and the wall-time cap end it
         self.stop_button = W.Button(description=_("Stop"), button_style="danger", disabled=True,
-                                    tooltip=_("Stop the games being played"), layout=W.Layout(width="70px"))
+                                    tooltip=_("Stop the games being played"),
+                                    layout=W.Layout(width="auto", min_width="70px"))
         self.stop_button.add_class("safari-sim-stop")
         self.stop_button.on_click(lambda _b: self.stop())
         self._stop_requested = False
@@ -117,7 +118,8 @@ class TournamentTab:
             value = old[s] if s < len(old) and old[s] in choices else defaults[s]
             boxes.append(W.Dropdown(options=[(bot_words(game, c), c) for c in choices], value=value,
                                     description=_("Bot {n}").format(n=s + 1),
-                                    layout=W.Layout(width="390px"), style={"description_width": "45px"}))
+                                    layout=W.Layout(width="390px", max_width="100%"),
+                                    style={"description_width": "initial"}))
         self.seat_boxes.children = boxes
 
     @guarded
