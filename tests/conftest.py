@@ -62,8 +62,8 @@ def card_csv(tmp_path):
 SHARED_PATH_FIXTURES = {"offline_site": "static-site", "online_site": "static-site"}
 SHARED_BUILD_FILES = {f"tests/browser/{name}.py": "static-site" for name in (
     "test_site_browser", "test_site_learner_work", "test_site_links",
-    "test_site_offline_lessons", "test_site_prestart_browser", "test_site_snapshot", "test_site_startup",
-    "test_site_subpath")}
+    "test_site_offline_lessons", "test_site_prestart_browser", "test_site_snapshot", "test_site_spanish_browser",
+    "test_site_startup", "test_site_subpath")}
 #: test files that read what those builds leave (.site-build/wheels): in the same unit, after the build
 SHARED_PATH_FILES = {"tests/test_site_trim_wheels.py": "static-site"}
 
