@@ -10,10 +10,11 @@ import collections
 import time
 from typing import Any
 
-from tornado import web
 from traitlets import Integer, Unicode
 
 from safari_kit.classroom.policy import KernelPolicy
+from safari_kit.classroom.page_words import refusal
+from safari_kit.core.i18n import N_
 
 __all__ = ["AddressRateMixin"]
 
@@ -23,9 +24,9 @@ class AddressRateMixin(KernelPolicy):
 
     new_kernels_per_minute = Integer(4, config=True, help="New kernels per client (IP address) in any "
                                                            "60 seconds (0: no cap).")
-    too_fast_message = Unicode(
+    too_fast_message = Unicode(N_(
         "This computer opened {limit} labs in the last minute, the most the class server allows. "
-        "Wait a minute, then reload this page.",
+        "Wait a minute, then reload this page."),
         config=True, help="The page shown when a client opens pages too fast ({limit}).")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -48,6 +49,6 @@ class AddressRateMixin(KernelPolicy):
             starts.popleft()
         if len(starts) >= self.new_kernels_per_minute:
             self.log.warning("A computer opened %d pages in a minute: page refused", len(starts))
-            raise web.HTTPError(429, reason="Too many labs opened",
-                                log_message=self.too_fast_message.format(limit=self.new_kernels_per_minute))
+            raise refusal(429, N_("Too many labs opened"), self.too_fast_message, handler,
+                          limit=self.new_kernels_per_minute)
         starts.append(now)

@@ -27,6 +27,7 @@ from jupyterhub.utils import url_path_join
 from safari_kit.classroom.hub_env import HubService
 from safari_kit.classroom.kernels import ClassroomKernelManager
 from safari_kit.classroom.owners import owner_checked, user_id_of
+from safari_kit.core.i18n import N_
 
 __all__ = ["HubOwnerIdentityProvider", "HubKernelManager", "HubTeacherDoor", "is_teacher", "hub_config",
            "IDENTITY_PROVIDER_CLASS", "KERNEL_MANAGER_CLASS"]
@@ -35,8 +36,8 @@ IDENTITY_PROVIDER_CLASS = "safari_kit.classroom.hub.HubOwnerIdentityProvider"
 KERNEL_MANAGER_CLASS = "safari_kit.classroom.hub.HubKernelManager"
 
 #: the page a learner sees past ``--labs-per-minute`` on the hub (the rate is theirs, not their computer's)
-TOO_FAST_FOR_A_USER = ("You opened {limit} labs in the last minute, the most the class server allows. "
-                       "Wait a minute, then reload this page.")
+TOO_FAST_FOR_A_USER = N_("You opened {limit} labs in the last minute, the most the class server allows. "
+                         "Wait a minute, then reload this page.")
 
 
 class HubOwnerIdentityProvider(JupyterHubIdentityProvider):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tornado import web
 from traitlets import Integer, Unicode
 
 from safari_kit.classroom.policy import KernelPolicy
+from safari_kit.classroom.page_words import refusal
+from safari_kit.core.i18n import N_
 
 __all__ = ["KernelCapMixin"]
 
@@ -22,9 +23,9 @@ class KernelCapMixin(KernelPolicy):
 
     max_kernels = Integer(80, config=True, help="Live kernels at most (0: no cap). A page beyond it gets "
                                                 "a page saying the class server is full.")
-    full_message = Unicode(
+    full_message = Unicode(N_(
         "The class server is full: it runs as many labs as it allows ({max_kernels}). Close a tab you no longer use, "
-        "wait a minute, then reload this page. If it stays full, tell your teacher.",
+        "wait a minute, then reload this page. If it stays full, tell your teacher."),
         config=True, help="The page shown when the cap on live kernels is reached ({max_kernels}).")
 
     def _kernel_cap(self) -> int:
@@ -45,5 +46,4 @@ class KernelCapMixin(KernelPolicy):
         live = self._kernels_held() - self._leaving_count() + self._starts_waiting()
         if live >= self.max_kernels and not self._make_room_for(handler):
             self.log.warning("Kernel cap reached (%d live kernels): page refused", self.max_kernels)
-            raise web.HTTPError(503, reason="Class server full",
-                                log_message=self.full_message.format(max_kernels=self.max_kernels))
+            raise refusal(503, N_("Class server full"), self.full_message, handler, max_kernels=self.max_kernels)

@@ -38,11 +38,12 @@ import time
 
 from typing import Any
 
-from tornado import web
 from traitlets import Float, Integer, Unicode
 
 from safari_kit.classroom.owners import user_id_of
 from safari_kit.classroom.page_sockets import PageSocketsMixin, close_reason
+from safari_kit.classroom.page_words import refusal
+from safari_kit.core.i18n import N_
 
 __all__ = ["LabHoldsMixin", "CLOSE_RECLAIMED"]
 
@@ -68,14 +69,14 @@ class LabHoldsMixin(PageSocketsMixin):
     reclaim_silent_seconds = Float(
         150.0, config=True, help="When the server is full, a newcomer's page takes the lab whose page has sent "
                                  "nothing for the longest time beyond this many seconds (0: never).")
-    browser_cap_message = Unicode(
+    browser_cap_message = Unicode(N_(
         "This browser already has {limit} labs open, the most the class server allows for one learner. "
-        "Close a tab you no longer use, then reload this page.",
+        "Close a tab you no longer use, then reload this page."),
         config=True, help="The page shown beyond labs_per_browser ({limit}).")
-    address_cap_message = Unicode(
+    address_cap_message = Unicode(N_(
         "This computer already has {limit} labs open, the most the class server allows for one computer. "
         "Close a tab you no longer use, then reload this page. If several of you share one connection "
-        "(a phone hotspot), tell your teacher.",
+        "(a phone hotspot), tell your teacher."),
         config=True, help="The page shown beyond labs_per_address ({limit}).")
     reclaimed_message = Unicode(
         "The class server was full and this page had been quiet for minutes, so its lab went to a classmate.",
@@ -157,7 +158,7 @@ class LabHoldsMixin(PageSocketsMixin):
                 continue
             which = "browser" if holder is self._holder_browser else "computer"
             self.log.warning("A %s holding %d labs asked for another: page refused", which, len(mine))
-            raise web.HTTPError(429, reason="Too many labs held", log_message=message.format(limit=cap))
+            raise refusal(429, N_("Too many labs held"), message, handler, limit=cap)
 
     # ------------------------------------------------------------------ a full server
     def _make_room_for(self, handler: Any) -> bool:

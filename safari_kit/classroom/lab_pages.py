@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import html
 
+from safari_kit.core.i18n import N_, SOURCE_LANGUAGE, _, language
+
 __all__ = ["why_not_whole", "waiting_page", "WAITING_MARKER"]
 
 #: in every waiting page (raw test clients look for it)
@@ -57,24 +59,31 @@ def why_not_whole(task, renderer, alive: bool) -> str | None:
     return None
 
 
-def waiting_page(message: str, retry_seconds: float = 3.0) -> str:
+#: the waiting page's title and heading (issue 30: in the learner's language, safari_kit.classroom.page_words)
+WAITING_TITLE = N_("Your lab is starting")
+
+
+def waiting_page(message: str, retry_seconds: float = 3.0, lang: str = SOURCE_LANGUAGE) -> str:
     """The whole HTML page a learner sees while the class server gets a lab ready for them.
 
     It asks for the app again after ``retry_seconds`` (a little more or less, so
     that a class does not ask all at once), with a ``<noscript>`` refresh for a
-    browser without scripts.
+    browser without scripts. ``lang``: the learner's language (the title, and ``message`` when the catalogue has
+    it: a teacher's own sentence stays as written).
 
     >>> page = waiting_page("Your lab is starting.")
     >>> "Your lab is starting." in page and WAITING_MARKER in page
     True
     """
     low, high = max(1.0, retry_seconds * 0.7), retry_seconds * 1.3
+    with language(lang):
+        title, message = _(WAITING_TITLE), _(message)
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{html.escape(lang.replace('_', '-'))}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <title>Your lab is starting</title>
+  <title>{html.escape(title)}</title>
   <noscript><meta http-equiv="refresh" content="{retry_seconds:g}"></noscript>
   <style>
     body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; background: #fafaf7;
@@ -90,7 +99,7 @@ def waiting_page(message: str, retry_seconds: float = 3.0) -> str:
 </head>
 <body>
   <main class="{WAITING_MARKER}" role="status" aria-live="polite">
-    <h1>Your lab is starting<span class="safari-dots"></span></h1>
+    <h1>{html.escape(title)}<span class="safari-dots"></span></h1>
     <p>{html.escape(message)}</p>
   </main>
   <script>

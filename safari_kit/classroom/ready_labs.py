@@ -71,6 +71,8 @@ from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Integer, Unicode
 
 from safari_kit.classroom.lab_pages import waiting_page, why_not_whole
+from safari_kit.classroom.page_words import request_language
+from safari_kit.core.i18n import N_
 from safari_kit.classroom.policy import KernelPolicy
 
 __all__ = ["ReadyLabsMixin", "pool_target"]
@@ -191,9 +193,9 @@ class ReadyLabsMixin(KernelPolicy):
                                               "page opens at once (0: no pool). Size it to the class.")
     spare_labs = Integer(2, config=True, help="Ready labs kept however many are in use (latecomers, reloads).")
     pool_check_interval = Float(10.0, config=True, help="Seconds between two looks at the pool's size.")
-    waiting_message = Unicode(
+    waiting_message = Unicode(N_(
         "The class is arriving together, so this can take up to a minute. Keep this page open: "
-        "your lab opens here by itself.",
+        "your lab opens here by itself."),
         config=True, help="What a learner's page says while no ready lab is whole yet (under 'Your lab is "
                           "starting').")
     waiting_retry_seconds = Float(2.0, config=True, help="A waiting page asks again after about this many seconds.")
@@ -409,7 +411,7 @@ class ReadyLabsMixin(KernelPolicy):
         if ready is None:
             if not pool:
                 self._refill(notebook_name, delay=0)
-            return self._waiting_page()
+            return self._waiting_page(handler)
         self._check_page(handler)
         pool.remove(ready)
         content = ready.result()
@@ -421,10 +423,10 @@ class ReadyLabsMixin(KernelPolicy):
         self._refill(notebook_name)  # Voilà's fill delay: the pool's size for one more lab in use
         return content["task"], renderer.rendered_cache, kernel_id
 
-    def _waiting_page(self):
+    def _waiting_page(self, handler=None):
         """(render task, snippets, kernel id) of the waiting page: Voilà's handler sends it as the whole page."""
         self.waiting_pages_served += 1
-        page = waiting_page(self.waiting_message, self.waiting_retry_seconds)
+        page = waiting_page(self.waiting_message, self.waiting_retry_seconds, request_language(handler))
         done = asyncio.get_running_loop().create_future()
         done.set_result(([page], _nothing()))
         return done, [page], None
@@ -442,7 +444,7 @@ class ReadyLabsMixin(KernelPolicy):
         if not self._no_start_slot():
             return
         self.waiting_pages_served += 1
-        raise web.Finish(waiting_page(self.waiting_message, self.waiting_retry_seconds))
+        raise web.Finish(waiting_page(self.waiting_message, self.waiting_retry_seconds, request_language(handler)))
 
     def _handed_out(self, kernel_id: str, handler) -> None:
         """A page has this kernel now: it is in use (the other policies: its owner, its grace, its hold)."""
