@@ -11,7 +11,7 @@ violation (issue 20's check of the lessons, made here since issue 28 so each les
 on the teachers' copies and only on the cells drawn after Run all). The lab a lesson is about (02, 03) is drawn
 whole: its chances panel and its cards. A matplotlib figure is drawn by JupyterLab's image renderer, which
 gives an image/png output no alt text (nothing in the output can set it): left out, as JupyterLab's own page is
-(printed for the record, never asserted).
+(run with ``pytest -s`` only, and printed for the record, never asserted).
 
 One test for all eight lessons (issue 28: it was written twice, for 00-03 and for 04-07). What differs per
 lesson is in :data:`LESSONS`: how the printouts are read (lessons 04-07 also read the notebook JupyterLab
@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.a11y import describe, failing, run_axe
+from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import ARTIFACTS, assert_clean, output_texts, run_all_cells, settle, switch_notebook
 
 pytestmark = pytest.mark.browser
@@ -133,7 +134,7 @@ def learner_page(browser):
     """One JupyterLab page for the eight lessons, each opened after the one before is closed and its kernel shut
     down, as a learner goes from lesson to lesson (issue 28: JupyterLab loaded once, not eight times).
     ``page.errors``: every page error so far; a test reads those after its start."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion=QUIET_MOTION)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -144,7 +145,7 @@ def learner_page(browser):
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.stem for lesson in LESSONS])
-def test_learner_copy_reads_cleanly(lesson, learner_page, js_errors, lab_server, learner_copies):
+def test_learner_copy_reads_cleanly(lesson, learner_page, js_errors, lab_server, learner_copies, request):
     stem = lesson.stem
     page = learner_page
     errors_before = len(page.errors)
@@ -176,10 +177,13 @@ def test_learner_copy_reads_cleanly(lesson, learner_page, js_errors, lab_server,
     axe = run_axe(page, OUTPUTS, exclude=[PLOTS])
     screens = _screens(page, stem)
     assert screens >= 3
-    page_wide = run_axe(page, "body", exclude=[OUTPUTS])
+    # JupyterLab's own page is axe'd for the record only: printed where the print is seen (pytest -s), not in a run
+    # that drops a passing test's output (make test: 8 axe runs of the whole page, about 7 CPU-s, issue 28)
+    page_wide = run_axe(page, "body", exclude=[OUTPUTS]) if request.config.getoption("capture") == "no" else None
     print(f"\n{stem}: {len(drawn)} outputs, {sum(1 for t in drawn if t.strip())} with text; {screens} screens; "
-          f"{len(failing(axe))} critical/serious\n"
-          f"{describe(axe)}\nJupyterLab's own page (not asserted): {describe(page_wide, limit=2)}")
+          f"{len(failing(axe))} critical/serious\n{describe(axe)}")
+    if page_wide is not None:
+        print(f"JupyterLab's own page (not asserted): {describe(page_wide, limit=2)}")
     assert not failing(axe), describe(failing(axe))
     if lesson.must_print:  # every output of the page and the saved ones
         assert (printed + "\n" + saved).count(lesson.must_print) >= lesson.min_count, (stem, lesson.must_print)
