@@ -29,6 +29,7 @@ from pathlib import Path
 from safari_kit.classroom.addresses import learner_urls
 from safari_kit.classroom.config import voila_config
 from safari_kit.classroom.hub_env import HubService, public_address
+from safari_kit.classroom.page_words import write_template_words
 from safari_kit.classroom.settings import ClassSettings
 from safari_kit.core.i18n import LANGUAGE_NAMES
 
@@ -153,6 +154,8 @@ def serve(notebook: str, settings: ClassSettings, print_fn=print, *, app_class=N
         raise OSError(f"notebook not found: {notebook}")
     check_port_free(settings.ip, settings.port)
     root = template_root()
+    # the app page's own sentences in the learner's language, the class's by default (issue 30)
+    write_template_words(root / "voila" / "templates" / "safari", settings.lang)
     config = voila_config(settings)
     if hub is not None:
         from safari_kit.classroom.hub import hub_config  # JupyterHub: imported with --hub only

@@ -97,3 +97,38 @@ def test_the_waiting_page_speaks_the_learners_language():
     assert es(message) in page and message not in page
     english = waiting_page(message, 2.0)
     assert '<html lang="en">' in english and "<title>Your lab is starting</title>" in english and message in english
+
+
+def _page_words(js: str, search: str, languages: list[str]) -> dict:
+    """Run the made page_words.js in node with a page address and browser languages; the words it picks."""
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (the static site's build needs it too)")
+    body = js.replace("{% raw %}", "").replace("{% endraw %}", "")
+    script = (f"var window = {{}}; var location = {{search: {json.dumps(search)}}};"
+              f"var navigator = {{languages: {json.dumps(languages)}}};\n{body}\n"
+              "console.log(JSON.stringify(window.safariPageWords()));")
+    return json.loads(subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout)
+
+
+def test_the_app_pages_own_sentences_follow_the_address_the_class_and_the_browser(tmp_path):
+    from safari_kit.classroom.page_words import TEMPLATE_WORDS, write_template_words
+
+    template = (TEMPLATES / "index.html.j2").read_text()
+    assert "{% include 'page_words.js' ignore missing %}" in template
+    for key, english in TEMPLATE_WORDS.items():  # the template's own English is the catalogue's
+        assert f"w('{key}', '{english.split(' (')[0]}" in template or key == "starting", key
+    assert TEMPLATE_WORDS["starting"] in template
+    spanish = {key: es(text) for key, text in TEMPLATE_WORDS.items()}
+    assert all(spanish[k] != TEMPLATE_WORDS[k] for k in spanish)
+    plain = write_template_words(tmp_path, None).read_text()
+    assert _page_words(plain, "?lang=es", ["en-US"]) == spanish
+    assert _page_words(plain, "", ["es-MX", "en"]) == spanish
+    assert _page_words(plain, "", ["en-US"]) == {}  # English: the template's own words
+    in_spanish_class = write_template_words(tmp_path, "es").read_text()
+    assert _page_words(in_spanish_class, "", ["en-US"]) == spanish
+    assert _page_words(in_spanish_class, "?lang=en", ["es"]) == {}  # the learner's own choice first

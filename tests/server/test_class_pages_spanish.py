@@ -2,7 +2,8 @@
 
 A class server with room for one lab: a second page is refused with its error page (503). Asked with ``?lang=es``,
 or by a browser that speaks Spanish, the page is Spanish (``lang="es"``, heading, sentence, link back); asked by
-an English browser it stays English (the control). Unit tests of the words: tests/class_pages.
+an English browser it stays English (the control). The app page holds its own sentences in Spanish too
+(page_words.js, which its script picks from). Unit tests of the words: tests/class_pages.
 """
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ def es(text: str) -> str:
 def test_the_full_server_page_is_in_the_learners_language():
     full = KernelCapMixin.full_message.default_value
     with class_server("--max-labs", "1", "--labs-per-minute", "0") as srv:
-        status, _page = Learner(srv).open_page()
+        status, page = Learner(srv).open_page()
         assert status == 200
+        # the app page's own sentences (while it starts, when its connection ends), in every language beside it
+        assert "window.safariPageWords" in page and "{% raw %}" not in page
+        assert es("Your lab is starting. Keep this page open.") in page
         pages = {"?lang=es": request(srv, "?lang=es"),
                  "Accept-Language: es-ES": request(srv, "", headers={"Accept-Language": "es-ES,es;q=0.9"}),
                  "English": request(srv, "", headers={"Accept-Language": "en-US,en;q=0.9"})}
