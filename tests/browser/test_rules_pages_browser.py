@@ -93,7 +93,10 @@ def test_the_pictures_are_what_the_card_table_draws_today(tmp_path, chromium_pat
     root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, str(root / "tools" / "draw_rules_cards.py"), "--out", str(tmp_path)],
                    check=True, capture_output=True, timeout=300)
-    for picture in (p for game in LR.GAMES for p in LR.pictures(game)):
+    from safari_kit.tutorial.learner_rules.notebook import page_languages
+
+    # every language's drawings (issue 30: the Spanish page's cards say Spanish words, knockout-K04.es.png)
+    for picture in (p for lang in page_languages() for game in LR.GAMES for p in LR.pictures(game, lang)):
         stored, fresh = picture.path.read_bytes(), (tmp_path / picture.file_name).read_bytes()
         if picture.file_name.endswith(".svg"):
             assert fresh == stored, f"{picture.file_name} is stale: run tools/draw_rules_cards.py"
