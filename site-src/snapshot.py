@@ -10,8 +10,8 @@ node, with the site's own runtime: site-src/make_snapshot.mjs). The browser's ke
 One snapshot serves both kinds of page: it holds the app's imports and the lessons' (``LESSON_IMPORTS``: the
 ``%pip`` machinery, completion). Both are 36.3 MB of memory (the heap grows by whole pages): the lessons' imports
 add 1 KB, and 1.7 MB to the gzip copy (9.8 -> 11.5 MB), where a second snapshot would be another 36 MB to make
-and another 11.5 MB download for a learner who visits both. A lesson's visit costs the browser 1.4-1.9 CPU-s
-less with it (docs/teachers.md, the lessons' figures).
+and another 11.5 MB download for a learner who visits both. A lesson's visit costs the browser 1.4-1.8 CPU-s
+less with it uncapped, and is ready 11-15 s sooner at a quarter core (tools/measure_lesson_start.py).
 
 What it takes (Pyodide 0.29.0: the options are private, tied to the exact runtime build, its ``BUILD_ID``):
 

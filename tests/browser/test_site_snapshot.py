@@ -1,7 +1,7 @@
-"""The app page's kernel restored from its memory snapshot (issue 31, item 1), on the offline site.
+"""The app page's and the lessons' kernel restored from the memory snapshot (issue 31, item 1), offline site.
 
 ``make site OFFLINE=1`` (the shared ``offline_site`` build) makes the snapshot in node and names it in the app
-page's settings (site-src/snapshot.py). What runs here:
+page's settings and in the lessons' (the site's jupyter-lite.json; site-src/snapshot.py). What runs here:
 
 * in chromium, the site served by its own ``serve.py`` handler (the snapshot goes gzip-compressed): the kernel
   worker says it restored the snapshot (``self.safariSnapshot``, set by site-src/snapshot_loader.js), and every
@@ -11,13 +11,18 @@ page's settings (site-src/snapshot.py). What runs here:
   same words (the chooser's text, each lab's buttons) as on the restored page, and no other sentence;
 * the app page's style sheets, cut at build time to what the app shows (site-src/app_page_css.py): with every
   lab open, no element of the page needs a rule that was dropped;
+* a lesson (JupyterLite) restored from the same snapshot: ``%pip install`` of a wheel the site serves and a
+  completion that needs jedi work, two visits draw different numbers, and the damaged copy starts the lesson the
+  usual way with the same words (no note, no dialog);
 * in node, through the same loader (tests/browser/snapshot_restore_probe.mjs): two restores draw different
   random numbers (and, without the reseeding, the same: the check can see it); a snapshot of another runtime
-  build and a missing one start cold; and a build whose Python holds a JS object it cannot save stops, naming it.
+  build and a missing one start cold, and so do a lesson's cut-short file and failing restore; and a build whose
+  Python holds a JS object it cannot save stops, naming it.
 
 The browser visits are shared (issue 28): one restored visit opens and plays every lab and serves the
 every-lab test, the style sheets' test, the first of the two visits and the damaged snapshot's comparison; a
-second restored visit deals Knockout once more; the damaged copy is visited once.
+second restored visit deals Knockout once more; the damaged copy is visited once. The lessons: one restored visit
+(%pip, completion, the first draw), a second for the other draw, one of the damaged copy.
 """
 from __future__ import annotations
 
