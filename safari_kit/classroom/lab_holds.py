@@ -43,7 +43,7 @@ from traitlets import Float, Integer, Unicode
 from safari_kit.classroom.owners import user_id_of
 from safari_kit.classroom.page_sockets import PageSocketsMixin, close_reason
 from safari_kit.classroom.page_words import refusal
-from safari_kit.core.i18n import N_
+from safari_kit.core.i18n import N_, _
 
 __all__ = ["LabHoldsMixin", "CLOSE_RECLAIMED"]
 
@@ -78,8 +78,8 @@ class LabHoldsMixin(PageSocketsMixin):
         "Close a tab you no longer use, then reload this page. If several of you share one connection "
         "(a phone hotspot), tell your teacher."),
         config=True, help="The page shown beyond labs_per_address ({limit}).")
-    reclaimed_message = Unicode(
-        "The class server was full and this page had been quiet for minutes, so its lab went to a classmate.",
+    reclaimed_message = Unicode(N_(
+        "The class server was full and this page had been quiet for minutes, so its lab went to a classmate."),
         config=True, help="What a page says when its lab is given to a newcomer; at most 120 bytes.")
 
     def __init__(self, **kwargs):
@@ -209,7 +209,7 @@ class LabHoldsMixin(PageSocketsMixin):
         self._reclaiming.add(kernel_id)
         for page in list(self._page_sockets.get(kernel_id, ())):
             try:
-                page.close(CLOSE_RECLAIMED, close_reason(self.reclaimed_message))
+                page.close(CLOSE_RECLAIMED, close_reason(_(self.reclaimed_message)))
             except Exception:  # noqa: BLE001 - an already closed socket
                 self.log.debug("could not close a websocket of %s", kernel_id, exc_info=True)
         task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))

@@ -17,6 +17,7 @@ from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Integer, Unicode
 
 from safari_kit.classroom.policy import KernelPolicy
+from safari_kit.core.i18n import N_, _
 
 __all__ = ["MemoryCapMixin", "CLOSE_MEMORY", "kernel_memory_bytes", "kernel_pid", "process_trees_rss"]
 
@@ -64,7 +65,7 @@ def process_trees_rss(pids: Iterable[int]) -> dict[int, int]:
     """Resident bytes of each process in ``pids`` with all its descendants (0 for one that is gone), one scan."""
     table = _process_table()
     children: dict[int, list[int]] = collections.defaultdict(list)
-    for pid, (ppid, _) in table.items():
+    for pid, (ppid, _rss) in table.items():
         children[ppid].append(pid)
     totals = {}
     for root in pids:
@@ -102,8 +103,8 @@ class MemoryCapMixin(KernelPolicy):
     memory_limit_mb = Integer(512, config=True, help="Resident memory of one kernel, in MB (0: no cap); "
                                                      "a kernel over it is shut down and its page says so.")
     memory_check_interval = Float(5.0, config=True, help="Seconds between two readings of kernels' memory.")
-    memory_message = Unicode(
-        "This lab used more than {limit_mb} MB of the server's memory, so the server stopped it.",
+    memory_message = Unicode(N_(
+        "This lab used more than {limit_mb} MB of the server's memory, so the server stopped it."),
         config=True, help="What the page says when its kernel is stopped for memory ({limit_mb}); "
                           "at most 120 bytes (a websocket close reason).")
 
@@ -174,7 +175,7 @@ class MemoryCapMixin(KernelPolicy):
                 over.append(kid)
                 self.log.warning("Kernel %s uses %.0f MB, over the %d MB cap: stopping it",
                                  kid, rss / 1e6, self.memory_limit_mb)
-                reason = self.memory_message.format(limit_mb=self.memory_limit_mb).encode()[:120].decode(
+                reason = _(self.memory_message).format(limit_mb=self.memory_limit_mb).encode()[:120].decode(
                     "utf-8", "ignore")
                 self._close_websockets(kid, CLOSE_MEMORY, reason)
         if over:

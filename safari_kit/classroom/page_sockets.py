@@ -32,6 +32,7 @@ from tornado import web
 from traitlets import Integer, Unicode
 
 from safari_kit.classroom.policy import KernelPolicy
+from safari_kit.core.i18n import N_, _
 
 __all__ = ["PageSocketsMixin", "CLOSE_FLOOD", "CLOSE_TOO_MANY_WINDOWS", "BUDGET_WINDOW", "close_reason",
            "frame_is_sane"]
@@ -91,13 +92,13 @@ class PageSocketsMixin(KernelPolicy):
     max_sockets_per_lab = Integer(
         3, config=True, help="Kernel websockets open at once on one lab (0: no cap); a new one beyond it closes "
                              "the oldest, with a sentence.")
-    flood_message = Unicode(
+    flood_message = Unicode(N_(
         "This page sent more than {limit_mb:.1f} MB in {window:g} seconds, more than the class server allows, "
-        "so the server closed its connection.",
+        "so the server closed its connection."),
         config=True, help="What the page says when it passes page_bytes_per_window ({limit_mb}, {window}); "
                           "at most 120 bytes.")
-    too_many_windows_message = Unicode(
-        "This lab was opened in too many windows at once, so the server closed this one.",
+    too_many_windows_message = Unicode(N_(
+        "This lab was opened in too many windows at once, so the server closed this one."),
         config=True, help="What an older window of a lab says when a newer one passes max_sockets_per_lab; "
                           "at most 120 bytes.")
 
@@ -129,7 +130,8 @@ class PageSocketsMixin(KernelPolicy):
                 kernel_id, len(sockets), self.max_sockets_per_lab)
             for old in list(sockets)[:extra]:
                 sockets.pop(old, None)
-                self._close_page_socket(kernel_id, old, CLOSE_TOO_MANY_WINDOWS, self.too_many_windows_message)
+                self._close_page_socket(kernel_id, old, CLOSE_TOO_MANY_WINDOWS,
+                                        _(self.too_many_windows_message))
 
     def page_socket_closed(self, kernel_id: str, handler) -> None:
         sockets = self._page_sockets.get(kernel_id)
@@ -182,4 +184,4 @@ class PageSocketsMixin(KernelPolicy):
         return False
 
     def _flood_text(self) -> str:
-        return self.flood_message.format(limit_mb=self.page_bytes_per_window / 1e6, window=BUDGET_WINDOW)
+        return _(self.flood_message).format(limit_mb=self.page_bytes_per_window / 1e6, window=BUDGET_WINDOW)

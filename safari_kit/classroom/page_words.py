@@ -42,8 +42,8 @@ def request_language(handler: Any) -> str:
         lang = known_language(tag) if tag else None
         if lang is not None:
             return lang
-    request = getattr(handler, "request", None)
-    header = request.headers.get("Accept-Language") if request is not None else None
+    headers = getattr(getattr(handler, "request", None), "headers", None)
+    header = headers.get("Accept-Language") if headers is not None else None
     return best_language(header) if header else SOURCE_LANGUAGE
 
 

@@ -132,3 +132,29 @@ def test_the_app_pages_own_sentences_follow_the_address_the_class_and_the_browse
     in_spanish_class = write_template_words(tmp_path, "es").read_text()
     assert _page_words(in_spanish_class, "", ["en-US"]) == spanish
     assert _page_words(in_spanish_class, "?lang=en", ["es"]) == {}  # the learner's own choice first
+
+
+def test_the_reasons_a_lab_is_closed_speak_the_classs_language_and_fit_a_close_frame(monkeypatch):
+    """A lab's connection closed by the server (memory, a flood, too many windows, its lab given to a classmate):
+    the reason is said in the class's language (``--lang es``: the server's $SAFARI_KIT_LANG), within the 120 bytes
+    a websocket close reason holds."""
+    from safari_kit.classroom.lab_holds import LabHoldsMixin
+    from safari_kit.classroom.memory_cap import MemoryCapMixin
+    from safari_kit.classroom.page_sockets import PageSocketsMixin
+
+    class Flood(PageSocketsMixin):
+        def __init__(self) -> None:  # only the settings: no kernel manager behind it
+            pass
+
+    reasons = {"memory": (MemoryCapMixin.memory_message.default_value, {"limit_mb": 1024}),
+               "windows": (PageSocketsMixin.too_many_windows_message.default_value, {}),
+               "reclaimed": (LabHoldsMixin.reclaimed_message.default_value, {})}
+    for what, (english, values) in reasons.items():
+        spanish = es(english).format(**values)
+        assert spanish != english.format(**values) and len(spanish.encode()) <= 120, (what, spanish)
+    flood = Flood()
+    english = flood._flood_text()
+    monkeypatch.setenv(LANGUAGE_ENV, "es")
+    spanish = flood._flood_text()
+    assert english.startswith("This page sent more than 4.2 MB in 10 seconds") and spanish.startswith("Esta página")
+    assert len(spanish.encode()) <= 120
