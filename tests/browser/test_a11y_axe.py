@@ -1,26 +1,49 @@
-"""axe-core (pinned, offline: tests/browser/a11y.py) finds no critical or serious violation in the kit's DOM.
+"""The classroom app (Voilà, ``make app``) at 1366x768, visited once for three checks (issue 28).
 
-* ``test_axe_app_chooser_and_every_lab`` (Voilà, ``make app``, 1366x768): the chooser before any lab is
-  opened, then every lab of the chooser (both games' Identification, Challenge, Full game, Rules
-  tutorial, Knockout, the three Simulation entries), each just opened and, for the card-table labs, after
-  each of up to 6 actions (the button to press now, else a card or place not pressed yet), scoped to
-  ``.safari-app``. Before the fixes axe found: the chooser's ``<select>`` with no accessible name (every
-  lab), white text on the orange "Next turn" button (2.7:1) and on the "Named: ..." badge (2.6:1), the
-  sliders' handles with no name (Full game, Simulation), white names on the Pals' heads (4.3:1, Knockout),
-  grey "knowing nothing" text (4.47:1, Identification), the Simulation lab's tab labels (4.45:1).
-* the lessons: tests/browser/test_learner_lessons_browser.py runs axe on every output of each learner's copy
-  in JupyterLab (the kit's outputs; JupyterLab's own page is printed for the record, never asserted), while it
-  reads them: each lesson is run once for both (issue 28).
-* the offline static site's app page: in tests/browser/test_site_browser.py's play test (it shares the site's
-  build and that test's page).
+One page (:func:`app_tour`) opens the app, then every lab of the chooser in turn (both games' Identification,
+Challenge, Full game, Rules tutorial, Knockout, the three Simulation entries) and makes, in each, the checks of
+the three files that each opened the app at 1366x768 for themselves before issue 28 (three Voilà pages, three
+kernels, the Challenge lab opened three times and four labs twice, for the same page at the same size):
+
+* axe-core (pinned, offline: tests/browser/a11y.py) finds no critical or serious violation in the kit's DOM
+  (``.safari-app``): the chooser before any lab is opened, each lab just opened and, for the card-table labs,
+  after each of up to 6 actions (the button to press now, else a card or place not pressed yet). Before the
+  fixes axe found: the chooser's ``<select>`` with no accessible name (every lab), white text on the orange
+  "Next turn" button (2.7:1) and on the "Named: ..." badge (2.6:1), the sliders' handles with no name (Full
+  game, Simulation), white names on the Pals' heads (4.3:1, Knockout), grey "knowing nothing" text (4.47:1,
+  Identification), the Simulation lab's tab labels (4.45:1). ``test_axe_app_chooser_and_every_lab``.
+* a whole turn is played without scrolling in Identification, Challenge, Knockout and Full game
+  (tests/browser/test_no_scroll.py's rules, its :class:`Screen` and its players, as in JupyterLab there).
+  ``test_a_whole_turn_in_the_app_without_scrolling[<lab>]``.
+* the Challenge lab has no sideways scrollbar, nor has the page (issue 17, tests/browser/test_table_words_browser.py
+  makes the same check in JupyterLab). ``test_in_the_app_the_challenge_lab_scrolls_not_sideways``.
+
+In each lab the checks run in this order: the lab is opened (the page scrolled to its top first); axe on the lab
+just opened; the sideways check (Challenge); the whole turn; then axe's actions, each followed by axe (the deals
+are secret: each run sees other states anyway). A check that fails is recorded with its lab, its message and a
+screenshot (``test-artifacts/app-tour-<check>-<lab>.png``) and the tour goes on to the next check and lab; each
+test then fails on its own checks' records only, naming the check and the lab. Page errors are recorded with the
+check and lab that was running: a test fails on those of its own checks and of opening its labs.
+
+Elsewhere: the lessons (axe on every output of each learner's copy in JupyterLab:
+tests/browser/test_learner_lessons_browser.py), the offline static site's app page (tests/browser/test_site_browser.py's
+play test).
 """
 from __future__ import annotations
+
+import contextlib
+import traceback
+from dataclasses import dataclass, field
 
 import pytest
 
 from safari_kit.widgets.app import LABS
 from tests.browser.a11y import describe, failing, run_axe
+from tests.browser.conftest import QUIET_MOTION
+from tests.browser.helpers import screenshot
 from tests.browser.test_app_voila import button
+from tests.browser.test_no_scroll import PLAY, Screen
+from tests.browser.test_table_words_browser import SCROLLBARS
 
 pytestmark = pytest.mark.browser
 
@@ -39,11 +62,21 @@ APP_LABS = (
 )
 #: actions played in each card-table lab, axe after each (the deals are secret: each run sees other states)
 ACTIONS = 6
+#: the labs where a whole turn is played without scrolling: (game, lab) -> (test_no_scroll's player, the lab's root)
+TURNS = {
+    ("Safari Witness", "Identification"): ("identification", ".safari-identification-lab"),
+    ("Safari Witness", "Challenge"): ("challenge", ".safari-challenge-lab"),
+    ("Safari Knockout", "Knockout"): ("knockout", ".safari-knockout-lab"),
+    ("Safari Witness", "Full game"): ("fullgame", ".safari-fullgame-lab"),
+}
+SIDEWAYS = ("Safari Witness", "Challenge")
+WIDTH, HEIGHT = 1366, 768
 
 
 @pytest.fixture
 def laptop(browser, js_errors):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    """A page of its own at 1366x768 (tests/browser/test_a11y_vision.py uses it)."""
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
@@ -100,21 +133,155 @@ def one_action(page, done: set[str]) -> str:
     return what
 
 
-def test_axe_app_chooser_and_every_lab(laptop, js_errors, voila_app):
-    page = laptop
-    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
-    found: dict[str, list[dict]] = {"chooser": run_axe(page, APP_ROOT)}
-    for game, lab, ready in APP_LABS:
-        choose(page, game, lab, ready)
-        found[f"{game} / {lab}"] = run_axe(page, APP_ROOT)
-        done: set[str] = set()
-        for step in range(ACTIONS if ".st-card" in ready else 0):
-            what = one_action(page, done)
-            found[f"{game} / {lab}, action {step + 1}: {what}"] = run_axe(page, APP_ROOT)
-    for where, violations in found.items():
+# ----------------------------------------------------------------------------- the tour
+@dataclass
+class AppTour:
+    """What the one visit found. ``failed[(check, lab)]``: how a check failed in a lab (its message, the last
+    frames of its traceback, the screenshot); ``done``: the (check, lab) that ran to their end; ``errors``: the
+    page's uncaught errors as (check, lab, error), the check running when each came; ``axe``: axe's violations
+    by where they were seen (the chooser, a lab just opened, a lab after an action)."""
+    axe: dict[str, list[dict]] = field(default_factory=dict)
+    failed: dict[tuple[str, str], str] = field(default_factory=dict)
+    done: set[tuple[str, str]] = field(default_factory=set)
+    errors: list[tuple[str, str, str]] = field(default_factory=list)
+    now: tuple[str, str] = ("open", "the chooser")
+
+    @contextlib.contextmanager
+    def check(self, page, check: str, lab: str):
+        """Run one check of one lab: a failure is recorded (not raised) so the tour goes on."""
+        self.now = (check, lab)
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001 - an assertion or a wait that timed out: recorded for its test
+            frames = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=-3))
+            try:
+                shot = screenshot(page, f"app-tour-{check}-{lab}")
+            except Exception:  # noqa: BLE001 - the page may be gone
+                shot = "(no screenshot)"
+            self.failed[(check, lab)] = f"{type(exc).__name__}: {exc}\n{frames}screenshot: {shot}"
+        else:
+            self.done.add((check, lab))
+
+    def problems(self, check: str, labs: list[str], opening: bool = True) -> list[str]:
+        """What went wrong for ``check`` in ``labs``: the lab did not open, the check failed or did not run, a page
+        error came while the check ran (or while the lab opened: ``opening``). Empty: the check passed in every
+        lab."""
+        out = []
+        for lab in labs:
+            if ("open", lab) in self.failed:
+                if opening:
+                    out.append(f"[{check}] {lab}: the lab did not open, so nothing was checked:\n"
+                               f"{self.failed[('open', lab)]}")
+            elif (check, lab) in self.failed:
+                out.append(f"[{check}] {lab}: {self.failed[(check, lab)]}")
+            elif (check, lab) not in self.done:
+                out.append(f"[{check}] {lab}: the check did not run")
+            whens = ("open", check) if opening else (check,)
+            out += [f"[{check}] {lab}: page error while {when}: {error}"
+                    for when, where, error in self.errors if where == lab and when in whens]
+        return out
+
+
+def lab_name(game: str, lab: str) -> str:
+    return f"{game} / {lab}"
+
+
+def open_in_tour(page, game: str, lab: str, ready: str) -> None:
+    """:func:`choose` from the top of the page, then wait until the lab open before has left the page (``ready``
+    may match it: the two tutorials and the Simulation labs share their selectors)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    old = page.locator(f"{APP_ROOT} .safari-lab").first
+    old = old.element_handle() if old.count() else None
+    choose(page, game, lab, ready)
+    if old is not None:
+        page.wait_for_function("(el) => !el.isConnected", arg=old, timeout=60_000)
+        page.locator(f"{APP_ROOT} {ready}").first.wait_for(timeout=120_000)
+
+
+def no_sideways_scroll(page) -> None:
+    """The Challenge lab just opened: no element of it scrolls sideways, nor does the page (issue 17)."""
+    scope = page.locator(".safari-app .safari-challenge-lab").first
+    scope.locator(".safari-why").wait_for()
+    bars = scope.evaluate(SCROLLBARS)
+    page_bar = page.evaluate("() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
+    scope.locator(".safari-side").evaluate("(el) => el.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(300)
+    screenshot(page, "issue17-app-challenge-why")
+    assert bars == [], bars
+    assert page_bar <= 0, f"the app page scrolls sideways by {page_bar} px"
+
+
+def whole_turn(page, name: str, root: str) -> None:
+    """test_no_scroll's whole turn in the lab just opened: every control inside the visible area before its click,
+    and nothing scrolled after the turn."""
+    sel = f"{APP_ROOT} {root}"
+    screen = Screen(page, sel)
+    PLAY[name](page, page.locator(sel).first, screen, f"noscroll-app-{name}")
+    screen.assert_not_scrolled()
+    assert screen.clicks >= 2, name
+    assert "Something went wrong" not in page.locator(sel).first.inner_text(), name
+
+
+@pytest.fixture(scope="module")
+def app_tour(browser, voila_app):
+    """The one visit of the app at 1366x768; -> :class:`AppTour`."""
+    tour = AppTour()
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion=QUIET_MOTION)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda exc: tour.errors.append((*tour.now, f"pageerror: {exc}")))
+    try:
+        page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+        page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
+        with tour.check(page, "axe", "the chooser"):
+            tour.axe["chooser"] = run_axe(page, APP_ROOT)
+        for game, lab, ready in APP_LABS:
+            where = lab_name(game, lab)
+            with tour.check(page, "open", where):
+                open_in_tour(page, game, lab, ready)
+            if ("open", where) in tour.failed:
+                continue
+            with tour.check(page, "axe", where):  # just opened: before any other check touches it
+                tour.axe[where] = run_axe(page, APP_ROOT)
+            if (game, lab) == SIDEWAYS:
+                with tour.check(page, "sideways", where):
+                    no_sideways_scroll(page)
+            if (game, lab) in TURNS:
+                with tour.check(page, "turn", where):
+                    whole_turn(page, *TURNS[(game, lab)])
+            if ".st-card" in ready:
+                with tour.check(page, "axe actions", where):
+                    pressed: set[str] = set()
+                    for step in range(ACTIONS):
+                        what = one_action(page, pressed)
+                        tour.axe[f"{where}, action {step + 1}: {what}"] = run_axe(page, APP_ROOT)
+        tour.now = ("end", "")
+        yield tour
+    finally:
+        context.close()
+
+
+def test_axe_app_chooser_and_every_lab(app_tour):
+    for where, violations in app_tour.axe.items():
         print(f"\n{where}: {len(failing(violations))} critical/serious, {len(violations)} in all\n"
               f"{describe(violations)}")
-    bad = {where: describe(failing(v)) for where, v in found.items() if failing(v)}
+    labs = [lab_name(game, lab) for game, lab, _ in APP_LABS]
+    card_labs = [lab_name(game, lab) for game, lab, ready in APP_LABS if ".st-card" in ready]
+    problems = app_tour.problems("axe", ["the chooser", *labs])
+    problems += app_tour.problems("axe actions", card_labs, opening=False)  # an opening is reported once, above
+    problems += [f"page error after the tour: {error}" for when, _, error in app_tour.errors if when == "end"]
+    assert not problems, "\n".join(problems)
+    bad = {where: describe(failing(v)) for where, v in app_tour.axe.items() if failing(v)}
     assert not bad, "\n".join(f"{where}:\n{text}" for where, text in bad.items())
-    assert not js_errors, js_errors
+
+
+@pytest.mark.parametrize("lab", [lab_name(*key) for key in TURNS], ids=[name for name, _ in TURNS.values()])
+def test_a_whole_turn_in_the_app_without_scrolling(app_tour, lab):
+    problems = app_tour.problems("turn", [lab])
+    assert not problems, "\n".join(problems)
+
+
+def test_in_the_app_the_challenge_lab_scrolls_not_sideways(app_tour):
+    """The classroom app (Voilà) at 1366x768: the Challenge lab, its own secret deal."""
+    problems = app_tour.problems("sideways", [lab_name(*SIDEWAYS)])
+    assert not problems, "\n".join(problems)

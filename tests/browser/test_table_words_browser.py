@@ -12,7 +12,9 @@ Issue 17 found, on a school laptop's screen:
 * a horizontal scrollbar sat under the Challenge lab's "Why this position" box.
 
 Each is checked in the page (what the learner sees, read from the DOM) and shot at 1366x768:
-``test-artifacts/issue17-*.png``.
+``test-artifacts/issue17-*.png``. The classroom app's Challenge lab (Voilà, 1366x768) is checked for sideways
+scrolling with :data:`SCROLLBARS` by the one visit of the app in tests/browser/test_a11y_axe.py
+(``test_in_the_app_the_challenge_lab_scrolls_not_sideways``; issue 28: one visit for three files' checks).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import re
 
 import pytest
 
+from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import open_and_run, screenshot, write_notebook
 from tests.browser.test_no_scroll import widget_button
 
@@ -42,7 +45,7 @@ LABS = [(".safari-tutorial", 0), (".safari-tutorial", 1), (".safari-knockout-lab
 @pytest.fixture(scope="module")
 def laptop(browser, lab_server):
     """One notebook holding the four labs, opened once at 1366x768 (one kernel start for all the tests)."""
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion=QUIET_MOTION)
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     errors: list[str] = []
@@ -150,7 +153,7 @@ def test_the_longest_names_are_never_cut(laptop):
     assert not page.errors, page.errors
 
 
-_SCROLLBARS = """(root) => {
+SCROLLBARS = """(root) => {
     // every element of the lab that scrolls sideways (a scrollbar the learner sees), with its size
     const out = [];
     for (const el of [root, ...root.querySelectorAll('*')]) {
@@ -168,7 +171,7 @@ def test_challenge_why_box_has_no_scrollbar(laptop):
     why = scope.locator(".safari-why")
     why.wait_for()
     assert "Why this position" in why.inner_text()
-    bars = scope.evaluate(_SCROLLBARS)
+    bars = scope.evaluate(SCROLLBARS)
     assert bars == [], bars
     box, side = why.bounding_box(), scope.locator(".safari-side").bounding_box()
     assert box["x"] + box["width"] <= side["x"] + side["width"] + 1, (box, side)
@@ -183,7 +186,7 @@ def test_challenge_why_box_has_no_scrollbar(laptop):
 def test_no_lab_here_scrolls_sideways(laptop, i):
     """The same check on each lab of this notebook (each has a side column beside its table)."""
     scope = lab(laptop, i)
-    bars = scope.evaluate(_SCROLLBARS)
+    bars = scope.evaluate(SCROLLBARS)
     assert bars == [], (LABS[i], bars)
 
 
@@ -205,30 +208,3 @@ def test_a_challenge_title_keeps_the_places_on_one_row(laptop):
     assert len(tops) == 7 and len(set(tops)) == 1, tops
     screenshot(page, "issue17-challenge-started")
     assert not page.errors, page.errors
-
-
-def test_in_the_app_the_challenge_lab_scrolls_not_sideways(browser, voila_app):
-    """The classroom app (Voilà) at 1366x768: the same Challenge lab, its own secret deal."""
-    from tests.browser.test_app_voila import open_lab
-
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    try:
-        page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-        page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
-        open_lab(page, "Safari Witness", "Challenge", ".safari-challenge-lab")
-        scope = page.locator(".safari-app .safari-challenge-lab").first
-        scope.locator(".safari-why").wait_for()
-        bars = scope.evaluate(_SCROLLBARS)
-        page_bar = page.evaluate("() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
-        scope.locator(".safari-side").evaluate("(el) => el.scrollIntoView({block: 'end'})")
-        page.wait_for_timeout(300)
-        screenshot(page, "issue17-app-challenge-why")
-        assert bars == [], bars
-        assert page_bar <= 0, f"the app page scrolls sideways by {page_bar} px"
-        assert not errors, errors
-    finally:
-        context.close()
