@@ -60,11 +60,11 @@ if WAIT_POLLING_MS:
 
 #: the motion a page of a test that does not look at motion asks for (``browser.new_context(reduced_motion=...)``).
 #: table.css makes every selectable card glow (a box-shadow animation, never still): Chromium draws such a page 60
-#: times a second for as long as it is open, 0.26 CPU-s a second for 12 glowing cards idle, 0.005 with
-#: ``reduce`` (issue 28: tools/motion_cost.py, a page of table.css and 12 cards, 15 s each, twice). ``reduce`` stops the glow and the
-#: cards' lift on hover (transforms and box-shadows: no layout, no colour axe reads). Used by the tests that check
-#: layout, words or axe (test_a11y_axe's tour, test_no_scroll, test_table_words_browser, the learners' lessons);
-#: a test of motion itself sets its own (test_a11y_touch). SAFARI_TEST_MOTION=no-preference: the default again.
+#: times a second for as long as it is open, 0.26 CPU-s a second for 12 glowing cards idle, 0.005 with ``reduce``
+#: (issue 28: tools/motion_cost.py, a page of table.css and 12 cards, 15 s each, twice). ``reduce`` stops the glow
+#: and the cards' lift on hover (transforms and box-shadows: no layout, no colour axe reads). Used by the tests that
+#: check layout, words or axe (test_a11y_axe's tour, test_no_scroll, test_table_words_browser, the learners'
+#: lessons); a test of motion itself sets its own (test_a11y_touch). SAFARI_TEST_MOTION=no-preference: the default.
 QUIET_MOTION = os.environ.get("SAFARI_TEST_MOTION", "reduce")
 STARTUP_TIMEOUT = 60
 
