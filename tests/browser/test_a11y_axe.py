@@ -146,6 +146,9 @@ class AppTour:
     errors: list[tuple[str, str, str]] = field(default_factory=list)
     now: tuple[str, str] = ("open", "the chooser")
 
+    def __repr__(self) -> str:  # what pytest prints of the fixture beside a failure: short
+        return f"AppTour({len(self.done)} checks passed, {len(self.failed)} failed, {len(self.errors)} page errors)"
+
     @contextlib.contextmanager
     def check(self, page, check: str, lab: str):
         """Run one check of one lab: a failure is recorded (not raised) so the tour goes on."""
@@ -285,3 +288,25 @@ def test_in_the_app_the_challenge_lab_scrolls_not_sideways(app_tour):
     """The classroom app (Voilà) at 1366x768: the Challenge lab, its own secret deal."""
     problems = app_tour.problems("sideways", [lab_name(*SIDEWAYS)])
     assert not problems, "\n".join(problems)
+
+
+def test_a_failed_check_is_reported_by_its_own_test_only():
+    """The tour's records (no browser): a check that fails in one lab is reported for that check and that lab, with
+    its message; a lab that did not open is reported by every check of it; page errors go to the check that ran."""
+    tour = AppTour()
+    with tour.check(None, "open", "A"):
+        pass
+    with tour.check(None, "turn", "A"):
+        raise AssertionError("the Play button is outside the visible area")
+    with tour.check(None, "axe", "A"):
+        tour.errors.append((*tour.now, "pageerror: boom"))
+    with tour.check(None, "open", "B"):
+        raise TimeoutError("no table")
+    turn = tour.problems("turn", ["A"])
+    assert len(turn) == 1 and turn[0].startswith("[turn] A: AssertionError: the Play button is outside"), turn
+    assert "(no screenshot)" in turn[0]  # no page here: the record says so instead of failing
+    assert tour.problems("axe", ["A"]) == ["[axe] A: page error while axe: pageerror: boom"]
+    assert tour.problems("sideways", ["A"]) == ["[sideways] A: the check did not run"]
+    assert [p.split(":")[0] for p in tour.problems("axe", ["B"])] == ["[axe] B"]
+    assert "did not open" in tour.problems("axe", ["B"])[0] and "no table" in tour.problems("axe", ["B"])[0]
+    assert tour.problems("axe actions", ["B"], opening=False) == []
