@@ -112,13 +112,15 @@ def test_the_site_serves_learners_the_answer_free_student_copies(offline_site, t
 
     root = offline_site.root
     assert json.loads((root / "BUILD.json").read_text())["teacher"] is False
-    students = {p.name: json.loads(p.read_text()) for p, _ in write_student_copies(REPO / "notebooks", tmp_path)}
+    # every language's lessons (notebooks/es/, issue 30), keyed by their path under notebooks/
+    students = {p.relative_to(tmp_path).as_posix(): json.loads(p.read_text())
+                for p, _ in write_student_copies(REPO / "notebooks", tmp_path, languages=True)}
     served = {p.relative_to(root / "files").as_posix(): p for p in (root / "files").rglob("*.ipynb")}
     assert set(served) == {f"notebooks/{name}" for name in students}, sorted(served)   # no teacher/ folder
     problems = []
     for rel, path in served.items():
         nb = json.loads(path.read_text())
-        assert _cells(nb) == _cells(students[Path(rel).name]), f"{rel} is not the student copy"
+        assert _cells(nb) == _cells(students[rel.removeprefix("notebooks/")]), f"{rel} is not the student copy"
         problems += _answer_free(nb, Path(rel).name)
     # the contents index (what JupyterLite's file browser lists), and any content it carries
     index = {p.relative_to(root / "api" / "contents").as_posix(): json.loads(p.read_text())
@@ -136,7 +138,8 @@ def test_the_site_serves_learners_the_answer_free_student_copies(offline_site, t
     config = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
     for page in pages:
         nb = json.loads(config.search(page.read_text()).group(1))["notebookSrc"]
-        assert _cells(nb) == _cells(students[page.with_suffix(".ipynb").name]), page
+        rel = page.relative_to(root / "voici" / "render" / "notebooks").with_suffix(".ipynb").as_posix()
+        assert _cells(nb) == _cells(students[rel]), page
         problems += _answer_free(nb, page.with_suffix(".ipynb").name)
     assert not problems, "\n".join(problems)
 
