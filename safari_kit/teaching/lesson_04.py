@@ -139,12 +139,13 @@ register(Exercise(
 
 def _best_item_hint() -> str:
     """The best-item exercise's hint, naming two data items as the labs write them in the learner's language
-    (a Spanish learner read "weight" and "top speed" in English here)."""
+    (a Spanish learner read "weight" and "top speed" in English here). Its examples are the lesson's own, weight
+    and lifespan: neither is the answer (the hint once gave "top speed", the Impala's best item)."""
     from safari_kit.presentation.table_words import ITEM_SHORT
 
-    return _('Answer with an item\'s name in quotes, such as "{weight}" or "{top_speed}". To see the Impala\'s '
+    return _('Answer with an item\'s name in quotes, such as "{weight}" or "{lifespan}". To see the Impala\'s '
              "ranks, copy the Lion's cell of section 1 and put K10 in place of K23.").format(
-        weight=ITEM_SHORT["weight_kg"], top_speed=ITEM_SHORT["top_speed_kmh"])
+        weight=ITEM_SHORT["weight_kg"], lifespan=ITEM_SHORT["lifespan_years"])
 
 
 register(Exercise(

@@ -45,15 +45,18 @@ def test_every_hint_of_every_exercise_is_in_the_spanish_catalogue():
 
 def test_the_best_item_hint_names_the_data_items_as_the_labs_do():
     """Lesson 04's best-item hint gave a Spanish learner English examples ("weight", "top speed"): it names the
-    data items as the Knockout lab writes them in the learner's language, and each name it gives is accepted."""
+    data items as the Knockout lab writes them in the learner's language, and each name it gives is accepted; it never
+    gives the answer as its example (it once said "top speed", the Impala's best item)."""
     from safari_kit.teaching.exercises import exercises as all_exercises
 
-    for lang, names, not_there in (("es", ("Peso", "Velocidad máxima"), ("weight", "top speed")),
-                                   ("en", ("Weight", "Top speed"), ())):
+    for lang, names, not_there in (("es", ("Peso", "Esperanza de vida"), ("weight", "lifespan")),
+                                   ("en", ("Weight", "Lifespan"), ())):
         with language(lang):
             text = check("04.best-item", "nope").text
             quoted = re.findall(r'"([^"]+)"', text)
             assert tuple(quoted) == names, text
             assert not [w for w in not_there if w in text.lower()], text
             compare = all_exercises()["04.best-item"].compare
-            assert compare(quoted[1], "top_speed_kmh") and compare(quoted[0], "weight_kg")
+            assert compare(quoted[1], "lifespan_years") and compare(quoted[0], "weight_kg")
+            answer = all_exercises()["04.best-item"].answer()
+            assert not [q for q in quoted if compare(q, answer)], f"the hint gives the answer {answer!r}: {text}"
