@@ -8,7 +8,7 @@ both are exactly the engine's words (``case_points``), which the tests check too
 """
 from __future__ import annotations
 
-from safari_kit.core.i18n import N_, Words, _
+from safari_kit.core.i18n import N_, Words, _, ngettext
 
 __all__ = ["CASE_TEXTS", "case_text", "case_why"]
 
@@ -25,9 +25,19 @@ CASE_TEXTS = Words({
 })
 _NOTHING = Words({"texture": N_("no texture to choose"), "color": N_("no color to choose"),
                   "animal": N_("no animal to choose"), "name": N_("no name to choose")})
-_SETS = Words({"texture": N_("{sets} complete set(s) of 5 textures -> {points} pt(s)"),
-               "color": N_("{sets} complete set(s) of 5 colors -> {points} pt(s)"),
-               "animal": N_("{sets} complete set(s) of 5 animals -> {points} pt(s)")})
+
+
+def _points(n: int) -> str:
+    return ngettext("{n} point", "{n} points", n).format(n=n)
+
+
+def _sets(kind: str, n: int) -> str:
+    """``n`` complete sets of the kind, its plural from the catalogue (Spanish: serie completa / series completas)."""
+    if kind == "texture":
+        return ngettext("{n} complete set of 5 textures", "{n} complete sets of 5 textures", n).format(n=n)
+    if kind == "color":
+        return ngettext("{n} complete set of 5 colors", "{n} complete sets of 5 colors", n).format(n=n)
+    return ngettext("{n} complete set of 5 animals", "{n} complete sets of 5 animals", n).format(n=n)
 
 
 def case_text(key: str) -> str:
@@ -43,12 +53,12 @@ def case_why(key: str, cards) -> str:
     if key.startswith("choose_"):
         if o.best is None:
             return _NOTHING[o.kind]
-        return _("chose {best}: {count} card(s) -> {points} pt(s)").format(best=o.best, count=o.number,
-                                                                           points=o.points)
+        cards = ngettext("{n} card", "{n} cards", o.number).format(n=o.number)
+        return _("chose {best}: {cards} -> {points}").format(best=o.best, cards=cards, points=_points(o.points))
     if key.startswith("set_"):
-        return _SETS[o.kind].format(sets=o.number, points=o.points)
+        return _("{what} -> {points}").format(what=_sets(o.kind, o.number), points=_points(o.points))
+    names = ngettext("{n} different name", "{n} different names", o.number).format(n=o.number)
     if not o.inks:
-        return _("{count} different name(s) -> {points} pt(s)").format(count=o.number, points=o.points)
+        return _("{what} -> {points}").format(what=names, points=_points(o.points))
     inks = ", ".join(_("{ink} as {name}").format(ink=k, name=v) for k, v in o.inks)
-    return _("{count} different name(s) (inks: {inks}) -> {points} pt(s)").format(count=o.number, inks=inks,
-                                                                                 points=o.points)
+    return _("{names} (inks: {inks}) -> {points}").format(names=names, inks=inks, points=_points(o.points))

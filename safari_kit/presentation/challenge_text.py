@@ -238,9 +238,11 @@ def panel_html(flow) -> str:
     pos = flow.position()
     p = pos["pos"]
     out = ["<div class='safari-prob-panel'>",
-           "<p>" + (_("Unknown cards: {n}, of which {a} are safe; you remember {k} safe place(s).") if p["safe_places"]
-                    else _("Unknown cards: {n}, of which {a} are safe.")).format(n=p['n'], a=p['a'],
-                                                                               k=len(p['safe_places'])) + "</p>",
+           "<p>" + (ngettext("Unknown cards: {n}. Safe ones among them: {a}. You remember {k} safe place.",
+                             "Unknown cards: {n}. Safe ones among them: {a}. You remember {k} safe places.",
+                             len(p['safe_places'])) if p["safe_places"]
+                    else _("Unknown cards: {n}. Safe ones among them: {a}.")).format(
+                        n=p['n'], a=p['a'], k=len(p['safe_places'])) + "</p>",
            "<p class='safari-p-safe'>" + _("Chance the next reveal is safe: <b>{chance}</b>").format(
                chance=count_html(pos['p_next_exact'])) + "</p>"]
     out.append("<p class='safari-places-note'>" + html.escape(_("Under each face-down place on the table: the chance "
@@ -264,10 +266,15 @@ def summary_html(flow) -> str:
     if v:
         chose = last["kind"]
         ok = chose == last["better"]
-        words = (_("You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. You chose "
-                   "the larger one ✔. You archived {n} card(s).") if ok else
-                 _("You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. You chose "
-                   "the smaller one ✘. You archived {n} card(s)."))
+        n = last['archived']
+        words = (ngettext("You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. "
+                          "You chose the larger one ✔. You archived {n} card.",
+                          "You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. "
+                          "You chose the larger one ✔. You archived {n} cards.", n) if ok else
+                 ngettext("You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. "
+                          "You chose the smaller one ✘. You archived {n} card.",
+                          "You chose <b>{choice}</b>. Expected cards: Identify {identify}, Challenge {challenge}. "
+                          "You chose the smaller one ✘. You archived {n} cards.", n))
         parts.append(f"<p class='safari-choice-summary' data-agree='{'yes' if ok else 'no'}'>" + words.format(
             choice=_("Identify") if chose == "identify" else _("Challenge") if chose == "challenge"
             else chose.capitalize(), identify=fraction_html(v['identify']), challenge=fraction_html(v['challenge']),
@@ -277,8 +284,11 @@ def summary_html(flow) -> str:
     total_got = sum(h["archived"] for h in flow.history)
     total_best = sum(max(h["values"].values()) if h.get("values") else (h["optimal_value"] or Fraction(0))
                      for h in flow.history)
-    parts.append("<p>" + _("Your turns here: {turns}. You archived {n} card(s) in all. Always choosing the larger "
-                           "expected value, then stopping by the rule, expected {best} cards.").format(
+    parts.append("<p>" + ngettext("Your turns here: {turns}. You archived {n} card in all. Always choosing the "
+                                  "larger expected value, then stopping by the rule, expected {best} cards.",
+                                  "Your turns here: {turns}. You archived {n} cards in all. Always choosing the "
+                                  "larger expected value, then stopping by the rule, expected {best} cards.",
+                                  total_got).format(
                                turns=len(flow.history), n=total_got, best=decimal(total_best, 2)) + "</p>")
     return "<div>" + "".join(parts) + "</div>"
 
@@ -310,7 +320,10 @@ def steps_html(last: dict) -> str:
                       "more than n/(n+1). Before 4 safe reveals you must go on.") + "</p>"
             f"<table class='safari-steps' style='border-collapse:collapse;line-height:1.35'><tr>{head}</tr>"
             + "".join(rows) + "</table>"
-            + "<p>" + _("You followed the rule at {agree} of {steps} steps and archived {n} card(s). Playing by the "
-                        "rule expected {best} cards from the start of this challenge.").format(
+            + "<p>" + ngettext("You followed the rule at {agree} of {steps} steps and archived {n} card. Playing by "
+                               "the rule expected {best} cards from the start of this challenge.",
+                               "You followed the rule at {agree} of {steps} steps and archived {n} cards. Playing by "
+                               "the rule expected {best} cards from the start of this challenge.",
+                               last['archived']).format(
                 agree=agree, steps=len(last['steps']), n=last['archived'],
                 best=fraction_html(last['optimal_value'] or Fraction(0))) + "</p>")

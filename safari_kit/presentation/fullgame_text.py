@@ -165,4 +165,6 @@ def over_html(flow) -> tuple[str, str]:
             + ngettext("Winner: <b>{names}</b>", "Winners: <b>{names}</b>", max(len(winners), 1)).format(names=names)
             + "</p><table style='border-collapse:collapse' border='1' cellpadding='4'><tr>"
             + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>" + "".join(rows) + "</table>")
-    return page, _("Game over after {turns} turns. Winner(s): {names}.").format(turns=state.turn, names=names)
+    return page, ngettext("Game over after {turns} turns. Winner: {names}.",
+                          "Game over after {turns} turns. Winners: {names}.",
+                          max(len(winners), 1)).format(turns=state.turn, names=names)

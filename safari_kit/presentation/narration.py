@@ -159,7 +159,9 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
         places = ", ".join(str(m["place"]) for m in event["to_places"])
         shown = "; ".join(_("place {place}: {card}").format(place=m['place'], card=face(m['card']))
                           for m in event.get("face_up", []))
-        text = _("{who} failed; the clue card(s) went face up to place(s) {places}.").format(who=name, places=places)
+        text = ngettext("{who} failed; the clue card went face up to place {places}.",
+                        "{who} failed; the clue cards went face up to places {places}.",
+                        len(event["to_places"])).format(who=name, places=places)
         return text + (" " + _("Face up for everyone: {cards}.").format(cards=shown) if shown else "")
     if kind == Event.FACE_DOWN:
         return _("The face-up cards were turned face down.")

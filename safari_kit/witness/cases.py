@@ -109,14 +109,22 @@ def case_points(case: str, cards: Iterable[Mugshot]) -> tuple[int, str]:
     """Points a Case Card scores for an archive, and a one-line explanation (English: the records' and the
     tests' words; a learner reads :func:`safari_kit.presentation.case_words.case_why`)."""
     o = case_outcome(case, cards)
+    points = _count(o.points, "point", "points")
     if case.startswith("choose_"):
         if o.best is None:
             return 0, f"no {o.kind} to choose"
-        return o.points, f"chose {o.best}: {o.number} card(s) -> {o.points} pt(s)"
+        return o.points, f"chose {o.best}: {_count(o.number, 'card', 'cards')} -> {points}"
     if case.startswith("set_"):
-        return o.points, f"{o.number} complete set(s) of 5 {o.kind}s -> {o.points} pt(s)"
+        sets = _count(o.number, "complete set", "complete sets")
+        return o.points, f"{sets} of 5 {o.kind}s -> {points}"
     inks = ", ".join(f"{k} as {v}" for k, v in o.inks)
-    return o.points, f"{o.number} different name(s){' (inks: ' + inks + ')' if inks else ''} -> {o.points} pt(s)"
+    names = _count(o.number, "different name", "different names")
+    return o.points, f"{names}{' (inks: ' + inks + ')' if inks else ''} -> {points}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """English only (the engine's words; a learner reads them from the catalogue, with its plural forms)."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def _order(kind: str, element: str) -> int:

@@ -13,6 +13,6 @@ def test_a_case_card_and_its_points_in_spanish():
     with language("es"):
         assert case_text("set_animals") == ("2 puntos por una serie de 5 animales distintos; 5 puntos en total por "
                                             "dos series.")
-        assert case_why("set_animals", archive).endswith("serie(s) completa(s) de 5 animales -> 0 punto(s)")
+        assert case_why("set_animals", archive).endswith("0 series completas de 5 animales -> 0 puntos")
         assert case_why("choose_color", []) == "no hay color que elegir"
         assert case_points("choose_color", [])[1] == "no color to choose"  # the engine's words stay English
