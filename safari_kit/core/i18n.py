@@ -37,13 +37,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Iterator
 
 from safari_kit.core.errors import SafariKitError
 
 __all__ = ["_", "N_", "ngettext", "pgettext", "language", "set_language", "current_language", "best_language",
            "available_languages", "known_language", "chosen_language", "LANGUAGE_NAMES", "and_join", "series", "Words",
-           "UnknownLanguageError", "DOMAIN", "LOCALE_DIR", "LANGUAGE_ENV", "SOURCE_LANGUAGE"]
+           "UnknownLanguageError", "DOMAIN", "LOCALE_DIR", "LANGUAGE_ENV", "SOURCE_LANGUAGE", "language_name",
+           "OWN_NAME_CONTEXT"]
 
 DOMAIN = "safari_kit"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -89,8 +91,43 @@ def known_language(tag: str | None) -> str | None:
     return None if tag is None else _known(tag)
 
 
-#: each language's own name, for a learner choosing it (a language missing here is listed by its code)
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "en_XA": "[Ƥšéûđö]"}
+#: the context of the one message that names a catalogue's language in that language ("Español"): a new
+#: language's name comes with its catalogue, so adding a language is adding files, never a line of code
+OWN_NAME_CONTEXT = "this language's own name, as a learner choosing it reads it (Español, Français)"
+
+
+def language_name(lang: str) -> str:
+    """``lang``'s own name, from its own catalogue (``es`` -> ``Español``); its code when the catalogue has none.
+
+    >>> language_name("en"), language_name("es"), language_name("xx")
+    ('English', 'Español', 'xx')
+    """
+    if lang == SOURCE_LANGUAGE:
+        return "English"
+    if lang not in available_languages():
+        return lang
+    with language(lang):
+        name = pgettext("this language's own name, as a learner choosing it reads it (Español, Français)", "English")
+    return lang if name == "English" else name
+
+
+class _LanguageNames(Mapping):
+    """Each available language's own name (:func:`language_name`), read from the catalogues when asked."""
+
+    def __getitem__(self, lang: str) -> str:
+        if lang not in available_languages():
+            raise KeyError(lang)
+        return language_name(lang)
+
+    def __iter__(self):
+        return iter(available_languages())
+
+    def __len__(self) -> int:
+        return len(available_languages())
+
+
+#: each language's own name, for a learner choosing it: ``LANGUAGE_NAMES["es"] == "Español"``
+LANGUAGE_NAMES: Mapping[str, str] = _LanguageNames()
 
 
 def _checked(tag: str) -> str:
