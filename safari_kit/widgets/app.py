@@ -173,6 +173,7 @@ class LabChooser:
         self.open_button = W.Button(description=_("Open lab"), button_style="primary")
         self.blurb = W.HTML()
         self.stage = W.VBox()
+        self.stage.add_class("safari-stage")  # where the open lab is (the load tools find it by this class)
         self.current: Lab | None = None
         #: joining the class experiment with a nickname (issue 21): optional; until then nothing is recorded
         self.join = JoinPanel(on_join=self._joined)

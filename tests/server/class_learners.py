@@ -328,8 +328,10 @@ class RawLearner:
     def chooser_parts(self) -> dict[str, str]:
         root = self.models[self.root()]
         rows = [ref(c) for c in root["children"]]
-        parts = {"stage": rows[-1]}  # the lab's stage is the chooser's last part (the join row is above it)
-        for cid in (ref(c) for r in rows[:-1] for c in self.models.get(r, {}).get("children") or ()):
+        # the lab's stage, by its class: the chooser has parts after it (its language holder, issue 30)
+        stages = [r for r in rows if "safari-stage" in (self.models.get(r, {}).get("_dom_classes") or ())]
+        parts = {"stage": stages[0] if stages else rows[3]}
+        for cid in (ref(c) for r in rows if r != parts["stage"] for c in self.models.get(r, {}).get("children") or ()):
             state = self.models.get(cid, {})
             name = state.get("_model_name")
             if name == "ToggleButtonsModel":

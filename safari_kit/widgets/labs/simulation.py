@@ -157,9 +157,7 @@ class SimulationLab(TournamentTab, Lab):
         self.pool_box = W.Checkbox(value=False, description=_("Pool my runs"), indent=False,
                                    layout=W.Layout(width="auto", min_width="130px"))
         self.pool_box.observe(self._on_pool, names="value")
-        self.about = W.HTML()
-        self.summary = W.HTML()
-        self.plot_out = W.HTML()
+        self.about, self.summary, self.plot_out = W.HTML(), W.HTML(), W.HTML()
         self.plot_out.add_class("safari-sim-plot")
         self.cov_size = W.SelectionSlider(options=COVERAGE_SIZES, value=100, description=_("n per interval"),
                                           continuous_update=False, style={"description_width": "initial"})
@@ -168,15 +166,13 @@ class SimulationLab(TournamentTab, Lab):
                                      style={"description_width": "initial"})
         pin_range(self.cov_count, *COVERAGE_COUNTS)  # a page's {"max": 1000000} is put back
         self.cov_method = W.Dropdown(options=[(_("simple: mean ± 1.96·SE"), "normal"), (_("Wilson's"), "wilson")],
-                                     value="normal",
-                                     description=_("Interval"), layout=W.Layout(width="260px"),
+                                     value="normal", description=_("Interval"), layout=W.Layout(width="260px"),
                                      style={"description_width": "initial"})
         self.cov_method.observe(self._on_method, names="value")
         self.cov_button = W.Button(description=_("Run the intervals"), layout=W.Layout(width="auto", min_width="148px"),
                                    tooltip=_("A new round of intervals, each from its own fresh trials"))
         self.cov_button.on_click(lambda _b: self._from_page(self.run_coverage))
-        self.cov_summary = W.HTML()
-        self.cov_out = W.HTML()
+        self.cov_summary, self.cov_out = W.HTML(), W.HTML()
         self.cov_out.add_class("safari-sim-coverage")
         convergence = W.VBox([
             W.HBox([self.question_box, self.trials_slider, self.run_button, self.pool_box],
