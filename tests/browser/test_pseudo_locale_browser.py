@@ -12,9 +12,14 @@ is resized, the lab stays open; issue 28: one visit a language, not one a lab or
 * ``?lang=es``: each lab just opened, at both sizes: no button, tab or label cut ("Juntar mis tandas", the
   Simulation lab's pool box, was cut at 130 px), no sideways scroll; at 1366x768 axe-core finds no critical or
   serious violation, with ``lang="es"`` on the app and on each lab (the kit sets it: a screen reader reads the
-  words with a Spanish voice).
+  words with a Spanish voice); then, after those checks, one turn of the lab played as a Spanish learner plays
+  it (tests/browser/spanish_turns.py): the buttons found by their Spanish names, the outcome sentence read from
+  the Spanish catalogue (``_()`` in ``language("es")``, never written Spanish), chances with a decimal comma,
+  no error on the page. A lab whose turn goes wrong is named ("Safari Witness / Identification, a turn in
+  Spanish: ...") and the walk goes on to the next lab.
 
-Screenshots: ``test-artifacts/xa-<lab>-<width>.png``, ``es-<lab>-<width>.png``. The walk's time is printed.
+Screenshots: ``test-artifacts/xa-<lab>-<width>.png``, ``es-<lab>-<width>.png``. The walk's time is printed (and
+the turns' share of it); with ``-s``, each turn's outcome sentence as the learner read it.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ import pytest
 from safari_kit.widgets.app import LABS
 from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.helpers import screenshot
+from tests.browser.spanish_turns import play_turn
 from tests.i18n.visible import SYMBOLS, data_words, english_words
 
 pytestmark = pytest.mark.browser
@@ -121,8 +127,9 @@ def _one_action(page) -> None:
         page.wait_for_timeout(700)
 
 
-def _walk(browser, voila_app, lang: str, check) -> dict[str, list[str]]:
-    """One visit of the app in ``lang``: every lab of the chooser opened, ``check(page, where)`` at both sizes."""
+def _walk(browser, voila_app, lang: str, check, play=None) -> dict[str, list[str]]:
+    """One visit of the app in ``lang``: every lab of the chooser opened, ``check(page, where)`` at both sizes;
+    then ``play(page, lab class)`` (one turn of the lab, its problems in words), if given."""
     context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -155,6 +162,10 @@ def _walk(browser, voila_app, lang: str, check) -> dict[str, list[str]]:
                 if lang == "en_XA" and ".st-card" in READY[entry.cls]:
                     _one_action(page)
                     both_sizes(f"{where}, after one action")
+                if play is not None:
+                    found = play(page, entry.cls)
+                    if found:
+                        problems[f"{where}, a turn in Spanish"] = found
     finally:
         context.close()
     if errors:
@@ -190,9 +201,17 @@ def _spanish(page, where: str, width: int) -> list[str]:
     return found
 
 
-def test_spanish_every_lab_uncut_with_lang_es_and_axe_clean(browser, voila_app):
-    started = time.perf_counter()
-    problems = _walk(browser, voila_app, "es", _spanish)
-    print(f"\nissue 30 Spanish walk (every lab, 2 sizes, axe at 1366x768, one visit): "
-          f"{time.perf_counter() - started:.1f} s")
+def test_spanish_every_lab_uncut_axe_clean_and_a_turn_played_in_each(browser, voila_app):
+    started, turns = time.perf_counter(), []
+
+    def timed_turn(page, cls: str) -> list[str]:
+        t0 = time.perf_counter()
+        try:
+            return play_turn(page, cls)
+        finally:
+            turns.append(time.perf_counter() - t0)
+
+    problems = _walk(browser, voila_app, "es", _spanish, play=timed_turn)
+    print(f"\nissue 30 Spanish walk (every lab, 2 sizes, axe at 1366x768, a turn in each, one visit): "
+          f"{time.perf_counter() - started:.1f} s, of which {len(turns)} turns {sum(turns):.1f} s")
     assert not problems, "\n".join(f"{where}:\n  " + "\n  ".join(found[:12]) for where, found in problems.items())
