@@ -109,7 +109,8 @@ def round_words(turns, learner: int, players: int, scores, round_no: int, out=()
     text = ngettext("Round {round} played to its end: {n} turn; {wins}. Points so far: {points}.",
                     "Round {round} played to its end: {n} turns; {wins}. Points so far: {points}.", len(turns)).format(
         round=round_no, n=len(turns),
-        wins=", ".join(_("{who} won {n}").format(who=named(seat), n=wins[seat]) for seat in range(players)),
+        wins=", ".join((_("you won {n}") if seat == learner else _("{who} won {n}")).format(
+            who=named(seat), n=wins[seat]) for seat in range(players)),
         points=", ".join(f"{named(seat)} {scores[seat]}" for seat in range(players)))
     if out:
         text += " " + _("Out of the game now (no turn won in this round): {players}.").format(

@@ -113,14 +113,18 @@ def why_failed(log, game, viewer: int | None = None) -> str | None:
         e = events[k]
         kind = e.get("kind")
         if kind == Event.IDENTIFY and not e["success"] and e.get("clue"):
-            return _("{who} declared {types} at place {place} and found {found}.").format(
+            mine = e.get("player") == viewer  # the learner's own: a sentence of its own (Spanish: "Dijiste")
+            return (_("You declared {types} at place {place} and found {found}.") if mine else
+                    _("{who} declared {types} at place {place} and found {found}.")).format(
                 who=who(e.get('player'), viewer), types=types_label(e['types']), place=e['place'],
                 found=no_match_words(game, e['clue'], e['card'], e['types']))
         if kind == Event.CHALLENGE_REVEAL and not e["safe"]:
             clue = next((x["card"] for x in reversed(events[:k]) if x.get("kind") == Event.CHALLENGE), None)
             if clue is None:
                 return None
-            return _("{who} revealed place {place} in a challenge and found {found}.").format(
+            mine = e.get("player") == viewer
+            return (_("You revealed place {place} in a challenge and found {found}.") if mine else
+                    _("{who} revealed place {place} in a challenge and found {found}.")).format(
                 who=who(e.get('player'), viewer), place=e['place'], found=unsafe_words(game, clue, e['card']))
     return None
 
@@ -133,6 +137,9 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
     """One log event of ``viewer``'s observation in words (None for events not worth a line)."""
     kind = event.get("kind")
     name = who(event.get("player"), viewer)
+    # the learner's own deeds have sentences of their own: "You declared" is "{who} declared" in English, but a
+    # language that conjugates the verb needs the second person ("Dijiste", never "Tú dijo")
+    mine = viewer is not None and event.get("player") == viewer
 
     def face(cid: str) -> str:
         return card_label(game, cid)
@@ -144,51 +151,66 @@ def describe_event(event: dict, game, viewer: int | None) -> str | None:
         if not event["success"] and event.get("clue"):  # say which clue value the card lacks
             ok += " (" + no_match_words(game, event["clue"], event["card"], event["types"]).split(": ", 1)[1] + ")"
         if event.get("clue"):
-            return _("{who} declared {types} of clue card {clue} at place {place}: {card} — {outcome}.").format(
+            return (_("You declared {types} of clue card {clue} at place {place}: {card} — {outcome}.") if mine else
+                    _("{who} declared {types} of clue card {clue} at place {place}: {card} — {outcome}.")).format(
                 who=name, types=types_label(event['types']), clue=face(event['clue']), place=event['place'],
                 card=face(event['card']), outcome=ok)
-        return _("{who} declared {types} at place {place}: {card} — {outcome}.").format(
+        return (_("You declared {types} at place {place}: {card} — {outcome}.") if mine else
+                _("{who} declared {types} at place {place}: {card} — {outcome}.")).format(
             who=name, types=types_label(event['types']), place=event['place'], card=face(event['card']), outcome=ok)
     if kind == Event.CHALLENGE:
-        return _("{who} challenged with {card}.").format(who=name, card=face(event['card']))
+        return (_("You challenged with {card}.") if mine else
+                _("{who} challenged with {card}.")).format(who=name, card=face(event['card']))
     if kind == Event.CHALLENGE_REVEAL:
-        return _("{who} revealed place {place}: {card} — {outcome}.").format(
+        return (_("You revealed place {place}: {card} — {outcome}.") if mine else
+                _("{who} revealed place {place}: {card} — {outcome}.")).format(
             who=name, place=event['place'], card=face(event['card']),
             outcome=_("safe") if event['safe'] else _("NOT safe"))
     if kind == Event.FAIL:
         places = ", ".join(str(m["place"]) for m in event["to_places"])
         shown = "; ".join(_("place {place}: {card}").format(place=m['place'], card=face(m['card']))
                           for m in event.get("face_up", []))
-        text = ngettext("{who} failed; the clue card went face up to place {places}.",
-                        "{who} failed; the clue cards went face up to places {places}.",
-                        len(event["to_places"])).format(who=name, places=places)
+        text = (ngettext("You failed; the clue card went face up to place {places}.",
+                         "You failed; the clue cards went face up to places {places}.", len(event["to_places"]))
+                if mine else
+                ngettext("{who} failed; the clue card went face up to place {places}.",
+                         "{who} failed; the clue cards went face up to places {places}.",
+                         len(event["to_places"]))).format(who=name, places=places)
         return text + (" " + _("Face up for everyone: {cards}.").format(cards=shown) if shown else "")
     if kind == Event.FACE_DOWN:
         return _("The face-up cards were turned face down.")
     if kind == Event.ARCHIVE:
         n = len(event["cards"])
-        return ngettext("{who} archived {n} card.", "{who} archived {n} cards.", n).format(who=name, n=n)
+        return (ngettext("You archived {n} card.", "You archived {n} cards.", n) if mine else
+                ngettext("{who} archived {n} card.", "{who} archived {n} cards.", n)).format(who=name, n=n)
     if kind == Event.TOM:
         if "card" in event:
-            return _("{who} looked at place {place} with TOM: {card}.").format(who=name, place=event['place'],
-                                                                               card=face(event['card']))
-        return _("{who} looked at place {place} with TOM.").format(who=name, place=event['place'])
+            return (_("You looked at place {place} with TOM: {card}.") if mine else
+                    _("{who} looked at place {place} with TOM: {card}.")).format(who=name, place=event['place'],
+                                                                                 card=face(event['card']))
+        return (_("You looked at place {place} with TOM.") if mine else
+                _("{who} looked at place {place} with TOM.")).format(who=name, place=event['place'])
     if kind == Event.SAM:
         a, b = event["places"]
-        return _("{who} shuffled places {a} and {b} with SAM (swapped or not: nobody knows).").format(who=name, a=a,
-                                                                                                         b=b)
+        return (_("You shuffled places {a} and {b} with SAM (swapped or not: nobody knows).") if mine else
+                _("{who} shuffled places {a} and {b} with SAM (swapped or not: nobody knows).")).format(who=name, a=a,
+                                                                                                          b=b)
     if kind == Event.TAM:
-        return _("{who} swapped {first} and {second} with TAM.").format(who=name, first=event['first'],
-                                                                          second=event['second'])
+        return (_("You swapped {first} and {second} with TAM.") if mine else
+                _("{who} swapped {first} and {second} with TAM.")).format(who=name, first=event['first'],
+                                                                           second=event['second'])
     if kind == Event.KIM:
-        return _("{who} sent {card} back face down to place {place} with KIM.").format(
+        return (_("You sent {card} back face down to place {place} with KIM.") if mine else
+                _("{who} sent {card} back face down to place {place} with KIM.")).format(
             who=name, card=face(event['card']), place=event['place'])
     if kind == Event.KRIS:
-        return _("{who} named {element} with KRIS at place {place}: {card}, {outcome}.").format(
+        return (_("You named {element} with KRIS at place {place}: {card}, {outcome}.") if mine else
+                _("{who} named {element} with KRIS at place {place}: {card}, {outcome}.")).format(
             who=name, element=named_element(event['element']), place=event['place'], card=face(event['card']),
             outcome=_("archived") if event['archived'] else _("back face down"))
     if kind == Event.ALAN_TAKE:
-        return _("{who} took {card} back into the Clue Area with ALAN.").format(who=name, card=face(event['card']))
+        return (_("You took {card} back into the Clue Area with ALAN.") if mine else
+                _("{who} took {card} back into the Clue Area with ALAN.")).format(who=name, card=face(event['card']))
     if kind == Event.END:
         # TRANSLATORS: the reason is the engine's word: "archive" (an archive reached 10) or "deck" (it ran out)
         reason = {"archive": pgettext("game over", "archive"), "deck": pgettext("game over", "deck")}.get(
