@@ -200,7 +200,7 @@ def test_full_game_sentences_for_archiving_and_the_bots_turns(app_page):
         status = page.locator(f"{lab} .safari-live").aria_snapshot()
         assert status.strip().startswith("- status:") and said in status, status
         told = since_list().splitlines()
-        over = re.search(r"Game over after \d+ turns\. Winner\(s\): (.+)\.$", said)
+        over = re.search(r"Game over after \d+ turns\. Winners?: (.+)\.$", said)
         if over:  # the list gives way to the game's result: its table names the winners the sentence says
             result = page.locator(f"{lab} h3:text-matches('^Game over')").locator("xpath=..").inner_text()
             assert "Winner" in result and over.group(1) in result, (said, result)
