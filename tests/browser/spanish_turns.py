@@ -13,15 +13,16 @@ fails, because the English sentence does not match the Spanish pattern.
 What each lab's turn checks (:data:`TURNS`), beside "no error on the page":
 
 * Identification: Identificar, the best declaration picked (its clue type's Spanish name), Revelar: the result
-  sentence ("¡Acierto! En el lugar ..." or "Fallo: en el lugar ..."), the exact chance with a decimal comma;
+  sentence ("¡Acierto! En el lugar ..." or "Fallo: en el lugar ..."), the chances before it with decimal commas;
 * Challenge: Desafiar, places revealed (Revelar una más) until the turn ends or Parar: "No es segura: ..." or
-  "Paraste y archivaste ...", the chance of a safe reveal with a decimal comma;
+  "Has parado y has archivado ...", the chance of a safe reveal with a decimal comma;
 * Full game: one of the learner's turns on the table (Identificar, a clue type, a place, the won cards archived):
-  the news says what the learner declared and found, in Spanish;
-* Knockout: a card (and a data item when leading), Jugar: "Ganaste: ..." or "Perdiste: ...", the chances of
+  the news says what the learner declared and found, in Spanish, in the second person ("Dijiste ...");
+* Knockout: a card (and a data item when leading), Jugar: "Has ganado: ..." or "Has perdido: ...", the chances of
   winning with decimal commas;
 * Simulation: Simular: "Tanda 2 ..." and the estimate with its interval, with decimal commas;
-* Rules tutorial: Siguiente until the quiz, one answer: "Bien: ..." or "Casi: ...", one more step;
+* Rules tutorial: Siguiente until the quiz, one answer: "Correcto: ..." or "No exactamente: ...", one more
+  step ("Paso 4 de 16");
 * Rules page: its Spanish title and every section's heading, ``lang="es"``.
 
 Each problem is returned as words naming what was expected and what the page said; the walk files them under
@@ -58,9 +59,10 @@ SAID = {
     "safe chance": ("Chance the next reveal is safe: <b>{chance}</b>",),
     "stop button": ("Stop: archive {n}",),
     "challenge": ("Not safe: place {place} held {card}.", "You stopped and archived {n} cards."),
-    "full game": ("{who} declared {types} at place {place}: {card} — {outcome}.",
-                  "{who} declared {types} of clue card {clue} at place {place}: {card} — {outcome}.",
-                  "{who} declared {types} at place {place} and found {found}."),
+    # the learner's own declaration, in the second person ("Dijiste ...": it said "Tú dijo ..." before)
+    "full game": ("You declared {types} at place {place}: {card} — {outcome}.",
+                  "You declared {types} of clue card {clue} at place {place}: {card} — {outcome}.",
+                  "You declared {types} at place {place} and found {found}."),
     "knockout": ("You won: nobody else played this turn ({item}).", "You won: {yours} beat {theirs} on {item}.",
                  "You lost: {theirs} beat {yours} on {item}.",
                  "You won: {theirs} is as high as {yours} on {item}, and a tie goes to the card played first: yours.",

@@ -44,7 +44,7 @@ def test_a_field_stays_on_its_line_and_a_number_field_is_a_number():
 
 
 def test_a_named_field_must_be_those_words():
-    declared = SAID["full game"][0]
+    declared = "{who} declared {types} at place {place}: {card} — {outcome}."
     mine = sentence(declared, who=es("You"))
     assert mine.search(es(declared).format(who=es("You"), types="Nombre", place=1, card="Oso", outcome="acierto"))
     with language("es"):
