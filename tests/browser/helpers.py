@@ -330,3 +330,28 @@ def latency_summary(samples) -> dict:
         return {"n": 0}
     p95 = s[min(len(s) - 1, max(0, round(0.95 * len(s)) - 1))]
     return {"n": len(s), "median": round(statistics.median(s), 1), "p95": round(p95, 1), "max": round(s[-1], 1)}
+
+
+#: a wait for the element ``sel`` to show a new ``data-step`` (the lab redrew after a click)
+WAIT_STEP = "([sel, step]) => { const t = document.querySelector(sel); return t && t.dataset.step !== step; }"
+
+
+def play_best_knockout_turn(page, lab: str, play) -> str:
+    """One Knockout turn as the lab advises: its best card and, when leading, its best data item (the probability
+    table's ``data-best-card`` / ``data-best-item``), then ``play`` (the Play button's locator, in the page's
+    language). A click picks, Play plays; returns once the finished turn is shown, with the turn's phase
+    ("lead" or "follow")."""
+    table = f"{lab} .safari-prob-table"
+    page.locator(f"{table}[data-phase='lead'], {table}[data-phase='follow']").first.wait_for(timeout=60_000)
+    phase, step = page.locator(table).get_attribute("data-phase"), page.locator(table).get_attribute("data-step")
+    card, item = (page.locator(table).get_attribute("data-best-card"),
+                  page.locator(table).get_attribute("data-best-item"))
+    page.locator(f"{lab} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
+    page.wait_for_function(WAIT_STEP, arg=[table, step], timeout=30_000, polling=20)
+    if phase == "lead":
+        step = page.locator(table).get_attribute("data-step")
+        page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
+        page.wait_for_function(WAIT_STEP, arg=[table, step], timeout=30_000, polling=20)
+    play.click()
+    page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
+    return phase

@@ -33,9 +33,13 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from safari_kit.core.i18n import _ as translated, language
 from safari_kit.presentation.narration import types_label
 from safari_kit.tutorial import learner_rules
+
+from tests.browser.helpers import play_best_knockout_turn
 from tests.browser.test_app_voila import app_errors, button, click_and_wait_change
 
 LANG = "es"
@@ -265,17 +269,7 @@ def knockout(page, lab: str) -> list[str]:
     prob = f"{lab} .safari-prob-table"
     page.locator(f"{prob}[data-phase='lead'], {prob}[data-phase='follow']").first.wait_for(timeout=60_000)
     found = spanish_numbers(text_of(page, prob), "the chances of winning")
-    phase, step = page.locator(prob).get_attribute("data-phase"), page.locator(prob).get_attribute("data-step")
-    card, item = page.locator(prob).get_attribute("data-best-card"), page.locator(prob).get_attribute("data-best-item")
-    wait_step = "([sel, step]) => { const t = document.querySelector(sel); return t && t.dataset.step !== step; }"
-    page.locator(f"{lab} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
-    page.wait_for_function(wait_step, arg=[prob, step], timeout=30_000, polling=20)
-    if phase == "lead":
-        step = page.locator(prob).get_attribute("data-step")
-        page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
-        page.wait_for_function(wait_step, arg=[prob, step], timeout=30_000, polling=20)
-    button(page.locator(lab), es("Play")).click()
-    page.locator(f"{prob}[data-phase='done'], {prob}[data-phase='over']").first.wait_for(timeout=30_000)
+    play_best_knockout_turn(page, lab, button(page.locator(lab), es("Play")))
     wait_sentence(page, f"{lab} .safari-ko-result", *SAID["knockout"])
     return found
 
@@ -297,12 +291,15 @@ def tutorial(page, lab: str) -> list[str]:
     scope = page.locator(lab)
     nxt = button(scope, es("Next"))
     quiz = f"{lab} .safari-tutorial-quiz"
-    for _ in range(4):
-        if page.locator(f"{quiz} button:visible:not([disabled])").count():
+    answers = page.locator(f"{quiz} button:visible:not([disabled])")
+    for _ in range(8):
+        try:  # a step's quiz is drawn just after its side panel (the 09:25 run checked between the two)
+            answers.first.wait_for(timeout=2_000)
             break
-        click_and_wait_change(page, nxt, f"{lab} .safari-side")
+        except PlaywrightTimeout:
+            click_and_wait_change(page, nxt, f"{lab} .safari-side")
     else:
-        raise TurnProblem(f"no quiz question after 4 steps: {text_of(page, lab)[:300]!r}")
+        raise TurnProblem(f"no quiz question after 8 steps: {text_of(page, lab)[:300]!r}")
     page.locator(f"{quiz} button:visible:not([disabled])").first.click()
     wait_sentence(page, quiz, *SAID["quiz answer"])
     click_and_wait_change(page, nxt, f"{lab} .safari-side")

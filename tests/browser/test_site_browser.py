@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import current_notebook, screenshot
+from tests.browser.helpers import current_notebook, play_best_knockout_turn, screenshot
 from tests.browser.test_app_voila import (
     app_errors, button, click_and_wait_change, identification_result, open_lab, pick_best_declaration,
 )
@@ -230,22 +230,8 @@ def test_play_identification_and_knockout_offline(site_page, js_errors, offline_
     open_lab(page, "Safari Knockout", "Knockout", ".safari-knockout-lab")
     axe["Knockout"] = run_axe(page, ".safari-app")
     lab = ".safari-app .safari-knockout-lab"
-    table = f"{lab} .safari-prob-table"
-    wait_step = "([sel, step]) => { const t = document.querySelector(sel); return t && t.dataset.step !== step; }"
     for _ in range(8):  # play until the learner has led once (following first if the deal starts that way)
-        page.locator(f"{table}[data-phase='lead'], {table}[data-phase='follow']").first.wait_for(timeout=30_000)
-        phase, step = page.locator(table).get_attribute("data-phase"), page.locator(table).get_attribute("data-step")
-        card, item = page.locator(table).get_attribute("data-best-card"), page.locator(table).get_attribute(
-            "data-best-item")
-        page.locator(f"{lab} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
-        page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-        if phase == "lead":
-            step = page.locator(table).get_attribute("data-step")
-            page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
-            page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-        button(page.locator(lab), "Play").click()  # a click picks; Play plays, and the finished turn is shown
-        page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
-        if phase == "lead":
+        if play_best_knockout_turn(page, lab, button(page.locator(lab), "Play")) == "lead":
             break
         button(page.locator(lab), "Next turn").click()
     page.locator(f"{lab} .safari-ko-log", has_text="Round 1, turn").wait_for(timeout=30_000)

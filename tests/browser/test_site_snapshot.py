@@ -187,6 +187,22 @@ CSS_DROPPED = """() => {
 }"""
 
 
+def watched_page(browser):
+    """A new page at 1400x900 and what it saw: its page errors, the kit's console lines and every request that
+    left the site (``seen``: errors, console, outside_requests)."""
+    from tests.browser.site_fixtures import LOCAL
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    seen: dict = {"errors": [], "console": [], "outside_requests": []}
+    context.on("request", lambda req: seen["outside_requests"].append(req.url)
+               if not req.url.startswith(LOCAL) else None)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
+    page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    return context, page, seen
+
+
 def app_visit(browser, url: str, play: bool) -> dict:
     """One visit of the app page in a fresh browser context: every lab of the chooser opened, the buttons a
     learner sees in each (read as it opens), Knockout's deal; with ``play`` each lab also answers a click and a
@@ -194,17 +210,10 @@ def app_visit(browser, url: str, play: bool) -> dict:
     seven labs): what they assert is read here."""
     from safari_kit.widgets.app import LABS
     from tests.browser.helpers import screenshot
-    from tests.browser.site_fixtures import LOCAL
     from tests.browser.test_site_browser import _play_identification_turn
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    seen: dict = {"errors": [], "console": [], "outside_requests": [], "labs": {}}
-    context.on("request", lambda req: seen["outside_requests"].append(req.url)
-               if not req.url.startswith(LOCAL) else None)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
-    page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    context, page, seen = watched_page(browser)
+    seen["labs"] = {}
     try:
         t0 = time.perf_counter()
         seen["chooser"] = open_app(page, url)
@@ -335,16 +344,9 @@ def lesson_visit(browser, url: str, tools: bool) -> dict:
     the page shows besides the lesson, a draw of random numbers; with ``tools``, ``%pip install`` of a package the
     site serves (piplite, micropip and Pyodide's install, which the snapshot holds by name) and a completion
     that needs jedi's inference (a name assigned in the same, unrun code)."""
-    from tests.browser.site_fixtures import KERNEL_IDLE, LESSON, LOCAL
+    from tests.browser.site_fixtures import KERNEL_IDLE, LESSON
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    seen: dict = {"errors": [], "console": [], "outside_requests": []}
-    context.on("request", lambda req: seen["outside_requests"].append(req.url)
-               if not req.url.startswith(LOCAL) else None)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
-    page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    context, page, seen = watched_page(browser)
     try:
         t0 = time.perf_counter()
         page.goto(f"{url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from tests.browser.a11y import describe, failing, run_axe
+from tests.browser.helpers import play_best_knockout_turn
 from tests.browser.site_fixtures import KERNEL_IDLE
 from tests.browser.test_app_voila import app_errors, button
 
@@ -50,23 +51,9 @@ def _open_knockout_and_play(page) -> None:
     page.wait_for_timeout(200)  # the kernel has the choice before the button
     button(app, es("Open lab")).click()
     lab = ".safari-app .safari-knockout-lab"
-    table = f"{lab} .safari-prob-table"
     page.locator(f"{lab} .safari-table .st-card").first.wait_for(timeout=60_000)
-    wait_step = "([sel, step]) => { const t = document.querySelector(sel); return t && t.dataset.step !== step; }"
     for _ in range(8):
-        page.locator(f"{table}[data-phase='lead'], {table}[data-phase='follow']").first.wait_for(timeout=30_000)
-        phase, step = page.locator(table).get_attribute("data-phase"), page.locator(table).get_attribute("data-step")
-        card, item = (page.locator(table).get_attribute("data-best-card"),
-                      page.locator(table).get_attribute("data-best-item"))
-        page.locator(f"{lab} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
-        page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-        if phase == "lead":
-            step = page.locator(table).get_attribute("data-step")
-            page.locator(f"{lab} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
-            page.wait_for_function(wait_step, arg=[table, step], timeout=30_000, polling=20)
-        button(page.locator(lab), es("Play")).click()
-        page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
-        if phase == "lead":
+        if play_best_knockout_turn(page, lab, button(page.locator(lab), es("Play"))) == "lead":
             return
         button(page.locator(lab), es("Next turn")).click()
     pytest.fail("the learner never led a trick in 8 turns")

@@ -16,6 +16,7 @@ from nbclient import NotebookClient
 
 from safari_kit.authoring.answer_leaks import find_leaks
 from safari_kit.authoring.student import make_student_copies
+from tests.kernels import ipc_kernel_manager
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -35,10 +36,13 @@ def test_notebook_is_committed_without_outputs(path):
 
 
 def _run(path, cwd):
+    from jupyter_client.manager import AsyncKernelManager
+
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(cwd)}})
-    client.execute()
+    with ipc_kernel_manager(AsyncKernelManager, kernel_name="python3") as km:
+        client = NotebookClient(nb, km=km, timeout=300, kernel_name="python3",
+                                resources={"metadata": {"path": str(cwd)}})
+        client.execute()
     for i, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
             assert out.get("output_type") != "error", f"{path.name} cell {i}: {out.get('ename')}: {out.get('evalue')}"

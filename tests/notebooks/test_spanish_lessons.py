@@ -113,12 +113,12 @@ def test_control_the_spanish_teachers_copy_gives_away_what_the_english_one_does(
 
 @pytest.fixture(scope="module")
 def kernel():
-    from jupyter_client.manager import KernelManager
+    from tests.kernels import ipc_kernel_manager
 
-    km = KernelManager(kernel_name="python3")
-    km.start_kernel(cwd=str(SPANISH))
-    yield km
-    km.shutdown_kernel(now=True)
+    with ipc_kernel_manager(kernel_name="python3") as km:  # IPC, not TCP ports another worker may take
+        km.start_kernel(cwd=str(SPANISH))
+        yield km
+        km.shutdown_kernel(now=True)
 
 
 def _run(notebook: dict, name: str, km) -> nbformat.NotebookNode:
