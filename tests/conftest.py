@@ -55,17 +55,11 @@ def card_csv(tmp_path):
     return write
 
 
-#: fixtures that hold one fixed folder or one build for the whole run (.site-build/), and the files whose tests
-#: use them: each file is one unit of pytest-xdist's work, except these, which are one unit together ("static-site"),
-#: so two workers never build the static site into .site-build/ at once. A test that uses one of the fixtures in
-#: a file not listed stops the run at collection (a new file must be added here).
-SHARED_PATH_FIXTURES = {"offline_site": "static-site", "online_site": "static-site"}
-SHARED_BUILD_FILES = {f"tests/browser/{name}.py": "static-site" for name in (
-    "test_site_browser", "test_site_learner_work", "test_site_links",
-    "test_site_offline_lessons", "test_site_prestart_browser", "test_site_snapshot", "test_site_spanish_browser",
-    "test_site_startup", "test_site_subpath")}
-#: test files that read what those builds leave (.site-build/wheels): in the same unit, after the build
-SHARED_PATH_FILES = {"tests/test_site_trim_wheels.py": "static-site"}
+#: the files of one unit that goes first (tests/site_builds.py): the static site's two builds, then the test that
+#: reads the wheels they leave in .site-build/wheels (on a fresh clone it would otherwise find none and skip). The
+#: site's browser tests are each their own unit, on any worker: the builds are made once a run, under a lock.
+SITE_BUILD = "site-build"
+SITE_BUILD_FILES = {"tests/test_site_build.py": SITE_BUILD, "tests/test_site_trim_wheels.py": SITE_BUILD}
 
 
 def uses_browser(item: pytest.Item) -> bool:
@@ -92,17 +86,7 @@ def unit_of(nodeid: str) -> str:
     """The unit of work pytest-xdist hands one worker whole: the test's file, or the group of files that share a
     fixed path. From the test's id alone, because the xdist controller that hands out the units has no items."""
     file = _file(nodeid.split("@")[0])
-    return SHARED_BUILD_FILES.get(file) or SHARED_PATH_FILES.get(file) or file
-
-
-def _check_shared_paths(items) -> None:
-    stray = sorted({_file(i.nodeid) for i in items
-                    if set(getattr(i, "fixturenames", ())) & set(SHARED_PATH_FIXTURES)
-                    and _file(i.nodeid) not in SHARED_BUILD_FILES})
-    if stray:
-        raise pytest.UsageError(f"{', '.join(stray)}: uses the static site's build (offline_site / online_site) "
-                                "but is not in SHARED_BUILD_FILES of tests/conftest.py: add it there, so the "
-                                "build never runs on two pytest-xdist workers at once")
+    return SITE_BUILD_FILES.get(file, file)
 
 
 def _longest_first(items: list, seconds: dict[str, float]) -> list:
@@ -115,33 +99,26 @@ def _longest_first(items: list, seconds: dict[str, float]) -> list:
     for item in items:
         units.setdefault(unit_of(item.nodeid), []).append(item)
     weight = {u: sum(seconds.get(f, 1.0) for f in {_file(i.nodeid) for i in its}) for u, its in units.items()}
-    order = sorted(units, key=lambda u: -weight[u])  # stable: equal weights keep their collected order
+    # stable: equal weights keep their collected order; the site's builds first, whatever they weigh
+    order = sorted(units, key=lambda u: (u != SITE_BUILD, -weight[u]))
     return [item for u in order for item in units[u]]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Browser tests run last; each test file is one unit of pytest-xdist's work (a module's servers start
-    once), longest first; the files sharing the static site's build are one unit.
+    once), longest first, after the unit that builds the static site (``SITE_BUILD``).
 
     The browser tests' session-wide Playwright (sync API) leaves its event loop registered as the running loop
     of the main thread until the session ends, so a test run after it that calls ``asyncio.run`` (the class
     server's tests, the load test) fails with "asyncio.run() cannot be called from a running event loop".
     Every browser test is therefore moved after every other test; xdist hands each worker its units in this
-    order too. The one exception: a file that reads what a build left (``SHARED_PATH_FILES``, no event loop
-    there) runs after the build, at the end of the build's unit (on a fresh clone it would otherwise find no
-    build and skip).
+    order too.
     """
-    _check_shared_paths(items)
     seconds = _durations()
-
-    def reads_a_build(item) -> bool:
-        return _file(item.nodeid) in SHARED_PATH_FILES
-
-    others = [i for i in items if not uses_browser(i) and not reads_a_build(i)]
+    others = [i for i in items if not uses_browser(i)]
     browser = [i for i in items if uses_browser(i)]
-    readers = [i for i in items if reads_a_build(i) and not uses_browser(i)]
-    items[:] = _longest_first(others, seconds) + _longest_first(browser + readers, seconds)
+    items[:] = _longest_first(others, seconds) + _longest_first(browser, seconds)
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -1,4 +1,4 @@
-"""The suite's order and groups (tests/conftest.py, issue 28): browser tests last, fixed paths in one xdist group.
+"""The suite's order and units (tests/conftest.py, issue 28): the site's builds first, browser tests last.
 
 Playwright's sync API leaves its event loop registered as running for the rest of the session, so a test
 without a browser run after the first browser test cannot call ``asyncio.run``. The suite used to unregister
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests import conftest
-from tests.conftest import SHARED_PATH_FILES, pytest_collection_modifyitems, unit_of, uses_browser
+from tests.conftest import SITE_BUILD, pytest_collection_modifyitems, unit_of, uses_browser
 
 
 class FakeItem:
@@ -38,27 +38,26 @@ def suite() -> list[FakeItem]:
         FakeItem("tests/browser/test_site_startup.py::test_online", ["online_site"], ["browser"]),
         FakeItem("tests/browser/test_site_links.py::test_links", ["offline_site", "chromium_path"], ["browser"]),
         FakeItem("tests/server/test_class_load.py::test_load", ["tmp_path"]),
+        FakeItem("tests/test_site_build.py::test_build", ["request"], ["slow"]),
         FakeItem("tests/test_site_trim_wheels.py::test_trim", ["tmp_path"]),
         FakeItem("tests/witness/test_w1.py::test_w1", []),
     ]
 
 
 def assert_no_test_without_a_browser_after_one_with(items) -> None:
-    """Apart from the files that read what the site build left (SHARED_PATH_FILES: no event loop there)."""
     first = next((n for n, item in enumerate(items) if uses_browser(item)), len(items))
-    late = [item.nodeid for item in items[first:]
-            if not uses_browser(item) and item.nodeid.split("::")[0] not in SHARED_PATH_FILES]
+    late = [item.nodeid for item in items[first:] if not uses_browser(item)]
     assert not late, f"run after Playwright started, with its event loop marked running: {late}"
 
 
 def test_browser_tests_run_after_every_other_test_each_in_its_order(monkeypatch):
-    monkeypatch.setattr(conftest, "_durations", lambda: {})  # every file 1 s: the site's three files go first
+    monkeypatch.setattr(conftest, "_durations", lambda: {})  # every file 1 s: collected order but the builds
     items = suite()
     pytest_collection_modifyitems(None, items)
     assert_no_test_without_a_browser_after_one_with(items)
-    # the test that reads the wheels the site build left runs after it (on a fresh clone, before it, it skipped)
+    # the builds first, then the test that reads the wheels they leave (before them, on a fresh clone, it skipped)
     assert [i.nodeid.split("::")[1] for i in items] == [
-        "test_load", "test_w1", "test_offline", "test_online", "test_links", "test_trim", "test_app"]
+        "test_build", "test_trim", "test_load", "test_w1", "test_app", "test_offline", "test_online", "test_links"]
 
 
 def test_control_pytests_own_order_runs_a_server_test_after_a_browser_test():
@@ -66,19 +65,16 @@ def test_control_pytests_own_order_runs_a_server_test_after_a_browser_test():
         assert_no_test_without_a_browser_after_one_with(suite())
 
 
-def test_the_files_of_the_static_site_are_one_unit_and_every_other_file_is_its_own():
+def test_the_builds_and_their_reader_are_one_unit_and_every_other_file_is_its_own():
     units = {i.nodeid.split("::")[1]: unit_of(i.nodeid) for i in suite()}
-    assert units == {"test_app": "tests/browser/test_app_voila.py", "test_offline": "static-site",
-                     "test_online": "static-site", "test_links": "static-site", "test_trim": "static-site",
+    assert units == {"test_app": "tests/browser/test_app_voila.py",
+                     "test_offline": "tests/browser/test_site_browser.py",
+                     "test_online": "tests/browser/test_site_startup.py",
+                     "test_links": "tests/browser/test_site_links.py",
+                     "test_build": SITE_BUILD, "test_trim": SITE_BUILD,
                      "test_load": "tests/server/test_class_load.py", "test_w1": "tests/witness/test_w1.py"}
-    # as pytest-xdist's loadgroup would have named them (it no longer can: tests/conftest.py)
-    assert unit_of("tests/browser/test_site_links.py::test_links[a@b]@static-site") == "static-site"
-
-
-def test_a_test_of_the_site_build_in_a_file_not_listed_stops_the_run():
-    items = [*suite(), FakeItem("tests/browser/test_new_site_thing.py::test_x", ["offline_site"], ["browser"])]
-    with pytest.raises(pytest.UsageError, match="test_new_site_thing.py: uses the static site's build"):
-        pytest_collection_modifyitems(None, items)
+    # a parametrized id with "@" in it (as pytest-xdist's loadgroup named groups) is still its file
+    assert unit_of("tests/browser/test_site_links.py::test_links[a@b]") == "tests/browser/test_site_links.py"
 
 
 def test_the_scheduler_hands_out_whole_units():
@@ -94,7 +90,7 @@ def test_the_scheduler_hands_out_whole_units():
 
     sched = conftest.pytest_xdist_make_scheduler(Config(), None)
     assert isinstance(sched, LoadScopeScheduling)
-    assert sched._split_scope("tests/browser/test_site_browser.py::test_offline") == "static-site"
+    assert sched._split_scope("tests/test_site_trim_wheels.py::test_trim") == SITE_BUILD
     assert sched._split_scope("tests/witness/test_w1.py::test_w1[3]") == "tests/witness/test_w1.py"
 
 
@@ -102,19 +98,19 @@ def test_the_longest_files_go_first_each_unit_whole_and_browser_tests_still_last
     """The order pytest-xdist hands out (longest first), from tests/suite_durations.json's seconds."""
     seconds = {"tests/witness/test_w1.py": 30.0, "tests/server/test_class_load.py": 5.0,
                "tests/browser/test_app_voila.py": 200.0, "tests/browser/test_site_browser.py": 10.0,
-               "tests/browser/test_site_startup.py": 10.0, "tests/browser/test_site_links.py": 1.0}
+               "tests/browser/test_site_startup.py": 10.0, "tests/browser/test_site_links.py": 1.0,
+               "tests/test_site_build.py": 2.0, "tests/test_site_trim_wheels.py": 1.0}
     monkeypatch.setattr(conftest, "_durations", lambda: seconds)
     items = suite()
     pytest_collection_modifyitems(None, items)
     assert [i.nodeid.split("::")[1] for i in items] == [
-        "test_w1", "test_load", "test_app", "test_offline", "test_online", "test_links", "test_trim"]
+        "test_build", "test_trim", "test_w1", "test_load", "test_app", "test_offline", "test_online", "test_links"]
     assert_no_test_without_a_browser_after_one_with(items)
-    # the static site's files are one unit, weighed together: 520 s now, before the app's 200 s
+    # the site's browser files are weighed each on its own: the links' 500 s before the app's 200 s
     seconds["tests/browser/test_site_links.py"] = 500.0
     items = suite()
     pytest_collection_modifyitems(None, items)
-    assert [i.nodeid.split("::")[1] for i in items][2:] == [
-        "test_offline", "test_online", "test_links", "test_trim", "test_app"]
+    assert [i.nodeid.split("::")[1] for i in items][4:] == ["test_links", "test_app", "test_offline", "test_online"]
 
 
 def test_the_durations_file_names_files_that_exist():

@@ -423,5 +423,5 @@ def voila_app(voila_servers):
         _shut_voila_kernels(server)
 
 
-# the static site's fixtures (issue 13): offline_site, site_page; they use this file's browser fixtures
-from tests.browser.site_fixtures import offline_site, site_page  # noqa: E402,F401
+# the static site's fixtures (issue 13): offline_site, online_site, site_page; they use this file's browser fixtures
+from tests.browser.site_fixtures import offline_site, online_site, site_page  # noqa: E402,F401

@@ -1,9 +1,11 @@
 """Fixtures for the static site's browser tests (issue 13, part 3), used by tests/browser/test_site_browser.py.
 
-``offline_site``  session-scoped: builds the offline site once per run (``make site OFFLINE=1`` into
-                  ``.site-build/test-site``; the build venv and the downloads are cached in .site-build/,
-                  git-ignored) and serves it with ``python -m http.server`` on a free 127.0.0.1 port;
-                  ``offline_site.url`` ends with "/".
+``offline_site``  session-scoped: the offline site of this run (``make site OFFLINE=1`` into
+                  ``.site-build/test-site``, built once a run whatever the worker: tests/site_builds.py; the
+                  build venv and the downloads are cached in .site-build/, git-ignored), served with
+                  ``python -m http.server`` on a free 127.0.0.1 port; ``offline_site.url`` ends with "/".
+``online_site``   the same for the online build (``make site`` into ``.site-build/test-site-online``): its
+                  address, ending with "/".
 ``site_page``     a fresh Playwright page in its own context, 1400x900; ``site_page.outside`` lists every
                   request to another host made by the page, its web workers (the Pyodide kernel) and its
                   service worker: the listener is on the browser context, a page-level one misses workers.
@@ -17,7 +19,6 @@ a second sync Playwright in the same process fails).
 """
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -27,10 +28,11 @@ from pathlib import Path
 
 import pytest
 
+from tests import site_builds
 
 
 REPO = Path(__file__).resolve().parents[2]
-SITE_DIR = REPO / ".site-build" / "test-site"
+SITE_DIR = site_builds.OFFLINE_DIR
 LOCAL = ("http://127.0.0.1:", "data:", "blob:")
 #: the site's pages, the start-up check's sentence, and "this notebook's kernel is idle" (the test and
 #: tools/measure_site.py use them)
@@ -61,16 +63,6 @@ class Site:
     proc: subprocess.Popen
 
 
-def build_offline_site(out: Path = SITE_DIR) -> float:
-    t0 = time.perf_counter()
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
-    proc = subprocess.run(["make", "--no-print-directory", "site", "OFFLINE=1", f"SITE_OUT={out}"], cwd=REPO,
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode:
-        pytest.fail(f"make site OFFLINE=1 failed (rc={proc.returncode}):\n{proc.stdout[-4000:]}", pytrace=False)
-    return time.perf_counter() - t0
-
-
 def serve(root: Path) -> tuple[str, subprocess.Popen]:
     for _ in range(3):
         from tests.browser.conftest import _free_port  # here: conftest imports this module
@@ -92,19 +84,35 @@ def serve(root: Path) -> tuple[str, subprocess.Popen]:
 
 
 @pytest.fixture(scope="session")
-def offline_site(chromium_path):
+def offline_site(chromium_path, request):
     import shutil
 
     from tests.browser.conftest import _missing
 
     if not shutil.which("npm"):  # make site OFFLINE=1 packs the Pyodide runtime with npm
         _missing("npm is not installed (apt-get install npm; .ci/run installs it as root)")
-    seconds = build_offline_site()
+    try:
+        seconds = site_builds.build_offline(request.config)
+    except site_builds.SiteBuildError as exc:
+        pytest.fail(str(exc), pytrace=False)
     url, proc = serve(SITE_DIR)
     try:
         yield Site(url=url, root=SITE_DIR, build_seconds=seconds, proc=proc)
     finally:
         _stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def online_site(request):
+    try:
+        site_builds.build_online(request.config)
+    except site_builds.SiteBuildError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    url, server = serve(site_builds.ONLINE_DIR)
+    try:
+        yield url
+    finally:
+        _stop_server(server)
 
 
 def school_url(site: Site) -> str:

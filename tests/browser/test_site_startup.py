@@ -5,7 +5,7 @@
   browser measured (kept in localStorage);
 * a lesson's page (JupyterLite, offline build) says the same sentence until the lesson's kernel is idle, and
   the lab's page opened on no notebook says nothing (no kernel starts there);
-* online build (built here, ``make site`` into .site-build/test-site-online): its config loads only what each
+* online build (``online_site``: ``make site`` into .site-build/test-site-online): its config loads only what each
   page needs (the app page: no numpy, pandas, matplotlib; the lessons: no matplotlib until a cell imports it),
   and with the online runtime's host unreachable the app page and a lesson's page say so in one sentence
   within a few seconds.
@@ -15,15 +15,14 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import time
 
 import pytest
 
 from tests.browser.helpers import screenshot
-from tests.browser.site_fixtures import APP, KERNEL_IDLE, LESSON, REPO, serve
+from tests.browser.site_fixtures import APP, KERNEL_IDLE, LESSON
+from tests.site_builds import ONLINE_DIR
 from tests.test_site_versioned import vr
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -32,7 +31,6 @@ STARTING = re.compile(r"^Starting Python in your browser: about (\d+) seconds on
 UNREACHABLE = "Python cannot start: this computer cannot reach the website that sends Python (cdn.jsdelivr.net)"
 #: the whole note (issue 27: two short sentences, the second says what to do)
 UNREACHABLE_NOTE = UNREACHABLE + ". Connect to the internet, or ask your teacher for the offline copy of this site."
-ONLINE_DIR = REPO / ".site-build" / "test-site-online"
 KEY = "safari_kit.app_startup_seconds"
 NUMERIC = {"numpy", "pandas", "matplotlib", "pillow", "fonttools", "kiwisolver", "contourpy", "scipy"}
 
@@ -123,22 +121,6 @@ def test_lesson_page_says_python_is_starting_until_its_kernel_is_idle(site_page,
     page.wait_for_timeout(1_500)
     assert _note(page) == "", _note(page)
     assert not js_errors, js_errors
-
-
-@pytest.fixture(scope="module")
-def online_site():
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
-    proc = subprocess.run(["make", "--no-print-directory", "site", f"SITE_OUT={ONLINE_DIR}"], cwd=REPO, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if proc.returncode:
-        pytest.fail(f"make site (online) failed (rc={proc.returncode}):\n{proc.stdout[-4000:]}", pytrace=False)
-    url, server = serve(ONLINE_DIR)
-    try:
-        yield url
-    finally:
-        from tests.browser.conftest import _stop
-
-        _stop(server)
 
 
 def _page_config(html: str) -> dict:
