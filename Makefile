@@ -55,7 +55,7 @@ lint: $(STAMP)
 # Four pytest-xdist workers on the 2 cores (issue 28: the workers mostly wait on servers and pages; three kept the
 # machine 75 % busy, four 86 %: pytest 860 s -> 780 s, fresh clones 20 minutes apart; TEST_WORKERS=0:
 # one process); each gets whole test files, longest first (the
-# suite's own scheduler, tests/conftest.py; the static site's tests are one unit); browser tests last on each.
+# suite's own scheduler, tests/conftest.py; the static site's builds first: tests/site_builds.py); browser tests last on each.
 # PYTEST_ARGS="-p tests.cpu_times": CPU seconds per test too (tools/suite_times.py --cpu).
 TEST_WORKERS ?= 4
 test: lint hub-proxy
