@@ -211,7 +211,9 @@ class LabChooser:
         self.intro = W.HTML("<small style='color:#444'>" + html.escape(_("Choose a game and a lab.")) + " "
                             f"{html.escape(intro)}</small>")
         self.game.description = ""
-        self.game.style.button_width = "130px"
+        # each button as wide as its words: a fixed 130px cut the pseudo-locale's "Both games" by 5px in a
+        # browser with other fonts (issue 30; tests/browser/test_pseudo_locale_browser.py)
+        self.game.style.button_width = "auto"
         # the list's visible name is its own label (ipywidgets' <label for=...>): a separate "Lab" beside an
         # unnamed <select> left screen readers with "combo box" and nothing else (issue 20, axe select-name)
         self.lab.description = "<b>" + html.escape(_("Lab")) + "</b>"
