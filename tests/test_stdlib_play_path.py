@@ -78,9 +78,9 @@ def _stdlib_venv() -> Path:
     subprocess.run([_base_python(), "-m", "venv", str(building)], check=True, timeout=300)
     py = str(building / "bin" / "python")
     env = _clean_env(building)
-    _run([py, "-m", "pip", "install", "-q", *PLAY_PATH_PACKAGES], env=env, cwd=REPO, timeout=900,
+    _run([py, "-m", "pip", "install", "-q", "--no-compile", *PLAY_PATH_PACKAGES], env=env, cwd=REPO, timeout=900,
          what="pip install " + " ".join(PLAY_PATH_PACKAGES))
-    _run([py, "-m", "pip", "install", "-q", "--no-deps", "-e", "."], env=env, cwd=REPO, timeout=900,
+    _run([py, "-m", "pip", "install", "-q", "--no-compile", "--no-deps", "-e", "."], env=env, cwd=REPO, timeout=900,
          what="pip install --no-deps -e .")
     (building / "READY").write_text("ok\n", encoding="utf-8")
     try:
