@@ -189,8 +189,10 @@ class LiveRegion(anywidget.AnyWidget):
     """A visually hidden polite live region (one sentence at a time) and the lab's focus keeper."""
 
     _esm = _ESM
-    #: the focus ring of the labs' controls is in the table's style sheet; a lab without a table needs it too
-    _css = pathlib.Path(__file__).parent / "static" / "table.css"
+    #: the labs' and the chooser's style sheet (their focus ring, buttons, side column): every lab and the chooser
+    #: have a live region, so a lab without a card table gets it too; the table's own rules come with the table
+    #: (table.css). It was all of table.css, which the page then held twice (issue 31)
+    _css = pathlib.Path(__file__).parent / "static" / "lab.css"
     text = traitlets.Unicode("").tag(sync=True)
     n = traitlets.Int(0).tag(sync=True)
     #: ``{"selector": ".safari-next", "n": 3}``: a request to focus a control of the lab (see :meth:`focus`)

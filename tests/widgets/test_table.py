@@ -366,7 +366,7 @@ def test_esm_and_css_are_package_files():
 def test_static_files_are_not_git_ignored(repo_root):
     if shutil.which("git") is None or not (repo_root / ".git").exists():
         pytest.skip("no git checkout")
-    for name in ("table.js", "table.css"):
+    for name in ("table.js", "table.css", "lab.css"):
         proc = subprocess.run(["git", "check-ignore", "-q", str(STATIC / name)], cwd=repo_root)
         assert proc.returncode == 1, f"{name} is git-ignored, so hatch would leave it out of the wheel"
 
@@ -391,16 +391,34 @@ def test_js_has_keyboard_and_aria_and_no_imports():
         assert needle in js, needle
 
 
-def test_css_is_scoped_under_the_root_class():
-    css = (STATIC / "table.css").read_text(encoding="utf-8")
+def css_selectors(css: str) -> list[str]:
+    """Every selector of a style sheet (comments, keyframes and @media wrappers left out)."""
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
     css = re.sub(r"@keyframes[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", "", css)
     css = re.sub(r"@media[^{]*\{", "", css)
-    for selectors in re.findall(r"([^{}]+)\{[^{}]*\}", css):
-        for sel in selectors.split(","):
-            sel = sel.strip()
-            if sel:
-                # the table's own rules, the labs' layout around it (scoped to the lab's root class), and the
-                # app's chooser (its root class: the focus ring and reduced motion of issue 20)
-                assert sel.startswith((".safari-table", ".safari-lab ", ".safari-app ")), \
-                    f"unscoped CSS selector: {sel!r}"
+    return [sel.strip() for selectors in re.findall(r"([^{}]+)\{[^{}]*\}", css) for sel in selectors.split(",")
+            if sel.strip()]
+
+
+def test_css_is_scoped_under_the_root_class():
+    # the table's own rules (table.css, with the card table); the labs' layout around it and the app's chooser
+    # (lab.css, with every lab's and the chooser's live region: the focus ring and reduced motion of issue 20)
+    for name, roots in (("table.css", (".safari-table",)), ("lab.css", (".safari-lab ", ".safari-app "))):
+        selectors = css_selectors((STATIC / name).read_text(encoding="utf-8"))
+        assert len(selectors) > 20, name
+        for sel in selectors:
+            assert sel.startswith(roots), f"{name}: selector outside its root class: {sel!r}"
+
+
+def test_a_page_gets_each_style_rule_once():
+    """Issue 31: the card table and the labs' live region each carried the whole of table.css, so every lab sent
+    the page the same 20 KB twice (and the page held it twice). Now each widget carries its own rules only."""
+    from safari_kit.widgets.live import LiveRegion
+
+    table, live = CardTable(), LiveRegion()
+    assert Path(getattr(LiveRegion._css, "_path", LiveRegion._css)) == STATIC / "lab.css"
+    bare = [re.sub(r"/\*.*?\*/", "", w._css, flags=re.S) for w in (table, live)]
+    rules = [{" ".join(r.split()) for r in re.findall(r"[^{}]+\{[^{}]*\}", css)} for css in bare]
+    assert len(rules[0]) > 50 and len(rules[1]) > 20 and not rules[0] & rules[1]
+    assert ".safari-lab button:focus-visible" in live._css
+    assert ".safari-table .st-selectable:focus-visible" in table._css
