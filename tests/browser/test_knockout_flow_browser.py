@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.helpers import screenshot, write_notebook
+from tests.browser.lab_tab import lab_tab, switch_and_run, tab_page  # noqa: F401 - lab_tab: the fixture
 from tests.browser.test_no_scroll import Screen, widget_button
 
 pytestmark = pytest.mark.browser
@@ -23,14 +24,8 @@ pytestmark = pytest.mark.browser
 LAB = ".safari-knockout-lab"
 
 
-@pytest.fixture
-def laptop(browser, js_errors):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
-    yield pg
-    context.close()
+#: the process's one JupyterLab page at 1366x768 (tests/browser/lab_tab.py, issue 28: it loaded JupyterLab itself)
+laptop = tab_page(1366, 768)
 
 
 def _wait_text(page, selector: str, text: str, timeout: float = 30_000) -> None:
@@ -43,7 +38,7 @@ def test_pick_in_any_order_play_then_read_the_result(laptop, js_errors, lab_serv
     page = laptop
     write_notebook(lab_server.root / "ko_flow.ipynb",
                    ["from safari_kit.widgets.labs import KnockoutLab\nlab = KnockoutLab(seed=1)\nlab"])
-    run = open_and_run(page, lab_server, "ko_flow.ipynb", name="ko-flow-run", timeout=180_000)
+    run = switch_and_run(page, lab_server, "ko_flow.ipynb", name="ko-flow-run", timeout=180_000)
     assert run.ok, run.errors
     scope = page.locator(LAB).first
     screen = Screen(page, LAB)

@@ -7,6 +7,9 @@ cells in JupyterLab (headless Debian chromium), checks that everything renders
 with no cell error, no widget error and no JS error, drives both widgets by
 clicking (the click -> Python -> DOM round trip), and saves screenshots
 ``test-artifacts/lab-smoke.png`` and ``test-artifacts/lab-smoke-clicked.png``.
+
+Both tests open their notebook in the process's one JupyterLab page (tests/browser/lab_tab.py; issue 28: the
+page was loaded once per test).
 """
 from __future__ import annotations
 
@@ -15,11 +18,14 @@ import json
 import pytest
 
 from tests.browser.helpers import (
-    assert_clean, click_latency_ms, current_notebook, latency_summary, open_and_run, output_texts, screenshot,
+    assert_clean, click_latency_ms, current_notebook, latency_summary, output_texts, screenshot,
     widget_errors, widget_views, write_notebook,
 )
+from tests.browser.lab_tab import lab_tab, switch_and_run, tab_page  # noqa: F401 - lab_tab: the fixture
 
 pytestmark = pytest.mark.browser
+#: the process's JupyterLab page, at conftest's ``page`` size, console errors counted as there
+page = tab_page(1400, 900, console=True)
 
 CELLS = [
     ("markdown", "# Harness smoke test"),
@@ -63,7 +69,7 @@ CELLS = [
 
 def test_lab_renders_kit_html_and_widgets(page, js_errors, lab_server):
     write_notebook(lab_server.root / "smoke" / "lab-smoke.ipynb", CELLS)
-    run = open_and_run(page, lab_server, "smoke/lab-smoke.ipynb", name="lab-smoke")
+    run = switch_and_run(page, lab_server, "smoke/lab-smoke.ipynb", name="lab-smoke")
     assert run.ok, run.errors
     assert_clean(page, js_errors, run)
 
@@ -118,7 +124,7 @@ NEGATIVE_CELLS = [
 def test_harness_reports_widget_cell_and_js_errors(page, js_errors, lab_server):
     """Control: the checks used by assert_clean really fire on broken output."""
     write_notebook(lab_server.root / "smoke" / "lab-broken.ipynb", NEGATIVE_CELLS)
-    run = open_and_run(page, lab_server, "smoke/lab-broken.ipynb", name="lab-smoke-broken")
+    run = switch_and_run(page, lab_server, "smoke/lab-broken.ipynb", name="lab-smoke-broken")
     assert not run.ok and any(e.startswith("ZeroDivisionError") for e in run.errors), run
     errs = widget_errors(page)
     assert any("No version of module safari-no-such-module is registered" in e for e in errs), errs

@@ -32,8 +32,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.a11y import describe, failing, run_axe
-from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import ARTIFACTS, assert_clean, output_texts, run_all_cells, settle, switch_notebook
+from tests.browser.lab_tab import lab_tab  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.browser
 
@@ -130,18 +130,20 @@ def _saved_outputs(page, saved: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def learner_page(browser):
+def learner_page(lab_tab, request):  # noqa: F811
     """One JupyterLab page for the eight lessons, each opened after the one before is closed and its kernel shut
-    down, as a learner goes from lesson to lesson (issue 28: JupyterLab loaded once, not eight times).
-    ``page.errors``: every page error so far; a test reads those after its start."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion=QUIET_MOTION)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    try:
-        yield page
-    finally:
-        context.close()
+    down, as a learner goes from lesson to lesson (issue 28: JupyterLab loaded once, not eight times): the
+    process's one page (tests/browser/lab_tab.py), which other files' tests use too. ``page.errors``: every page
+    error since the module began; a test reads those after its start. At the end, :data:`LAY_OUT_EVERY_CELL` goes
+    (the next file's notebooks are laid out as JupyterLab lays them out)."""
+    errors: list[str] = []
+    with lab_tab.for_test(request, errors, 1366, 768) as page:
+        page.errors = errors
+        try:
+            yield page
+        finally:
+            page.evaluate("(css) => document.querySelectorAll('style').forEach("
+                          "(el) => { if (el.textContent === css) el.remove(); })", LAY_OUT_EVERY_CELL)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.stem for lesson in LESSONS])

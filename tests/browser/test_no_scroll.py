@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import QUIET_MOTION
-from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.helpers import screenshot, write_notebook
+from tests.browser.lab_tab import lab_tab, switch_and_run, tab_page  # noqa: F401 - lab_tab: the fixture
 
 pytestmark = pytest.mark.browser
 
@@ -43,14 +43,9 @@ LABS = {
 }
 
 
-@pytest.fixture
-def laptop(browser, js_errors):
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion=QUIET_MOTION)
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
-    yield pg
-    context.close()
+#: the process's one JupyterLab page at 1366x768, no glow (tests/browser/lab_tab.py, issue 28: it loaded JupyterLab
+#: itself)
+laptop = tab_page(WIDTH, HEIGHT)
 
 
 # ----------------------------------------------------------------------------- no scrolling
@@ -135,7 +130,7 @@ def wait_enabled(page, locator, timeout: float = 60_000) -> None:
 def open_labs(page, server) -> None:
     """One notebook with every lab (one kernel start for all: the test stays quick)."""
     write_notebook(server.root / "noscroll.ipynb", [code for code, _ in LABS.values()])
-    run = open_and_run(page, server, "noscroll.ipynb", name="noscroll-run", timeout=180_000)
+    run = switch_and_run(page, server, "noscroll.ipynb", name="noscroll-run", timeout=180_000)
     assert run.ok, run.errors
 
 

@@ -8,6 +8,8 @@ The click -> kernel -> DOM time of Simulate is printed (median, max; the target
 is 0.5 s) with a 2 s sanity bound. The kernel is asked for ``lab.errors``: none.
 Screenshots ``test-artifacts/simulation-lab-runs.png`` (run 9, earlier runs in grey) and
 ``test-artifacts/simulation-lab.png`` (the runs pooled), both of the Convergence tab.
+
+The notebook is opened in the process's one JupyterLab page (tests/browser/lab_tab.py, issue 28).
 """
 from __future__ import annotations
 
@@ -16,11 +18,14 @@ import re
 import pytest
 
 from tests.browser.helpers import (
-    assert_clean, click_latency_ms, current_notebook, latency_summary, open_and_run, screenshot, write_notebook,
+    assert_clean, click_latency_ms, current_notebook, latency_summary, screenshot, write_notebook,
 )
 from tests.browser.test_labs_browser import kernel_eval
+from tests.browser.lab_tab import lab_tab, switch_and_run, tab_page  # noqa: F401 - lab_tab: the fixture
 
 pytestmark = pytest.mark.browser
+#: the process's JupyterLab page, console errors counted as in conftest's ``page``
+page = tab_page(1366, 768, console=True)
 
 SIM = ".safari-lab"
 SANITY_MS = 2_000
@@ -67,9 +72,8 @@ def answered_ms(page, button: str, watch: str, text: str, timeout_ms: float = 10
 
 
 def test_simulation_lab_fresh_runs_pooling_and_speed(page, js_errors, lab_server):
-    page.set_viewport_size({"width": 1366, "height": 768})
     write_notebook(lab_server.root / "sim_clicks.ipynb", CELLS)
-    run = open_and_run(page, lab_server, "sim_clicks.ipynb", name="simulation-lab-opened")
+    run = switch_and_run(page, lab_server, "sim_clicks.ipynb", name="simulation-lab-opened")
     assert_clean(page, js_errors, run)
     nb = current_notebook(page)
     nb.locator(f"{SIM} .safari-sim-run").first.scroll_into_view_if_needed()

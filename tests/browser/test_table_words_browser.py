@@ -22,8 +22,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import QUIET_MOTION
-from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.helpers import screenshot, write_notebook
+from tests.browser.lab_tab import lab_tab, switch_and_run  # noqa: F401 - lab_tab: the fixture
 from tests.browser.test_no_scroll import widget_button
 
 pytestmark = pytest.mark.browser
@@ -43,19 +43,17 @@ LABS = [(".safari-tutorial", 0), (".safari-tutorial", 1), (".safari-knockout-lab
 
 
 @pytest.fixture(scope="module")
-def laptop(browser, lab_server):
-    """One notebook holding the four labs, opened once at 1366x768 (one kernel start for all the tests)."""
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, reduced_motion=QUIET_MOTION)
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
+def laptop(lab_tab, lab_server, request):  # noqa: F811
+    """One notebook holding the four labs, opened once at 1366x768 (one kernel start for all the tests) in the
+    process's one JupyterLab page (tests/browser/lab_tab.py, issue 28: it loaded JupyterLab itself). ``errors``:
+    the page's errors since."""
     errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    write_notebook(lab_server.root / "issue17_table.ipynb", CELLS)
-    run = open_and_run(pg, lab_server, "issue17_table.ipynb", name="issue17-run", timeout=180_000)
-    assert run.ok, run.errors
-    pg.errors = errors
-    yield pg
-    context.close()
+    with lab_tab.for_test(request, errors, WIDTH, HEIGHT) as pg:
+        write_notebook(lab_server.root / "issue17_table.ipynb", CELLS)
+        run = switch_and_run(pg, lab_server, "issue17_table.ipynb", name="issue17-run", timeout=180_000)
+        assert run.ok, run.errors
+        pg.errors = errors
+        yield pg
 
 
 def lab(page, i: int):
