@@ -1,9 +1,10 @@
-"""The classroom app (Voilà, ``make app``) at 1366x768, visited once for three checks (issue 28).
+"""The classroom app (Voilà, ``make app``) at 1366x768, visited once for five checks (issue 28).
 
 One page (:func:`app_tour`) opens the app, then every lab of the chooser in turn (both games' Identification,
 Challenge, Full game, Rules tutorial, Knockout, the three Simulation entries) and makes, in each, the checks of
-the three files that each opened the app at 1366x768 for themselves before issue 28 (three Voilà pages, three
-kernels, the Challenge lab opened three times and four labs twice, for the same page at the same size):
+the five files that each opened the app at 1366x768 for themselves before issue 28 (six Voilà pages, six
+kernels, the Challenge lab opened three times, Knockout four times and Identification three, for the same page
+at the same size):
 
 * axe-core (pinned, offline: tests/browser/a11y.py) finds no critical or serious violation in the kit's DOM
   (``.safari-app``): the chooser before any lab is opened, each lab just opened and, for the card-table labs,
@@ -17,13 +18,23 @@ kernels, the Challenge lab opened three times and four labs twice, for the same 
   ``test_a_whole_turn_in_the_app_without_scrolling[<lab>]``.
 * the Challenge lab has no sideways scrollbar, nor has the page (issue 17, tests/browser/test_table_words_browser.py
   makes the same check in JupyterLab). ``test_in_the_app_the_challenge_lab_scrolls_not_sideways``.
+* colour vision (issue 20, tests/browser/vision.py): in Identification and Knockout nothing is said by colour
+  alone (each face-up card names its colour, the cards to remember have a double frame and a banner, the Pals'
+  names 4.5:1 on their hues, a Knockout turn's result in words), and the screenshots under simulated colour
+  blindness. ``test_colour_vision_identification_and_knockout`` (it was tests/browser/test_a11y_vision.py's).
+* less motion (issue 20): in Knockout, with ``prefers-reduced-motion: reduce`` the selectable cards do not pulse
+  and nothing moves (no animation, no transition); with ``no-preference`` they pulse (so the check can fail).
+  The page switches its media (``page.emulate_media``) and back, where it was two pages of their own.
+  ``test_reduced_motion_stops_animation`` (it was tests/browser/test_a11y_touch.py's).
 
 In each lab the checks run in this order: the lab is opened (the page scrolled to its top first); axe on the lab
-just opened; the sideways check (Challenge); the whole turn; then axe's actions, each followed by axe (the deals
-are secret: each run sees other states anyway). A check that fails is recorded with its lab, its message and a
-screenshot (``test-artifacts/app-tour-<check>-<lab>.png``) and the tour goes on to the next check and lab; each
-test then fails on its own checks' records only, naming the check and the lab. Page errors are recorded with the
-check and lab that was running: a test fails on those of its own checks and of opening its labs.
+just opened; the motion check (Knockout); the sideways check (Challenge); the whole turn; the colour-vision check
+(Identification, Knockout: after the turn, as its test played one on a lab just opened); then axe's actions,
+each followed by axe (the deals are secret: each run sees other states anyway). A check that fails is recorded
+with its lab, its message and a screenshot (``test-artifacts/app-tour-<check>-<lab>.png``) and the tour goes on
+to the next check and lab; each test then fails on its own checks' records only, naming the check and the lab.
+Page errors are recorded with the check and lab that was running: a test fails on those of its own checks and of
+opening its labs.
 
 Elsewhere: the lessons (axe on every output of each learner's copy in JupyterLab:
 tests/browser/test_learner_lessons_browser.py), the offline static site's app page (tests/browser/test_site_browser.py's
@@ -38,6 +49,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from safari_kit.widgets.app import LABS
+from tests.browser import vision
 from tests.browser.a11y import describe, failing, run_axe
 from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import screenshot
@@ -70,18 +82,10 @@ TURNS = {
     ("Safari Witness", "Full game"): ("fullgame", ".safari-fullgame-lab"),
 }
 SIDEWAYS = ("Safari Witness", "Challenge")
+#: the labs of the colour-vision checks (tests/browser/vision.py), and the lab of the motion check
+VISION = {("Safari Witness", "Identification"): vision.identification, ("Safari Knockout", "Knockout"): vision.knockout}
+MOTION_LAB = ("Safari Knockout", "Knockout")
 WIDTH, HEIGHT = 1366, 768
-
-
-@pytest.fixture
-def laptop(browser, js_errors):
-    """A page of its own at 1366x768 (tests/browser/test_a11y_vision.py uses it)."""
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
-    yield pg
-    context.close()
 
 
 def choose(page, game: str, lab: str, ready: str, press: str = "click") -> None:
@@ -144,6 +148,7 @@ class AppTour:
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     errors: list[tuple[str, str, str]] = field(default_factory=list)
+    motion: dict[str, dict] = field(default_factory=dict)
     now: tuple[str, str] = ("open", "the chooser")
 
     def __repr__(self) -> str:  # what pytest prints of the fixture beside a failure: short
@@ -225,6 +230,26 @@ def whole_turn(page, name: str, root: str) -> None:
     assert "Something went wrong" not in page.locator(sel).first.inner_text(), name
 
 
+MOTION = """(el) => { const s = getComputedStyle(el);
+    return {animation: s.animationName, transition: s.transitionDuration}; }"""
+
+
+def motion_stops(page, tour: AppTour) -> None:
+    """The lab just opened: a selectable card pulses with ``prefers-reduced-motion: no-preference`` and nothing of
+    it moves with ``reduce`` (the page's media switched to each, then back to the tour's)."""
+    card = page.locator(f"{APP_ROOT} .safari-table .st-card.st-selectable").first
+    card.wait_for(timeout=30_000)
+    try:
+        for motion in ("no-preference", "reduce"):
+            page.emulate_media(reduced_motion=motion)
+            tour.motion[motion] = card.evaluate(MOTION)
+    finally:
+        page.emulate_media(reduced_motion=QUIET_MOTION)
+    seen = tour.motion
+    assert seen["no-preference"]["animation"] != "none", seen  # the pulse is there to be stopped
+    assert seen["reduce"] == {"animation": "none", "transition": "0s"}, seen
+
+
 @pytest.fixture(scope="module")
 def app_tour(browser, voila_app):
     """The one visit of the app at 1366x768; -> :class:`AppTour`."""
@@ -246,12 +271,18 @@ def app_tour(browser, voila_app):
                 continue
             with tour.check(page, "axe", where):  # just opened: before any other check touches it
                 tour.axe[where] = run_axe(page, APP_ROOT)
+            if (game, lab) == MOTION_LAB:
+                with tour.check(page, "motion", where):
+                    motion_stops(page, tour)
             if (game, lab) == SIDEWAYS:
                 with tour.check(page, "sideways", where):
                     no_sideways_scroll(page)
             if (game, lab) in TURNS:
                 with tour.check(page, "turn", where):
                     whole_turn(page, *TURNS[(game, lab)])
+            if (game, lab) in VISION:
+                with tour.check(page, "vision", where):
+                    VISION[(game, lab)](page)
             if ".st-card" in ready:
                 with tour.check(page, "axe actions", where):
                     pressed: set[str] = set()
@@ -287,6 +318,21 @@ def test_a_whole_turn_in_the_app_without_scrolling(app_tour, lab):
 def test_in_the_app_the_challenge_lab_scrolls_not_sideways(app_tour):
     """The classroom app (Voilà) at 1366x768: the Challenge lab, its own secret deal."""
     problems = app_tour.problems("sideways", [lab_name(*SIDEWAYS)])
+    assert not problems, "\n".join(problems)
+
+
+def test_colour_vision_identification_and_knockout(app_tour, browser):
+    """Colour vision (issue 20) in the app at 1366x768: Identification and Knockout (tests/browser/vision.py, in the
+    tour), then the strip of the five card colours (a page of its own)."""
+    problems = app_tour.problems("vision", [lab_name(*key) for key in VISION])
+    assert not problems, "\n".join(problems)
+    vision.colour_strip(browser)
+
+
+def test_reduced_motion_stops_animation(app_tour):
+    """Less motion (issue 20): the Knockout lab's selectable cards pulse, unless the page asks for less motion."""
+    print(f"\n{app_tour.motion}")
+    problems = app_tour.problems("motion", [lab_name(*MOTION_LAB)])
     assert not problems, "\n".join(problems)
 
 

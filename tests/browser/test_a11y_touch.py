@@ -19,8 +19,11 @@ screenshot at 1024x768 is saved, the lab scrolled to the top: ``test-artifacts/a
 * ``test_rules_tutorial_by_taps``: Next through steps 2-4, Back, and a ruling opened by a tap on its summary
   (the tutorial has no quiz to answer).
 * ``test_simulation_by_taps``: Simulate, the new run's words; the Tournament tab.
-* ``test_reduced_motion_stops_animation``: with ``prefers-reduced-motion: reduce`` the selectable cards do not
-  pulse and nothing moves (no animation, no transition); without it they pulse (so the check can fail).
+
+Less motion (``test_reduced_motion_stops_animation``, two pages of its own here before issue 28) is checked in
+the one visit of the app at 1366x768, tests/browser/test_a11y_axe.py. The tablet's page asks for less motion
+(``QUIET_MOTION``, tests/browser/conftest.py): the selectable cards' glow, which Chromium draws 60 times a
+second, changes no target's size.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ import re
 
 import pytest
 
+from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import screenshot
 from tests.browser.keys import live_text, wait_said
 from tests.browser.test_a11y_axe import APP_LABS, APP_ROOT, choose
@@ -63,7 +67,7 @@ def small_targets(page) -> list[str]:
 def tablet(browser, voila_app):
     """One page on the app on a 1024x768 touch screen, its chooser ready; ``page.errors``: uncaught page
     errors; ``page.small``: the targets under 24 x 24 seen so far by the current test."""
-    context = browser.new_context(viewport=TABLET, has_touch=True)
+    context = browser.new_context(viewport=TABLET, has_touch=True, reduced_motion=QUIET_MOTION)
     page = context.new_page()
     page.set_default_timeout(60_000)
     errors: list[str] = []
@@ -287,26 +291,3 @@ def test_simulation_by_taps(tablet):
     look(page, lab)
     assert not page.small, f"tap targets under {MIN_TARGET}x{MIN_TARGET} CSS px: {sorted(set(page.small))}"
     screenshot(page, "a11y-touch-simulation-tournament")
-
-
-MOTION = """(el) => { const s = getComputedStyle(el);
-    return {animation: s.animationName, transition: s.transitionDuration}; }"""
-
-
-def test_reduced_motion_stops_animation(browser, voila_app):
-    seen = {}
-    for motion in ("no-preference", "reduce"):
-        context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion=motion)
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        try:
-            page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-            page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
-            choose(page, "Safari Knockout", "Knockout", READY[("Safari Knockout", "Knockout")])  # a hand at once
-            card = page.locator(f"{APP_ROOT} .safari-table .st-card.st-selectable").first
-            card.wait_for(timeout=30_000)
-            seen[motion] = card.evaluate(MOTION)
-        finally:
-            context.close()
-    assert seen["no-preference"]["animation"] != "none", seen  # the pulse is there to be stopped
-    assert seen["reduce"] == {"animation": "none", "transition": "0s"}, seen

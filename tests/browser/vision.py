@@ -1,37 +1,34 @@
 """Colour vision (issue 20): nothing is said by colour alone, and screenshots under simulated colour blindness.
 
-``test_colour_vision_identification_and_knockout`` (Voilà, ``make app``, 1366x768) opens the Identification
-lab (plays to a revealed card, or stops at the "remember these" moment of a bot's failed turn) and the
-Knockout lab, and checks in the page what does not need colour:
+The checks of the app's Identification and Knockout labs at 1366x768, made by the one visit of the app in
+tests/browser/test_a11y_axe.py (its ``app_tour``; issue 28: this file's test opened the app for itself before),
+in the lab the tour has open, after the tour's whole turn in it (``test_colour_vision_identification_and_knockout``
+there reads their records):
 
-* every face-up Mugshot names its colour in words, on the card ("Pink · Wavy") and in its accessible name;
-* the cards to remember have a *double* frame and a banner in words, not only an orange frame;
-* a Pal's white name has at least 4.5:1 contrast on its hue with the shade table.css lays over it
-  (computed here from the inline colour: axe cannot read a background image);
-* a finished Knockout turn says "You won" / "You lost" in words.
+* :func:`identification`: every face-up Mugshot names its colour in words, on the card ("Pink · Wavy") and in its
+  accessible name; the cards to remember have a *double* frame and a banner in words, not only an orange frame
+  (the lab is played to a revealed card, or stops at the "remember these" moment of a bot's failed turn);
+* :func:`knockout`: a Pal's white name has at least 4.5:1 contrast on its hue with the shade table.css lays over
+  it (computed here from the inline colour: axe cannot read a background image); a finished Knockout turn says
+  "You won" / "You lost" in words.
 
-Then it saves each lab, and a strip of the five card colours as table.js fills them, under Chromium's
-simulated protanopia, deuteranopia and tritanopia (DevTools protocol
-``Emulation.setEmulatedVisionDeficiency``): ``test-artifacts/a11y-vision-<lab>-<deficiency>.png``,
-``a11y-vision-colours-<deficiency>.png``. Whether the colours can be told apart is judged by a person
-looking at them (issue 20's note); the test only makes them.
+Each saves its lab under Chromium's simulated protanopia, deuteranopia and tritanopia (DevTools protocol
+``Emulation.setEmulatedVisionDeficiency``): ``test-artifacts/a11y-vision-<lab>-<deficiency>.png``;
+:func:`colour_strip` a strip of the five card colours as table.js fills them (``a11y-vision-colours-*.png``).
+Whether the colours can be told apart is judged by a person looking at them (issue 20's note); the test only
+makes them.
 """
 from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.browser.helpers import REPO, screenshot
-from tests.browser.test_a11y_axe import APP_LABS, APP_ROOT, choose, laptop  # noqa: F401 - laptop: a fixture
-from tests.browser.test_app_voila import button, pick_best_declaration
-
-pytestmark = pytest.mark.browser
+from tests.browser.helpers import REPO, play_best_knockout_turn, screenshot
+from tests.browser.test_app_voila import button, click_and_wait_change, pick_best_declaration
 
 DEFICIENCIES = ("none", "protanopia", "deuteranopia", "tritanopia")
 COLOURS = ("Teal", "Yellow", "Orange", "Pink", "Violet")
-ID_LAB = f"{APP_ROOT} .safari-identification-lab"
-KO_LAB = f"{APP_ROOT} .safari-knockout-lab"
+ID_LAB = ".safari-app .safari-identification-lab"
+KO_LAB = ".safari-app .safari-knockout-lab"
 
 #: contrast of white text on the Pal's hue under table.css's shade (rgba(0,0,0,a) over it), in the page
 PAL_CONTRAST = """(els) => els.map(el => {
@@ -72,27 +69,24 @@ def card_fills() -> dict[str, str]:
     return dict(re.findall(r"(\w+): \"(#[0-9a-fA-F]{6})\"", block))
 
 
-def test_colour_vision_identification_and_knockout(laptop, js_errors, voila_app):  # noqa: F811
-    page = laptop
-    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(f"{APP_ROOT} .safari-lab-list select").wait_for(timeout=90_000)
-
-    # ---------------------------------------------------------------- Identification
-    choose(page, "Safari Witness", "Identification", APP_LABS[0][2])
+def identification(page) -> None:
+    """The Identification lab open in ``page``: a bot's failure shows its cards to remember, else the learner
+    identifies at the best place and reveals it (a face-up card); every face-up card names its colour in words."""
     remember = page.locator(f"{ID_LAB} .st-remember-banner")
-    if not remember.count():  # our turn: identify at the best place and reveal it (a face-up card)
-        button(page.locator(ID_LAB), "Identify").click()
-        page.wait_for_timeout(500)
+    identify = page.locator(f"{ID_LAB} button.safari-identify:not([disabled])")
+    if not remember.count() and identify.count():  # our turn: identify at the best place, reveal it
+        click_and_wait_change(page, button(page.locator(ID_LAB), "Identify"), f"{ID_LAB} .safari-prob")
         pick_best_declaration(page, ID_LAB)
         before = page.locator(f"{ID_LAB} .safari-table").inner_text()
         button(page.locator(ID_LAB), "Reveal").click()
         # a miss leaves the card face up at its place; a match moves it, face up, off the Unidentified Area
-        # (issue 27: the lab opens on the learner's turn, so this path runs on every deal, and a match is
-        # likely): wait for the table to change, then look at every face-up card on it
+        # (issue 27: the lab opens on the learner's turn, and a match is likely): wait for the table to change
+        # and the status line to say the result, then look at every face-up card on it
         page.wait_for_function("([sel, before]) => { const t = document.querySelector(sel);"
                                " return t && t.innerText !== before; }",
                                arg=[f"{ID_LAB} .safari-table", before], timeout=30_000)
-        page.wait_for_timeout(500)
+        page.wait_for_function("(sel) => /Match!|No match/.test(document.querySelector(sel).innerText)",
+                               arg=f"{ID_LAB} .safari-status", timeout=30_000)
     # every face-up Mugshot on the table: the clue card, a revealed one, the cards won
     faces = page.locator(f"{ID_LAB} .safari-table .st-card:not(.st-back) svg")
     assert faces.count(), "no face-up card to look at"
@@ -108,40 +102,41 @@ def test_colour_vision_identification_and_knockout(laptop, js_errors, voila_app)
             "the cards to remember are marked by colour alone"
     print("\nIdentification:", vision_shots(page, "identification", ID_LAB))
 
-    # ---------------------------------------------------------------- Knockout
-    choose(page, "Safari Knockout", "Knockout", APP_LABS[5][2])
+
+def knockout(page) -> None:
+    """The Knockout lab open in ``page``: the Pals' names are readable on their hues; a turn played to its result
+    says the result in words."""
     heads = page.locator(f"{KO_LAB} .st-pal-head")
     ratios = heads.evaluate_all(PAL_CONTRAST)
     low = [r for r in ratios if r["ratio"] < 4.5]
-    print("Pal names, lowest contrast:", sorted(ratios, key=lambda r: r["ratio"])[:3])
+    print("\nPal names, lowest contrast:", sorted(ratios, key=lambda r: r["ratio"])[:3])
     assert ratios and not low, f"Pal names under 4.5:1: {low}"
     print("Knockout:", vision_shots(page, "knockout", KO_LAB))
     table = f"{KO_LAB} .safari-prob-table"
-    for _ in range(6):  # play a turn to its result: won / lost in words
-        page.locator(f"{table}[data-phase='lead'], {table}[data-phase='follow']").first.wait_for(timeout=30_000)
-        card = page.locator(table).get_attribute("data-best-card")
-        page.locator(f"{KO_LAB} .safari-table .st-selectable[data-key='card:\"{card}\"']").click()
-        page.wait_for_timeout(400)
-        if page.locator(table).get_attribute("data-phase") == "lead":
-            item = page.locator(table).get_attribute("data-best-item")
-            page.locator(f"{KO_LAB} .safari-table .st-selectable[data-key='item:\"{item}\"']").click()
-            page.wait_for_timeout(400)
-        button(page.locator(KO_LAB), "Play").click()
-        page.locator(f"{table}[data-phase='done'], {table}[data-phase='over']").first.wait_for(timeout=30_000)
-        break
+    # play a turn to its result: won / lost in words (the tour's turn may have left one finished: Next turn)
+    if page.locator(f"{table}[data-phase='done']").count():
+        step = page.locator(table).get_attribute("data-step")
+        button(page.locator(KO_LAB), "Next turn").click()
+        page.wait_for_function("([sel, step]) => { const t = document.querySelector(sel);"
+                               " return t && t.dataset.step !== step; }", arg=[table, step], timeout=30_000)
+    play_best_knockout_turn(page, KO_LAB, button(page.locator(KO_LAB), "Play"))
     result = page.locator(f"{KO_LAB} .safari-ko-result").inner_text()
     assert result.startswith(("You won: ", "You lost: ")), result
     print("Knockout result:", vision_shots(page, "knockout-result", KO_LAB))
 
-    # ---------------------------------------------------------------- the five card colours side by side
+
+def colour_strip(browser) -> None:
+    """The five card colours side by side (a page of its own, no app), under each simulated deficiency."""
     fills = card_fills()
     assert set(fills) == set(COLOURS), fills
     strip = "".join(f"<div style='display:inline-block;width:150px;height:110px;margin:6px;border:2px solid #222;"
                     f"border-radius:10px;background:{fill};font:bold 18px sans-serif;padding:8px'>"
                     f"<span style='background:rgba(255,255,255,.9);padding:1px 6px;border-radius:4px'>{name}</span>"
                     "</div>" for name, fill in fills.items())
-    colours = page.context.new_page()
-    colours.set_content(f"<body style='margin:10px;background:#fdf3dc'>{strip}</body>")
-    print("Colours:", vision_shots(colours, "colours", "body"))
-    colours.close()
-    assert not js_errors, js_errors
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        colours = context.new_page()
+        colours.set_content(f"<body style='margin:10px;background:#fdf3dc'>{strip}</body>")
+        print("Colours:", vision_shots(colours, "colours", "body"))
+    finally:
+        context.close()
