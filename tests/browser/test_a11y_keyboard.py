@@ -24,7 +24,8 @@ import re
 
 import pytest
 
-from tests.browser.keys import (app_page_for, assert_focus_kept, big_shot, button_named, focus, live_text,
+from tests.browser.app_pages import app_page_for
+from tests.browser.keys import (assert_focus_kept, big_shot, button_named, focus, live_text,
                                 open_lab_by_keys, tab_to, wait_said)
 
 pytestmark = pytest.mark.browser

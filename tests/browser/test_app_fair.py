@@ -11,7 +11,8 @@ A learner with only a browser tries what the issue found:
   with a clear message and nothing is written outside the records folder
   (``notebooks/records/`` of the server's copy); a good name is saved there.
 
-Screenshots at 1366x768: ``test-artifacts/fair-*.png``.
+Screenshots at 1366x768: ``test-artifacts/fair-*.png``. One page on the app for both tests (the second tab is
+its own), asking for less motion (tests/browser/app_pages.py).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.app_pages import SharedPage
 from tests.browser.conftest import REPO
 from tests.browser.test_app_voila import assert_app_clean, button, open_lab
 from tests.browser.helpers import screenshot
@@ -31,6 +33,18 @@ pytestmark = pytest.mark.browser
 SMALL = {"width": 1366, "height": 768}
 
 
+@pytest.fixture(scope="module")
+def shared_page(browser, voila_app):
+    """One page on the app for the module's tests (issue 28: a visit of the app each, before), less motion."""
+    shared = SharedPage(browser, SMALL)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture
+def page(shared_page, js_errors, request):
+    """The module's page, its errors in this test's ``js_errors`` (conftest's ``page`` was a page per test)."""
+    yield from shared_page.for_test(js_errors, request)
 
 
 def server_root(server) -> Path:
@@ -43,7 +57,12 @@ def files_under(root: Path) -> set[str]:
 
 
 def open_app(page, server) -> None:
+    """The app's chooser at the page's top: loaded in a new tab, scrolled to in the module's page (an earlier test
+    of the module opened it)."""
     page.set_viewport_size(SMALL)
+    if page.url.startswith(server.url) and page.locator(".safari-app .safari-lab-list select").count():
+        page.evaluate("() => window.scrollTo(0, 0)")
+        return
     page.goto(server.url, wait_until="domcontentloaded", timeout=90_000)
     page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
 

@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+from tests.browser.app_pages import quiet_page
 from tests.browser.helpers import WIDGET_ERROR_TEXTS, screenshot
 
 pytestmark = pytest.mark.browser
@@ -136,6 +137,12 @@ def pick_best_declaration(page, lab: str) -> tuple[str, str]:
 
 
 # ----------------------------------------------------------------------------- the test
+@pytest.fixture
+def page(browser, js_errors, request):
+    """conftest's ``page`` (1400x900) asking for less motion (tests/browser/app_pages.py, issue 28)."""
+    yield from quiet_page(browser, js_errors, request)
+
+
 def test_app_chooser_identification_and_knockout(page, js_errors, voila_app):
     t0 = time.perf_counter()
     # nothing may be downloaded at run time: the app's template ("safari") drops Voila's CDN links

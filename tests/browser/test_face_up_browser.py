@@ -24,7 +24,9 @@ exactly where a failure happens:
 
 Each screenshot is the 1366x768 window as the learner sees it right after the
 click (no resizing), and the test asserts that the banner, the cards to
-remember and the button to go on are on screen without scrolling.
+remember and the button to go on are on screen without scrolling. Both tests
+share one page on the app (its chooser scrolled back to the top for the
+second), asking for less motion (tests/browser/app_pages.py).
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ import time
 
 import pytest
 
+from tests.browser.app_pages import SharedPage
 from tests.browser.helpers import screenshot
 from tests.browser.test_app_voila import assert_app_clean, button, click_and_wait_change, open_lab
 
@@ -128,10 +131,28 @@ def full_game_plan() -> dict:
 # ----------------------------------------------------------------------------- the app
 
 
+@pytest.fixture(scope="module")
+def shared_page(class_seed_offered, browser, voila_app):
+    """One page on the app for the module's tests (issue 28: a visit of the app each, before), less motion."""
+    shared = SharedPage(browser, SMALL)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture
+def page(shared_page, js_errors, request):
+    """The module's page, its errors in this test's ``js_errors`` (conftest's ``page`` was a page per test)."""
+    yield from shared_page.for_test(js_errors, request)
+
+
 def open_app_with_seed(page, server, seed: int) -> None:
+    """The chooser at the page's top (loaded once for the module), the class seed ticked and typed."""
     page.set_viewport_size(SMALL)
-    page.goto(server.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
+    if page.url.startswith(server.url) and page.locator(".safari-app .safari-lab-list select").count():
+        page.evaluate("() => window.scrollTo(0, 0)")
+    else:
+        page.goto(server.url, wait_until="domcontentloaded", timeout=90_000)
+        page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
     page.locator(".safari-app .safari-shared-seed input[type='checkbox']").check()
     box = page.locator(".safari-app input[type='number']").first
     box.wait_for()

@@ -30,6 +30,7 @@ import pytest
 
 from safari_kit.widgets.app import LABS
 from tests.browser.a11y import describe, failing, run_axe
+from tests.browser.app_pages import new_app_context
 from tests.browser.helpers import screenshot
 from tests.browser.spanish_turns import play_turn
 from tests.i18n.visible import SYMBOLS, data_words, english_words
@@ -130,7 +131,7 @@ def _one_action(page) -> None:
 def _walk(browser, voila_app, lang: str, check, play=None) -> dict[str, list[str]]:
     """One visit of the app in ``lang``: every lab of the chooser opened, ``check(page, where)`` at both sizes;
     then ``play(page, lab class)`` (one turn of the lab, its problems in words), if given."""
-    context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    context = new_app_context(browser, {"width": SIZES[0][0], "height": SIZES[0][1]})  # less motion (issue 28)
     page = context.new_page()
     page.set_default_timeout(60_000)
     errors: list[str] = []

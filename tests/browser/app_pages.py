@@ -1,0 +1,107 @@
+"""Pages on the classroom app (Voilà) for the app's browser tests, with less motion (issue 28).
+
+A page that shows the app's labs keeps Chromium drawing 60 frames a second while a selectable card glows
+(tests/browser/conftest.py's ``QUIET_MOTION``: 0.26 CPU-s a second for 12 glowing cards); these pages ask for
+less motion, as the tour of tests/browser/test_a11y_axe.py does. None of their tests looks at motion (that
+test asks for each setting itself: ``test_reduced_motion_stops_animation``).
+
+* :func:`app_page_for`: one page (1366x768, its own context) on the app for a test module, its chooser ready;
+  ``page.errors``: uncaught page errors (tests/browser/keys.py's, with less motion).
+* :class:`SharedPage`: one page on the app for every test of a module that checked with a page of its own
+  (conftest's ``page``): each test gets the page with its own ``js_errors`` (console errors, uncaught errors:
+  :meth:`SharedPage.for_test`), and a failing test's screenshot.
+* :func:`quiet_page`: conftest's ``page`` (1400x900, a context for each test), with less motion.
+"""
+from __future__ import annotations
+
+import re
+
+from tests.browser.conftest import QUIET_MOTION
+from tests.browser.helpers import IGNORED_CONSOLE, screenshot
+
+LAPTOP = {"width": 1366, "height": 768}
+CHOOSER = ".safari-app .safari-lab-list select"
+
+
+def new_app_context(browser, viewport: dict, **options):
+    return browser.new_context(viewport=viewport, reduced_motion=QUIET_MOTION, **options)
+
+
+def open_app(page, url: str) -> None:
+    page.goto(url, wait_until="domcontentloaded", timeout=90_000)
+    page.locator(CHOOSER).wait_for(timeout=90_000)
+
+
+def app_page_for(browser, voila_app, viewport: dict = LAPTOP):
+    """A page (its own context) on the app, its chooser ready; ``page.errors``: uncaught page errors.
+    A generator: a test module's fixture does ``yield from app_page_for(browser, voila_app)``."""
+    context = new_app_context(browser, viewport)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_app(page, voila_app.url)
+    page.errors = errors
+    yield page
+    context.close()
+
+
+def _watch(page, sink) -> None:
+    """Console errors (less IGNORED_CONSOLE) and uncaught errors of ``page`` into ``sink()`` (a list)."""
+    ignored = [re.compile(p) for p in IGNORED_CONSOLE]
+
+    def on_console(msg):
+        if msg.type == "error":
+            loc = msg.location or {}
+            where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
+            if not any(rx.search(msg.text + where) for rx in ignored):
+                sink().append(f"console.error: {msg.text}{where}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: sink().append(f"pageerror: {exc}"))
+
+
+def quiet_page(browser, js_errors, request, viewport: dict | None = None):
+    """tests/browser/conftest.py's ``page`` fixture, with less motion (a generator for a module's ``page``)."""
+    context = new_app_context(browser, viewport or {"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    _watch(page, lambda: js_errors)
+    try:
+        yield page
+    finally:
+        _shot_on_failure(page, request)
+        context.close()
+
+
+def _shot_on_failure(page, request) -> None:
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        try:
+            print(f"\nscreenshot: {screenshot(page, request.node.name + '-failure')}")
+        except Exception:  # noqa: BLE001 - the page may be gone
+            pass
+
+
+class SharedPage:
+    """One context and page on the app for a module's tests (``viewport``, less motion), opened on first use."""
+
+    def __init__(self, browser, viewport: dict = LAPTOP):
+        self.context = new_app_context(browser, viewport)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(60_000)
+        self.errors: list[str] = []
+        _watch(self.page, lambda: self.errors)
+
+    def for_test(self, js_errors: list[str], request):
+        """The page for one test: its errors go to the test's ``js_errors``; a failure leaves a screenshot.
+        A generator: the module's function fixture does ``yield from shared.for_test(js_errors, request)``."""
+        self.errors = js_errors
+        try:
+            yield self.page
+        finally:
+            _shot_on_failure(self.page, request)
+            self.errors = []
+
+    def close(self) -> None:
+        self.context.close()
