@@ -7,16 +7,27 @@ says "Right" or "Not quite" with the why, the buttons go off and the focus stays
 button to press now). axe finds no critical or serious violation in the quiz, asked or answered (the red
 "Not quite" line, the ✓ / ✗ buttons). Screenshots: ``test-artifacts/issue21-tutorial-quiz-asked.png`` (the question) and
 ``test-artifacts/issue21-tutorial-quiz.png`` (answered).
+
+The intro of each tutorial is read on its first step (issue 27, part E2;
+``test_the_intro_is_on_screen_on_the_first_step``, which was tests/browser/test_tutorial_intro_browser.py's, a visit
+of the app of its own: issue 28). The intro says what is special about the scripted game in plain words (Witness:
+what Advanced Mode does, and why the deck has 9 cards always in the same order; Knockout: what Variation 1 does). It
+was "2 players, Advanced Mode, a 9-card deck in a fixed order." The whole new intro is on the page, inside the
+1366x768 window on the first step (it sits under the side column, which is short on step 1). Screenshots:
+``test-artifacts/issue27-tutorial-intro-witness.png``, ``...-knockout.png``.
+
+One page on the app for the module, asking for less motion (tests/browser/app_pages.py).
 """
 from __future__ import annotations
 
 import pytest
 
 from safari_kit.tutorial.tutorial_quiz import questions
-from safari_kit.tutorial.tutorials import witness_script
+from safari_kit.tutorial.tutorials import KNOCKOUT_INTRO, WITNESS_INTRO, witness_script
 from tests.browser.a11y import describe, failing, run_axe
+from tests.browser.app_pages import app_page_for
 from tests.browser.helpers import screenshot
-from tests.browser.keys import app_page_for, assert_focus_kept, button_named, live_text, tab_to, wait_said
+from tests.browser.keys import assert_focus_kept, button_named, live_text, tab_to, wait_said
 from tests.browser.test_app_voila import app_errors, button, open_lab
 
 pytestmark = pytest.mark.browser
@@ -27,6 +38,24 @@ LAB = ".safari-app .safari-tutorial"
 @pytest.fixture(scope="module")
 def app_page(browser, voila_app):
     yield from app_page_for(browser, voila_app)
+
+
+@pytest.mark.parametrize("game, intro", [("Safari Witness", WITNESS_INTRO), ("Safari Knockout", KNOCKOUT_INTRO)])
+def test_the_intro_is_on_screen_on_the_first_step(app_page, game, intro):
+    page = app_page
+    page.evaluate("() => window.scrollTo(0, 0)")
+    open_lab(page, game, "Rules\u00a0tutorial", ".safari-tutorial")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    lab = page.locator(LAB)
+    shown = lab.locator(".widget-html").filter(has_text=intro[:30]).first
+    assert " ".join(shown.inner_text().split()) == intro
+    box = shown.bounding_box()
+    size = page.viewport_size
+    screenshot(page, f"issue27-tutorial-intro-{game.split()[-1].lower()}")
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= size["height"], (box, size)
+    assert not app_errors(page), app_errors(page)
+    assert not page.errors, page.errors
 
 
 def _inside_window(page, selector: str) -> dict:
