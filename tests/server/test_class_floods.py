@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import random
 import re
+import signal
 import tempfile
 import time
 import urllib.request
@@ -94,44 +96,65 @@ async def _read_until_closed(ws, seconds: float = 15) -> tuple[int | None, str |
     return ws.close_code, ws.close_reason
 
 
+@pytest.fixture(scope="module")
+def plain_server():
+    """``plain_server()``: a class server with ``--labs-per-minute 0`` for the module, the same one for every test
+    (issue 28: the flood's server and the restart's first one were two), a new one after a test stopped it."""
+    with contextlib.ExitStack() as stack:
+        live = []
+
+        def get():
+            if not live or live[-1].proc.poll() is not None:
+                live.append(stack.enter_context(class_server("--labs-per-minute", "0")))
+            return live[-1]
+
+        yield get
+
+
+def _stop(server) -> None:
+    """Stop a class server as the end of its ``with class_server(...)`` block does (SIGTERM to its group)."""
+    os.killpg(server.proc.pid, signal.SIGTERM)
+    server.proc.wait(timeout=15)
+
+
 @pytest.mark.slow
-def test_six_websockets_of_one_page_share_the_labs_budget_and_only_three_stay_open():
+def test_six_websockets_of_one_page_share_the_labs_budget_and_only_three_stay_open(plain_server):
     """The issue's flood: 6 websockets on one lab, each under the old per-connection budget (19.8 MB / 10 s)."""
-    with class_server("--labs-per-minute", "0") as server:
-        page = _open(server)
+    server = plain_server()
+    page = _open(server)
 
-        async def flood():
-            sockets = [await ws_open(server, page.kernel_id, page.cookie_header()) for _ in range(6)]
-            oldest = await asyncio.gather(*(_read_until_closed(ws, 10) for ws in sockets[:3]))
-            newest = sockets[3:]
-            for ws in newest:
-                await kernel_info_round_trip(ws)  # the 3 open ones answer
-            big = json.loads(kernel_info_request())
-            big["metadata"]["padding"] = "x" * (1000 * 1024)
-            frame = json.dumps(big)
-            with contextlib.suppress(Exception):  # 2 frames each: 2 MB a connection, 6 MB for the lab
-                for _ in range(2):
-                    for ws in newest:
-                        await ws.write_message(frame)
-                        await asyncio.sleep(0.05)
-            closed = await asyncio.gather(*(_read_until_closed(ws) for ws in newest))
-            try:  # straight after: a new connection to the lab is refused for the window
-                again = await ws_open(server, page.kernel_id, page.cookie_header())
-                again.close()
-                refused = None
-            except HTTPClientError as exc:
-                refused = exc.code
-            return oldest, closed, refused
+    async def flood():
+        sockets = [await ws_open(server, page.kernel_id, page.cookie_header()) for _ in range(6)]
+        oldest = await asyncio.gather(*(_read_until_closed(ws, 10) for ws in sockets[:3]))
+        newest = sockets[3:]
+        for ws in newest:
+            await kernel_info_round_trip(ws)  # the 3 open ones answer
+        big = json.loads(kernel_info_request())
+        big["metadata"]["padding"] = "x" * (1000 * 1024)
+        frame = json.dumps(big)
+        with contextlib.suppress(Exception):  # 2 frames each: 2 MB a connection, 6 MB for the lab
+            for _ in range(2):
+                for ws in newest:
+                    await ws.write_message(frame)
+                    await asyncio.sleep(0.05)
+        closed = await asyncio.gather(*(_read_until_closed(ws) for ws in newest))
+        try:  # straight after: a new connection to the lab is refused for the window
+            again = await ws_open(server, page.kernel_id, page.cookie_header())
+            again.close()
+            refused = None
+        except HTTPClientError as exc:
+            refused = exc.code
+        return oldest, closed, refused
 
-        oldest, closed, refused = asyncio.run(flood())
-        assert [code for code, _ in oldest] == [4003] * 3
-        assert "too many windows" in oldest[0][1]
-        assert [code for code, _ in closed] == [4002] * 3, closed
-        assert "more than 4.2 MB in 10 seconds" in closed[0][1]
-        assert refused == 429
-        log = server.log_text()
-        # the refused websocket's error page renders (the kernel itself may log the padded message it rejects)
-        assert "static_path" not in log and "Uncaught exception" not in log
+    oldest, closed, refused = asyncio.run(flood())
+    assert [code for code, _ in oldest] == [4003] * 3
+    assert "too many windows" in oldest[0][1]
+    assert [code for code, _ in closed] == [4002] * 3, closed
+    assert "more than 4.2 MB in 10 seconds" in closed[0][1]
+    assert refused == 429
+    log = server.log_text()
+    # the refused websocket's error page renders (the kernel itself may log the padded message it rejects)
+    assert "static_path" not in log and "Uncaught exception" not in log
 
 
 @pytest.mark.slow
@@ -231,13 +254,14 @@ def test_a_flood_of_wrong_teacher_keys_is_limited_and_does_not_bury_the_teachers
 
 
 @pytest.mark.slow
-def test_an_old_page_reconnecting_after_a_restart_is_answered_without_a_traceback(teacher_server):
+def test_an_old_page_reconnecting_after_a_restart_is_answered_without_a_traceback(teacher_server, plain_server):
     """A page of a server that was stopped reconnects to the new one: its kernel is unknown (404), refused
     politely: the websocket's error page used to raise 'static_path' (32 tracebacks in the issue)."""
     server, _token = teacher_server
-    with class_server("--labs-per-minute", "0") as before_restart:
-        old = _open(before_restart)
-        cookie = old.cookie_header()
+    before_restart = plain_server()
+    old = _open(before_restart)
+    cookie = old.cookie_header()
+    _stop(before_restart)
 
     async def reconnect():
         codes = []
