@@ -27,6 +27,7 @@ import pytest
 from safari_kit.class_results.class_records import SimulationRun, to_dict
 from safari_kit.class_results.class_store import ResultStore
 from safari_kit.class_results.results_file import parse_results
+from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import screenshot
 from tests.browser.test_a11y_axe import APP_ROOT, choose
 from tests.browser.test_app_voila import button
@@ -78,7 +79,8 @@ def test_three_learners_pool_their_runs_on_the_teachers_page(browser):
         contexts, pages = [], {}
         try:
             for nickname, presses in PRESSES.items():
-                context = browser.new_context(viewport={"width": 1366, "height": 768})
+                # no glowing cards (conftest.QUIET_MOTION): the test reads words and records, not motion
+                context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion=QUIET_MOTION)
                 contexts.append(context)
                 page = context.new_page()
                 page.set_default_timeout(60_000)

@@ -13,12 +13,13 @@ import pytest
 
 from tests.browser.helpers import screenshot
 from tests.server.first_minute import app_server, busy_machine
+from tests.server.test_class_busy_start import burners_cpu_seconds
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_page_opened_while_the_labs_start_says_so_then_opens_the_app_by_itself(browser):
-    with busy_machine(2), app_server() as srv:
+    with busy_machine(2) as burners, app_server() as srv:
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         try:
             page = context.new_page()
@@ -33,5 +34,6 @@ def test_a_page_opened_while_the_labs_start_says_so_then_opens_the_app_by_itself
             assert page.locator(".safari-app").is_visible()
             screenshot(page, "issue26-lab-started")
             assert "Using pre-heated kernel" in srv.log_text()
+            print(f"\nthe 2 burners: {burners_cpu_seconds(burners):.1f} CPU-s (nice 19: idle time)")
         finally:
             context.close()

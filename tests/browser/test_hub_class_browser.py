@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from tests.browser.conftest import QUIET_MOTION
 from tests.browser.test_app_voila import (
     button, click_and_wait_change, identification_result, open_lab, pick_best_declaration, shot,
 )
@@ -26,7 +27,8 @@ def hub():
 
 
 def test_a_learner_logs_in_on_the_hub_and_plays_an_identification_turn(browser, hub):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    # no glowing cards (conftest.QUIET_MOTION): the test plays a turn, it does not look at motion
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion=QUIET_MOTION)
     try:
         page = context.new_page()
         start = time.perf_counter()
