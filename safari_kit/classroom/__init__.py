@@ -5,6 +5,7 @@ One concern a module:
 * :mod:`~safari_kit.classroom.settings`: every class setting, its default and its check (:class:`ClassSettings`);
 * :mod:`~safari_kit.classroom.config`: Voilà's traitlets config from the settings (documented hooks only);
 * :mod:`~safari_kit.classroom.serve`: the launcher (``run``: template, trust, the address, Voilà);
+  :mod:`~safari_kit.classroom.quick_start` (before it: no IRI parsers built that no schema uses);
 * :mod:`~safari_kit.classroom.addresses`: the addresses learners type;
 * :mod:`~safari_kit.classroom.kernels`: the kernel manager, composed of one mixin per policy, and the
   kernel websocket connection that tells it about pages;
