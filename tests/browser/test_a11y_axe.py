@@ -3,7 +3,7 @@
 One page (:func:`app_tour`) opens the app, then every lab of the chooser in turn (both games' Identification,
 Challenge, Full game, Rules tutorial, Knockout, the three Simulation entries) and makes, in each, the checks of
 the five files that each opened the app at 1366x768 for themselves before issue 28 (six Voilà pages, six
-kernels, the Challenge lab opened three times, Knockout four times and Identification three, for the same page
+kernels, the Challenge lab opened three times, Knockout five times and Identification three, for the same page
 at the same size):
 
 * axe-core (pinned, offline: tests/browser/a11y.py) finds no critical or serious violation in the kit's DOM
