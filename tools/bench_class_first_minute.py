@@ -5,7 +5,7 @@
     flock /tmp/safari-heavy.lock .venv/bin/python tools/bench_class_first_minute.py --repo /tmp/old   # older code
 
 A benchmark, not a test: it prints figures and asserts nothing (its small
-version is tests/server/test_class_busy_start.py). As a teacher does it: the
+version is tests/browser/test_class_first_minute_browser.py). As a teacher does it: the
 machine is busy (``--burners`` CPU burners at nice 19: a browser, a projector),
 ``safari-kit class`` is started on the kit's app with its documented settings
 (30 ready labs), and the class comes in at once: ``--learners`` raw learners

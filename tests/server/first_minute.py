@@ -1,7 +1,7 @@
 """The first minute of a class on a busy laptop (issue 26): a busy machine, the server started as the docs say,
 and learners arriving while its ready labs start.
 
-Used by ``tests/server/test_class_busy_start.py`` (a few learners, correctness
+Used by ``tests/browser/test_class_first_minute_browser.py`` (a few learners and a Chromium page, correctness
 only) and ``tools/bench_class_first_minute.py`` (30 learners, figures).
 
 * :func:`busy_machine` keeps the machine busy with CPU burners at the lowest
