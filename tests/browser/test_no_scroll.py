@@ -1,9 +1,14 @@
 """Every lab's turn is played without scrolling on a classroom laptop (1366x768).
 
-Each test opens a small notebook with one lab in JupyterLab (left sidebar
-collapsed, as :func:`open_notebook` does), scrolls the lab's top to the top of
-the notebook once (what a teacher does when the class reaches the lab), and
-then plays one whole turn by clicking. Before every click the control must lie
+One notebook holding every lab is opened in JupyterLab (left sidebar
+collapsed, as :func:`open_notebook` does; one kernel for all) by :func:`turns`,
+which then, lab after lab, scrolls the lab's top to the top of the notebook
+once (what a teacher does when the class reaches the lab) and plays one whole
+turn by clicking. A turn that fails is recorded with its lab, its message and a
+screenshot (``test-artifacts/noscroll-failed-<lab>.png``) and the next lab is
+played; ``test_a_whole_turn_without_scrolling[<lab>]`` fails on its own lab's
+record only (a page error counts against the lab playing when it came, one
+while the notebook opened against every lab). Before every click the control must lie
 wholly inside the visible part of the notebook, and after the turn the
 notebook must not have scrolled: the controls of each step sit beside the
 cards. The numbers the step needs (the chances under the cards, the side
@@ -20,10 +25,13 @@ tests/browser/test_table_words_browser.py). Screenshots:
 """
 from __future__ import annotations
 
+import contextlib
+import traceback
+
 import pytest
 
 from tests.browser.helpers import screenshot, write_notebook
-from tests.browser.lab_tab import lab_tab, switch_and_run, tab_page  # noqa: F401 - lab_tab: the fixture
+from tests.browser.lab_tab import lab_tab, switch_and_run  # noqa: F401 - lab_tab: the fixture
 
 pytestmark = pytest.mark.browser
 
@@ -43,9 +51,6 @@ LABS = {
 }
 
 
-#: the process's one JupyterLab page at 1366x768, no glow (tests/browser/lab_tab.py, issue 28: it loaded JupyterLab
-#: itself)
-laptop = tab_page(WIDTH, HEIGHT)
 
 
 # ----------------------------------------------------------------------------- no scrolling
@@ -282,13 +287,104 @@ PLAY = {"identification": play_identification, "challenge": play_challenge, "kno
         "fullgame": play_fullgame, "tutorial": play_tutorial}
 
 
-def test_a_whole_turn_without_scrolling(laptop, js_errors, lab_server):
-    open_labs(laptop, lab_server)
-    for name, (_code, sel) in LABS.items():
-        screen = Screen(laptop, sel)
-        PLAY[name](laptop, laptop.locator(sel).first, screen, f"noscroll-{name}")
-        screen.assert_not_scrolled()
-        assert screen.clicks >= 2, name
-        status = laptop.locator(f"{sel} .safari-status").first.inner_text()
-        assert "Something went wrong" not in status, (name, status)
-    assert not js_errors, js_errors
+class Turns(list):
+    """What :func:`turns` found: ``failed[lab]`` (how the turn failed: message, last frames, screenshot), ``done``
+    (the labs whose turn was played to its end) and, as the list itself, the page's errors as (lab, error), the lab
+    being played when each came ("open": while the notebook opened). The list is the page's ``js_errors`` sink."""
+
+    def __init__(self):
+        super().__init__()
+        self.failed: dict[str, str] = {}
+        self.done: set[str] = set()
+        self.now = "open"
+
+    def append(self, error) -> None:  # the page's error handler: the lab now
+        super().append((self.now, error))
+
+    def __repr__(self) -> str:  # what pytest prints of the fixture beside a failure: short
+        return f"Turns({sorted(self.done)} played, {sorted(self.failed)} failed, {len(self)} page errors)"
+
+    @contextlib.contextmanager
+    def playing(self, page, lab: str):
+        """Play one lab's turn: a failure is recorded (not raised) so the next lab is played."""
+        self.now = lab
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001 - an assertion or a wait that timed out: recorded for its test
+            frames = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=-3))
+            try:
+                shot = screenshot(page, f"noscroll-failed-{lab}")
+            except Exception:  # noqa: BLE001 - the page may be gone
+                shot = "(no screenshot)"
+            self.failed[lab] = f"{type(exc).__name__}: {exc}\n{frames}screenshot: {shot}"
+        else:
+            self.done.add(lab)
+
+    def problems(self, lab: str) -> list[str]:
+        """Why ``lab``'s turn did not pass: the notebook did not open, the turn failed or was not played, a page
+        error while the notebook opened or while the turn was played. Empty: it passed."""
+        out = []
+        if "open" in self.failed:
+            out.append(f"the notebook of the labs did not open, no turn was played:\n{self.failed['open']}")
+        elif lab in self.failed:
+            out.append(f"{lab}: {self.failed[lab]}")
+        elif lab not in self.done:
+            out.append(f"{lab}: the turn was not played")
+        return out + [f"{lab}: page error while {when}: {error}" for when, error in self if when in ("open", lab)]
+
+
+def play_turn(page, name: str, sel: str) -> None:
+    """One whole turn of the lab ``name`` (its root ``sel``): every control inside the visible area before its
+    click, nothing scrolled after it, no "Something went wrong"."""
+    screen = Screen(page, sel)
+    PLAY[name](page, page.locator(sel).first, screen, f"noscroll-{name}")
+    screen.assert_not_scrolled()
+    assert screen.clicks >= 2, name
+    status = page.locator(f"{sel} .safari-status").first.inner_text()
+    assert "Something went wrong" not in status, (name, status)
+
+
+@pytest.fixture(scope="module")
+def turns(lab_tab, lab_server, request):  # noqa: F811
+    """The notebook of every lab opened once at 1366x768 in the process's one JupyterLab page (issue 28: the test
+    loaded JupyterLab itself), then a whole turn played in each lab in turn; -> :class:`Turns`."""
+    record = Turns()
+    with lab_tab.for_test(request, record, WIDTH, HEIGHT) as page:
+        with record.playing(page, "open"):
+            open_labs(page, lab_server)
+        if "open" not in record.failed:
+            for name, (_code, sel) in LABS.items():
+                with record.playing(page, name):
+                    play_turn(page, name, sel)
+        record.now = "end"
+        yield record
+
+
+@pytest.mark.parametrize("lab", list(LABS))
+def test_a_whole_turn_without_scrolling(turns, lab):
+    problems = turns.problems(lab)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_failed_turn_is_reported_by_its_own_lab_only():
+    """The record (no browser): a turn that fails is reported for its lab only, with its message; a page error for
+    the lab being played; a notebook that did not open for every lab."""
+    record = Turns()
+    with record.playing(None, "open"):
+        pass
+    with record.playing(None, "knockout"):
+        raise AssertionError("Play is outside the visible area")
+    with record.playing(None, "challenge"):
+        record.append("pageerror: boom")
+    with record.playing(None, "tutorial"):
+        pass
+    knockout = record.problems("knockout")
+    assert len(knockout) == 1 and knockout[0].startswith("knockout: AssertionError: Play is outside"), knockout
+    assert "(no screenshot)" in knockout[0]
+    assert record.problems("challenge") == ["challenge: page error while challenge: pageerror: boom"]
+    assert record.problems("tutorial") == []
+    assert record.problems("fullgame") == ["fullgame: the turn was not played"]
+    broken = Turns()
+    with broken.playing(None, "open"):
+        raise TimeoutError("no kernel")
+    assert "did not open" in broken.problems("tutorial")[0] and "no kernel" in broken.problems("tutorial")[0]
