@@ -9,7 +9,12 @@ lesson's link to the rules opens them. Runs the real ``make lab`` on a clone of 
 
 One JupyterLab page serves both tests (issue 28: JupyterLab loaded once, not twice), and a lesson is looked at
 once the kernel's kernelspec and ``language_info`` have reached the notebook, the moment JupyterLab would mark
-it changed, where the test slept 1.5 s a lesson (11 lessons: 16.5 s of waiting).
+it changed, where the test slept 1.5 s a lesson (11 lessons: 16.5 s of waiting). The lessons are opened one
+after another on one kernel (issue 28: a kernel start a lesson was 11 starts): the first lesson starts it, each
+next lesson is opened connected to it (``docmanager:open`` with the kernel's id), and JupyterLab writes what the
+kernel says of itself (``kernel.info``, ``kernel.spec``) into each lesson as it does on a new kernel (its panel
+does it whenever a kernel connects); a teacher's own kernel for each lesson is the same kernel, from the same
+kernelspec.
 """
 from __future__ import annotations
 
@@ -65,11 +70,36 @@ def lab_page(browser, make_lab):
         context.close()
 
 
+#: closes the notebooks open (their kernel left running), then opens ``path`` connected to the kernel ``id``
+OPEN_ON_KERNEL = """async ([path, id]) => {
+    const app = window.jupyterapp;
+    for (const w of Array.from(app.shell.widgets('main'))) {
+        if (w.context && w.context.model) w.context.model.dirty = false;
+        w.dispose();
+    }
+    await app.commands.execute('docmanager:open', {path, kernel: {id}});
+}"""
+#: the notebook in front is ``path``, its kernel is ``id`` (null: any) and idle
+ON_KERNEL = """([path, id]) => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    if (!w || !w.context || w.context.path !== path || !w.sessionContext) return false;
+    const k = w.sessionContext.session && w.sessionContext.session.kernel;
+    return !!(w.context.isReady && k && (id === null || k.id === id) && k.status === 'idle'
+              && k.connectionStatus === 'connected');
+}"""
+
+
 def test_every_lesson_opens_without_the_unsaved_mark(lab_page, make_lab):
     lessons = sorted(p.name for p in (make_lab.root / "notebooks").glob("*.ipynb"))
     page = lab_page
+    kernel = None
     for name in lessons:  # in one JupyterLab page, as a teacher opens one lesson after another
-        switch_notebook(page, make_lab, name)
+        if kernel is None:  # the first lesson starts the kernel
+            switch_notebook(page, make_lab, name)
+            kernel = page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id")
+        else:
+            page.evaluate(OPEN_ON_KERNEL, [name, kernel])
+            page.wait_for_function(ON_KERNEL, arg=[name, kernel], timeout=90_000)
         page.evaluate(KERNEL_METADATA_IN)  # kernel info and metadata arrive just after idle
         state = page.evaluate(DIRTY)
         assert state == {"model": False, "marks": 0}, f"{name} opens marked as changed: {state}"
