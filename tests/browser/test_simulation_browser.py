@@ -103,8 +103,12 @@ def test_simulation_lab_fresh_runs_pooling_and_speed(page, js_errors, lab_server
     nb.locator(f"{SIM} .widget-checkbox input").first.check()
     assert "pooled" not in before  # issue 27: no pooled row while Pool my runs is unticked
     wait_for_text(page, f"{SIM} .safari-sim-run", r"The plot pools all your runs")
-    assert "All 9 runs pooled" in table.inner_text()
-    assert "9 runs pooled: 9,000 trials" in nb.locator(f"{SIM} .safari-sim-plot").first.inner_html()
+    # the sentence, the table and the plot are three widgets, updated one message after another: wait for each
+    # (the plot came after the sentence on a loaded machine, 11:28 fresh-clone run)
+    plot = nb.locator(f"{SIM} .safari-sim-plot").first
+    for element, words in ((table, "All 9 runs pooled"), (plot, "9 runs pooled: 9,000 trials")):
+        page.wait_for_function("([el, words]) => el.innerHTML.includes(words)", arg=[element.element_handle(), words],
+                               timeout=15_000)
 
     cov_button = nb.locator(f"{SIM} button", has_text="Run the intervals").first
     cov_button.click()
