@@ -12,6 +12,13 @@ profile of a second visit (tools/profile_site_page.py) showed, besides JupyterLi
   run at every visit, and the app page shows no code;
 * **JupyterLab's theme**, 240 KB of inline CSS, mostly for parts of JupyterLab a Voici page never builds: cut to
   what the app can show (site-src/app_page_css.py, session 6).
+* **MathJax** (session 8): Voici starts JupyterLab's MathJax plugin on every page, and ipywidgets hands every
+  control's description to it, so the chooser's first labels loaded and ran some 800 KB of MathJax's scripts
+  (17 chunks) on every visit, to typeset no formula: the app shows none (no description, button or label of the
+  kit holds ``$`` or ``\\(``). Voici's plugin list, shared by every Voici page, is patched to leave the plugin
+  out where the page's config says ``safari_no_mathjax`` (``skip_mathjax``), and only the app page says it: the
+  lessons' Voici pages keep MathJax. Without a typesetter ipywidgets puts a description in as plain text, which
+  is what MathJax left of a description without a formula.
 
 Only the app page changes (``kernel_startup.APP_PAGE``); the lessons' pages are Voici's and JupyterLite's as
 before. Each step fails the build loudly, naming the page and what it looked for, when Voici's page is not what
@@ -33,6 +40,13 @@ SPINNER_RULE = "animation: rotation 2s infinite linear;"
 STILL_SPINNER = ("/* safari_kit (site-src/app_page_trim.py): still; a turning one cost a slow laptop a tenth of a "
                  "core while Python starts */ animation: none;")
 MARK = "safari-trimmed"
+#: the app page's config option that leaves JupyterLab's MathJax plugin out (read by the patched Voici script)
+NO_MATHJAX = "safari_no_mathjax"
+#: Voici's shared modules, in voici.js: ``44109:()=>c("default","@jupyterlab/mathjax-extension",...``
+MATHJAX_MODULE = re.compile(r'(\d+):\(\)=>\w+\("default","@jupyterlab/mathjax-extension"')
+#: Voici's start-up (its main chunk) reads the page's federated extensions with this call
+VOICI_MAIN = re.compile(r'(\w+)\.PageConfig\.getOption\("federated_extensions"\)')
+MATHJAX_PATCHED = "/*safari_kit: no MathJax on the app page*/"
 
 
 class AppPageTrimError(ValueError):
@@ -59,8 +73,10 @@ def trim_app_page(page: Path, unused=APP_UNUSED_EXTENSIONS, site: Path | None = 
     dropped = sorted({e.get("name") for e in exts} - {e.get("name") for e in kept})
     config["federated_extensions"] = kept
     config[MARK] = True
+    config[NO_MATHJAX] = "1"  # the app shows no formula: Voici's patched start-up leaves MathJax out (skip_mathjax)
     html = html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):]
     done.append(f"labextensions not loaded: {', '.join(dropped) or 'none found'}")
+    done.append("no MathJax (the app shows no formula; Voici's start-up patched by skip_mathjax)")
     if html.count(SPINNER_RULE) != 1:
         raise AppPageTrimError(f"{page}: Voila's spinner rule {SPINNER_RULE!r} found {html.count(SPINNER_RULE)} "
                                "times, expected once (Voici's template changed?)")
@@ -75,3 +91,41 @@ def trim_app_page(page: Path, unused=APP_UNUSED_EXTENSIONS, site: Path | None = 
         raise AppPageTrimError(str(exc)) from exc
     page.write_text(html)
     return done + cut
+
+
+def skip_mathjax(voici_build: Path) -> str:
+    """Patch Voici's start-up (in ``voici_build``, Voici's script folder) so that a page whose config says
+    ``safari_no_mathjax`` starts without JupyterLab's MathJax plugin; other pages start as before. Returns the
+    build log's line. Stops the build (AppPageTrimError) when Voici's scripts are not what it expects: the
+    MathJax plugin's module not named once in voici.js, or not required once in Voici's start-up."""
+    shared = voici_build / "voici.js"
+    if not shared.is_file():
+        raise AppPageTrimError(f"{shared}: no voici.js (Voici's build layout changed?)")
+    ids = MATHJAX_MODULE.findall(shared.read_text())
+    if len(ids) != 1:
+        raise AppPageTrimError(f"{shared}: JupyterLab's MathJax plugin named {len(ids)} times in Voici's shared "
+                               "modules, expected once (Voici changed?)")
+    # Voici's start-up: the script that reads the page's federated extensions and requires the MathJax plugin's
+    # module in its list of plugins (the tree page's and JupyterLite's own scripts read the extensions too)
+    require = re.compile(rf"(?<![\w.$])(\w)\({ids[0]}\)(?=[,\]])")
+    mains = []
+    for f in sorted(voici_build.glob("*.js")):
+        text = f.read_text(errors="replace")
+        if MATHJAX_PATCHED in text:
+            return f"{f.name}: MathJax left out already where the page says {NO_MATHJAX}"
+        if VOICI_MAIN.search(text) and require.search(text):
+            mains.append(f)
+    if len(mains) != 1:
+        raise AppPageTrimError(f"{voici_build}: {len(mains)} scripts start Voici with the MathJax plugin's module "
+                               f"{ids[0]} in their list of plugins, expected one (Voici changed?)")
+    main = mains[0]
+    text = main.read_text()
+    coreutils = VOICI_MAIN.search(text).group(1)
+    found = require.findall(text)
+    if len(found) != 1:
+        raise AppPageTrimError(f"{main}: the MathJax plugin's module {ids[0]} required {len(found)} times in Voici's "
+                               "start-up, expected once in its list of plugins (Voici changed?)")
+    text = require.sub(lambda m: f'({MATHJAX_PATCHED}{coreutils}.PageConfig.getOption("{NO_MATHJAX}")?[]:'
+                                 f'{m.group(1)}({ids[0]}))', text)
+    main.write_text(text)
+    return f"{main.name}: MathJax's plugin (module {ids[0]}) left out where the page says {NO_MATHJAX}"

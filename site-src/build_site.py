@@ -57,10 +57,10 @@ from pathlib import Path
 import kernel_startup
 import site_languages
 import snapshot
-from app_page_trim import AppPageTrimError, trim_app_page
+from app_page_trim import AppPageTrimError, skip_mathjax, trim_app_page
 from precompile import precompile
 from trim_wheels import trim_wheel
-from versioned_runtime import runtime_folder, version_runtime, version_voici_build
+from versioned_runtime import VOICI_BUILD, runtime_folder, version_runtime, version_voici_build
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "site-src"
@@ -653,6 +653,7 @@ def main(argv=None) -> int:
     kernel_startup.add_starting_note(out / kernel_startup.APP_PAGE, None if args.offline else CDN + "pyodide.js")
     try:  # what the app page does not need (site-src/app_page_trim.py)
         log("app page: " + "; ".join(trim_app_page(out / kernel_startup.APP_PAGE)))
+        log("Voici's start-up: " + skip_mathjax(out / VOICI_BUILD))  # before its folder is named by its content
     except AppPageTrimError as exc:
         sys.exit(f"the app page's trim: {exc}")
     for page in kernel_startup.LESSON_PAGES:

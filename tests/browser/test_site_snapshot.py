@@ -10,7 +10,8 @@ page's settings and in the lessons' (the site's jupyter-lite.json; site-src/snap
 * a copy of the site whose snapshot is damaged: the worker falls back to the usual start, the learner reads the
   same words (the chooser's text, each lab's buttons) as on the restored page, and no other sentence;
 * the app page's style sheets, cut at build time to what the app shows (site-src/app_page_css.py): with every
-  lab open, no element of the page needs a rule that was dropped;
+  lab open, no element of the page needs a rule that was dropped; and with every lab open the page has started
+  no MathJax (site-src/app_page_trim.py's skip_mathjax: not one of MathJax's scripts loaded);
 * a lesson (JupyterLite) restored from the same snapshot: ``%pip install`` of a wheel the site serves and a
   completion that needs jedi work, two visits draw different numbers, and the damaged copy starts the lesson the
   usual way with the same words (no note, no dialog);
@@ -187,12 +188,18 @@ CSS_DROPPED = """() => {
 }"""
 
 
+#: the names of the scripts the page has loaded (webpack's chunks among them)
+SCRIPTS_LOADED = ("() => performance.getEntriesByType('resource').filter(r => r.initiatorType === 'script')"
+                  ".map(r => r.name.split('?')[0].split('/').pop())")
+
+
 def watched_page(browser):
     """A new page at 1400x900 and what it saw: its page errors, the kit's console lines and every request that
     left the site (``seen``: errors, console, outside_requests)."""
     from tests.browser.site_fixtures import LOCAL
 
     context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.add_init_script("performance.setResourceTimingBufferSize(5000)")  # all its scripts (SCRIPTS_LOADED)
     seen: dict = {"errors": [], "console": [], "outside_requests": []}
     context.on("request", lambda req: seen["outside_requests"].append(req.url)
                if not req.url.startswith(LOCAL) else None)
@@ -235,6 +242,7 @@ def app_visit(browser, url: str, play: bool) -> dict:
                 click_something(page, root, entry)
         seen["outside"] = page.evaluate(OUTSIDE_THE_APP)
         seen["css_dropped"] = page.evaluate(CSS_DROPPED)
+        seen["scripts"] = page.evaluate(SCRIPTS_LOADED)
         if play:
             _play_identification_turn(page)
         seen["app_errors"] = app_errors(page)
@@ -275,6 +283,20 @@ def test_no_element_of_the_app_needs_a_style_rule_the_build_dropped(restored_vis
     dropped = restored_visit["css_dropped"]
     assert dropped["families"] > 10, "the app page does not say which style families it dropped"
     assert dropped["found"] == [], dropped
+
+
+def test_the_app_page_starts_no_mathjax(restored_visit, offline_site):
+    """Issue 31 (session 8): Voici started JupyterLab's MathJax on the app page and ipywidgets handed it every
+    description: some 800 KB of MathJax's scripts on every visit, for no formula. With every lab open and played,
+    none of MathJax's start-up scripts (its loader, and the chunk that loads its parts) was loaded; the page did
+    load Voici's chunks (so the check sees them)."""
+    build = next(offline_site.root.glob("voici/build-*"))
+    mathjax = sorted(f.name for f in build.glob("*.js")
+                     if any(m in f.read_text(errors="replace") for m in ("MathJax.loader", "mathjax.asyncLoad")))
+    assert mathjax, f"{build}: no MathJax loader among Voici's scripts (Voici changed? the check sees nothing)"
+    loaded = restored_visit["scripts"]
+    assert sum(name.endswith(".js") for name in loaded) > 20, loaded
+    assert not set(mathjax) & set(loaded), f"MathJax's scripts loaded: {sorted(set(mathjax) & set(loaded))}"
 
 
 def test_two_visits_never_deal_alike(browser, served_site, restored_visit):
