@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.browser.conftest import QUIET_MOTION
-from tests.browser.helpers import IGNORED_CONSOLE, screenshot
+from tests.browser.helpers import IGNORED_CONSOLE, shot_on_failure
 
 LAPTOP = {"width": 1366, "height": 768}
 CHOOSER = ".safari-app .safari-lab-list select"
@@ -70,17 +72,8 @@ def quiet_page(browser, js_errors, request, viewport: dict | None = None):
     try:
         yield page
     finally:
-        _shot_on_failure(page, request)
+        shot_on_failure(page, request)
         context.close()
-
-
-def _shot_on_failure(page, request) -> None:
-    rep = getattr(request.node, "rep_call", None)
-    if rep is not None and rep.failed:
-        try:
-            print(f"\nscreenshot: {screenshot(page, request.node.name + '-failure')}")
-        except Exception:  # noqa: BLE001 - the page may be gone
-            pass
 
 
 class SharedPage:
@@ -100,8 +93,27 @@ class SharedPage:
         try:
             yield self.page
         finally:
-            _shot_on_failure(self.page, request)
+            shot_on_failure(self.page, request)
             self.errors = []
 
     def close(self) -> None:
         self.context.close()
+
+
+def shared_page_fixtures(viewport: dict = LAPTOP):
+    """A module's ``shared_page`` (one page on the app, less motion) and ``page`` (it, for one test) fixtures:
+    ``shared_page, page = shared_page_fixtures(SMALL)`` in the test module. A module-scoped autouse fixture that
+    sets the server's environment (e.g. ``SAFARI_KIT_CLASS_SEED``) still runs before ``voila_app``."""
+    @pytest.fixture(scope="module")
+    def shared_page(browser, voila_app):
+        """One page on the app for the module's tests (issue 28: a visit of the app each, before), less motion."""
+        shared = SharedPage(browser, viewport)
+        yield shared
+        shared.close()
+
+    @pytest.fixture
+    def page(shared_page, js_errors, request):
+        """The module's page, its errors in this test's ``js_errors`` (conftest's ``page`` was a page per test)."""
+        yield from shared_page.for_test(js_errors, request)
+
+    return shared_page, page

@@ -280,6 +280,16 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+def shot_on_failure(page, request) -> None:
+    """A screenshot named after the test when its call failed (the page may be gone: then nothing)."""
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        try:
+            print(f"\nscreenshot: {screenshot(page, request.node.name + '-failure')}")
+        except Exception:  # noqa: BLE001 - the page may be gone
+            pass
+
+
 def open_and_run(page, server, path: str, name: str | None = None, timeout: float = 120_000) -> RunResult:
     open_notebook(page, server, path, timeout=timeout)
     run = run_all_cells(page, timeout=timeout)

@@ -143,7 +143,7 @@ def school_page_fixture(school_browser, js_errors, request):
 
 
 def _page(browser, js_errors, request, local: tuple[str, ...]):
-    from tests.browser.helpers import screenshot
+    from tests.browser.helpers import shot_on_failure
 
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     outside: list[str] = []
@@ -156,12 +156,7 @@ def _page(browser, js_errors, request, local: tuple[str, ...]):
     try:
         yield page
     finally:
-        rep = getattr(request.node, "rep_call", None)
-        if rep is not None and rep.failed:
-            try:
-                print(f"\nscreenshot: {screenshot(page, request.node.name + '-failure')}")
-            except Exception:  # noqa: BLE001 - the page may be gone
-                pass
+        shot_on_failure(page, request)
         context.close()
 
 

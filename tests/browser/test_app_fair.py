@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.app_pages import SharedPage
+from tests.browser.app_pages import shared_page_fixtures
 from tests.browser.conftest import REPO
 from tests.browser.test_app_voila import assert_app_clean, button, open_lab
 from tests.browser.helpers import screenshot
@@ -33,18 +33,8 @@ pytestmark = pytest.mark.browser
 SMALL = {"width": 1366, "height": 768}
 
 
-@pytest.fixture(scope="module")
-def shared_page(browser, voila_app):
-    """One page on the app for the module's tests (issue 28: a visit of the app each, before), less motion."""
-    shared = SharedPage(browser, SMALL)
-    yield shared
-    shared.close()
-
-
-@pytest.fixture
-def page(shared_page, js_errors, request):
-    """The module's page, its errors in this test's ``js_errors`` (conftest's ``page`` was a page per test)."""
-    yield from shared_page.for_test(js_errors, request)
+#: one page on the app for the module's tests (tests/browser/app_pages.py)
+shared_page, page = shared_page_fixtures(SMALL)
 
 
 def server_root(server) -> Path:

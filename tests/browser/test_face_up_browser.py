@@ -36,7 +36,7 @@ import time
 
 import pytest
 
-from tests.browser.app_pages import SharedPage
+from tests.browser.app_pages import shared_page_fixtures
 from tests.browser.helpers import screenshot
 from tests.browser.test_app_voila import assert_app_clean, button, click_and_wait_change, open_lab
 
@@ -131,18 +131,8 @@ def full_game_plan() -> dict:
 # ----------------------------------------------------------------------------- the app
 
 
-@pytest.fixture(scope="module")
-def shared_page(class_seed_offered, browser, voila_app):
-    """One page on the app for the module's tests (issue 28: a visit of the app each, before), less motion."""
-    shared = SharedPage(browser, SMALL)
-    yield shared
-    shared.close()
-
-
-@pytest.fixture
-def page(shared_page, js_errors, request):
-    """The module's page, its errors in this test's ``js_errors`` (conftest's ``page`` was a page per test)."""
-    yield from shared_page.for_test(js_errors, request)
+#: one page on the app for the module's tests (tests/browser/app_pages.py)
+shared_page, page = shared_page_fixtures(SMALL)
 
 
 def open_app_with_seed(page, server, seed: int) -> None:
