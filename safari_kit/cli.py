@@ -461,7 +461,7 @@ def _setup_lessons(sub) -> None:
 def _run_class(args) -> int:
     from safari_kit.classroom.quick_start import skip_unused_format_checkers
 
-    skip_unused_format_checkers()  # before jupyter_server is imported: 1.3-1.9 CPU-s less at each start
+    skip_unused_format_checkers()  # before jupyter_server is imported (main did it too, unless called late)
     from safari_kit.classroom.serve import run
     from safari_kit.classroom.settings import from_arguments
 
@@ -562,6 +562,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (never raises for bad input)."""
+    from safari_kit.classroom.quick_start import skip_unused_format_checkers
+
+    skip_unused_format_checkers()  # every command: nbformat and jupyter_server import jsonschema (1.3-1.9 CPU-s)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

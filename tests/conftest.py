@@ -8,12 +8,28 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from safari_kit.classroom.quick_start import skip_unused_format_checkers
+
 REPO = Path(__file__).resolve().parents[1]
 CARDS_CSV = REPO / "data" / "cards.csv"
+#: a folder whose sitecustomize makes the servers the tests start skip 38 unused grammars (its docstring)
+QUICK_SERVERS = REPO / "tests" / "quick_servers"
+
+
+def quick_server_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with :data:`QUICK_SERVERS` first on ``PYTHONPATH``: for a server the tests start themselves."""
+    paths = [str(QUICK_SERVERS), *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+# the test processes themselves (nbformat, jupyter_client) skip them too
+skip_unused_format_checkers()
+
 HEADER = "id,deck,name,animal,texture,color,weight_kg,size_cm,top_speed_kmh,lifespan_years"
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.helpers import IGNORED_CONSOLE, screenshot
+from tests.conftest import quick_server_env
 
 REPO = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -171,6 +172,7 @@ def _start(root: Path, home: Path) -> LabServer:
         JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), IPYTHONDIR=str(home / "ipython"),
         PYTHONNOUSERSITE="1",
     )
+    env = quick_server_env(env)
     # No "official Jupyter news?" toast over the screenshots, no update check.
     notif = home / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     notif.parent.mkdir(parents=True, exist_ok=True)
@@ -332,6 +334,7 @@ def _start_voila(root: Path, home: Path) -> VoilaServer:
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1")
+    env = quick_server_env(env)
     cmd = [str(voila), "notebooks/app.ipynb", "--no-browser", f"--port={port}", "--Voila.port_retries=0",
            "--Voila.ip=127.0.0.1", "--show_tracebacks=True"]
     with open(log, "wb") as out:

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import quick_server_env
+
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = REPO / "safari_kit" / "classroom" / "hub_config" / "jupyterhub_config.py"
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -212,6 +214,7 @@ def running_hub(classes: tuple[str, ...] = ("7b", "8c"), options: tuple[str, ...
     env = {**os.environ, "SAFARI_KIT_HUB_RESULTS": str(folder / "results"), "CONFIGPROXY_AUTH_TOKEN": "t" * 32,
            "SAFARI_KIT_APP": str(REPO / "notebooks" / "app.ipynb")}
     env.pop("JUPYTERHUB_SERVICE_URL", None)
+    env = quick_server_env(env)  # the hub and its learners' servers (PYTHONPATH is in the spawner's env_keep)
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=folder, env=env,
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

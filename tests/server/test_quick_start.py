@@ -65,3 +65,28 @@ def test_safari_kit_class_skips_them_before_it_imports_the_server(monkeypatch):
     monkeypatch.setattr("safari_kit.classroom.settings.from_arguments", lambda args: object())
     assert cli._run_class(types.SimpleNamespace(notebook="app.ipynb")) == 0
     assert calls == ["skip", "run"]
+
+
+def test_every_command_of_the_cli_skips_them_first(monkeypatch):
+    calls: list[str] = []
+    from safari_kit.classroom import quick_start
+
+    monkeypatch.setattr(quick_start, "skip_unused_format_checkers", lambda: calls.append("skip"))
+    monkeypatch.setattr(cli, "build_parser", lambda: calls.append("parse") or __import__("argparse").ArgumentParser())
+    cli.main([])
+    assert calls[:2] == ["skip", "parse"]
+
+
+def test_servers_the_tests_start_skip_them_too():
+    """tests/quick_servers: a server started with ``quick_server_env`` builds no grammar (control: without it)."""
+    import os
+
+    from tests.conftest import quick_server_env
+
+    code = ("import sys, jupyter_server.serverapp; "
+            "print('rfc3987_syntax.syntax_helpers' in sys.modules, sys.modules.get('rfc3987_syntax', 0) is None)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    quick = subprocess.run([sys.executable, "-c", code], env=quick_server_env(env), capture_output=True, text=True)
+    plain = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert quick.stdout.split() == ["False", "True"], quick.stderr[-2000:]
+    assert plain.stdout.split() == ["True", "False"], plain.stderr[-2000:]
