@@ -13,10 +13,16 @@ STAMP := $(VENV)/.installed
 
 .PHONY: lab test check lint venv clean student app class binder-check site hub-proxy
 
+# Python keeps the bytecode of each module it imports (a .pyc beside it) and every later process reads it. Where
+# PYTHONDONTWRITEBYTECODE is set (some CI images and containers set it) every process compiles every module it
+# imports again, each time: a kernel's first imports 0.8 -> 2.0 CPU-s, and pytest rewrites and compiles all 350
+# test modules in each worker (issue 28: some 170 kernels and 30 servers a run). The kit's commands unset it.
+unexport PYTHONDONTWRITEBYTECODE
+
 venv: $(STAMP)
 
 # --no-compile: pip skips writing bytecode for every module it installs; Python writes it for the modules a program
-# imports, the first time (issue 28: the venv's install 47.7 -> 21.8 CPU-s and 68 -> 31 s on 2 cores; the
+# imports, the first time (PYTHONDONTWRITEBYTECODE is unset above) (issue 28: the venv's install 47.7 -> 21.8 CPU-s and 68 -> 31 s on 2 cores; the
 # first JupyterLab start after it compiles what it imports, once)
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "safari_kit needs Python 3.11 or newer; this is " + sys.version.split()[0] + ". Run make PYTHON=python3.12 (or any 3.11+).")'
