@@ -37,13 +37,15 @@ from math import comb
 from weakref import WeakKeyDictionary
 
 from safari_kit.cards.model import CLUE_TYPES
+from safari_kit.probability import two_clues
 from safari_kit.probability.distributions import Exact
 from safari_kit.witness.rules import ALEX_TYPES, MIN_SAFE, SINGLE_TYPES
 
 __all__ = [
     "tables", "match_count", "shared_element_count", "safe_count", "p_match_baseline", "p_match",
     "best_declaration", "declaration_table", "identify_value", "p_two_clues", "reveal_another_value",
-    "best_two_clue_plan", "p_reveal_another_success", "memory_comparison", "sample_worlds", "mc_p_match",
+    "best_two_clue_plan", "two_clue_plans", "two_clue_plans_reference", "reveal_another_value_reference",
+    "p_reveal_another_success", "memory_comparison", "sample_worlds", "mc_p_match",
     "mc_two_clues", "mc_p_streak", "mc_challenge_value", "query_timings", "p_safe_next", "p_streak",
     "p_streak_counts", "challenge_dp", "one_step_continue",
     "stop_vs_continue_counts",
@@ -406,12 +408,56 @@ def reveal_another_value(kn) -> Exact:
     """
     if not kn.clue or kn.deck_count == 0 or len(kn.available) < 2:
         return Exact(_ZERO, "E[archived], reveal another", "impossible now")
-    n = len(kn.pool)
-    cache = _two_clue_cache(kn)
+    # the same plans and fractions as best_two_clue_plan for each X, searched once per position
+    # (two_clues.py says why they are the same; reveal_another_value_reference is the per-X loop)
+    n = len(kn.pool) - 1
+    num, rest = 0, _ZERO
+    for x, plan in _two_clue_plans_fast(kn, kn.available, _type_choices(kn)):
+        if plan is None:
+            ref = best_two_clue_plan(kn, kn.clue[0], x)
+            rest += ref[2].value if ref else _ZERO
+        else:
+            num += plan[4]
+    total = (Fraction(num, n * (n - 1)) if num else _ZERO) + rest
+    return Exact(4 * total / len(kn.pool), "E[archived], reveal another", "(4/N)·Σ_X P(both | X)")
+
+
+def _two_clue_plans_fast(kn, places, choices):
+    """(x, fast plan or None) for every pool card x (None: ask ``best_two_clue_plan``)."""
+    if not two_clues.fast_ok(kn, places):
+        return ((x, None) for x in kn.pool)
+    return two_clues.fast_plans(kn, tables(kn.game), tuple(places), tuple(choices))
+
+
+def two_clue_plans(kn, places=None, type_choices=None) -> dict:
+    """{X: best_two_clue_plan(kn, clue 1, X, places, type_choices)} for every pool card X, searched at once."""
+    places = kn.available if places is None else tuple(places)
+    choices = tuple(type_choices or _type_choices(kn))
+    n = len(kn.pool) - 1
+    out = {}
+    for x, plan in _two_clue_plans_fast(kn, places, choices):
+        if plan is None:
+            out[x] = best_two_clue_plan(kn, kn.clue[0], x, places, type_choices)
+        else:
+            pa, i1, pb, i2, num = plan
+            out[x] = (pa, choices[i1]), (pb, choices[i2]), Exact(Fraction(num, n * (n - 1)), "P(both clues succeed)")
+    return out
+
+
+def two_clue_plans_reference(kn, places=None, type_choices=None) -> dict:
+    """:func:`two_clue_plans` by one :func:`best_two_clue_plan` per second clue X (slow; for tests)."""
+    return {x: best_two_clue_plan(kn, kn.clue[0], x, places, type_choices) for x in kn.pool}
+
+
+def reveal_another_value_reference(kn) -> Exact:
+    """:func:`reveal_another_value` by one :func:`best_two_clue_plan` per second clue X (slow; for tests)."""
+    if not kn.clue or kn.deck_count == 0 or len(kn.available) < 2:
+        return Exact(_ZERO, "E[archived], reveal another", "impossible now")
     total = _ZERO
     for x in kn.pool:
-        total += cache(x)
-    return Exact(4 * total / n, "E[archived], reveal another", "(4/N)·Σ_X P(both | X)")
+        plan = best_two_clue_plan(kn, kn.clue[0], x)
+        total += plan[2].value if plan else _ZERO
+    return Exact(4 * total / len(kn.pool), "E[archived], reveal another", "(4/N)·Σ_X P(both | X)")
 
 
 def p_reveal_another_success(kn) -> Exact:
@@ -436,22 +482,6 @@ def memory_comparison(obs, memory=None, game=None, clue=None) -> dict:
     blank = Knowledge.from_observation(obs, Memory(remember_prob=0.0), game=game)
     kn = Knowledge.from_observation(obs, memory, game=game)
     return {"knowing nothing": best_declaration(blank, clue), "with what you remember": best_declaration(kn, clue)}
-
-
-def _two_clue_cache(kn):
-    c1 = kn.clue[0]
-    memo: dict[int, Fraction] = {}
-
-    def value(x):
-        # cards of the same "profile" for clue 1 give the same answer only by symmetry we cannot
-        # assume in general, so compute per card (cached within one call)
-        v = memo.get(x)
-        if v is None:
-            plan = best_two_clue_plan(kn, c1, x)
-            v = memo[x] = plan[2].value if plan else _ZERO
-        return v
-
-    return value
 
 
 # ------------------------------------------------------------------ challenge
@@ -795,6 +825,8 @@ def query_timings(game=None, seed: int = 1, steps: int = 60, repeat: int = 2000)
         "identify_value": lambda: identify_value(kn),
         "p_two_clues (one second clue)": lambda: p_two_clues(kn, x),
         "reveal_another_value (average over the pool)": lambda: reveal_another_value(kn),
+        "reveal_another_value_reference (average over the pool, one search per card)":
+            lambda: reveal_another_value_reference(kn),
         "p_safe_next": lambda: p_safe_next(kn),
         "p_streak(4)": lambda: p_streak(kn, 4),
         "challenge_value": lambda: challenge_value(kn),
