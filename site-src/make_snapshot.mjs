@@ -1,9 +1,17 @@
 // Make the site's kernel snapshot (the app page's and the lessons') in node, at build time (site-src/snapshot.py
 // says why and what). node make_snapshot.mjs <job.json>; job: {pyodideMjs, indexURL, lockFile, packages, imports,
 // loader, afterRestore, out,
-// prelude (optional: Python run first; tests/browser/test_site_snapshot.py makes Python hold a JS object with it)}
-// Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files}); exits 1 with one line naming
-// what failed (an object Python holds that cannot be saved, an import that fails, ...).
+// prelude (optional: Python run first; tests/browser/test_site_snapshot.py makes Python hold a JS object with it),
+// filesOut (optional: where to write the packages' files as one bundle, see below)}
+// Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files, bundle}); exits 1 with one line
+// naming what failed (an object Python holds that cannot be saved, an import that fails, ...).
+//
+// The bundle (``filesOut``, the lessons': issue 31, session 9): every file and folder the packages' install wrote
+// into site-packages, as Pyodide's loadPackage left them (the wheels' files and the INSTALLER files it adds),
+// before any import. Format: a 4-byte little-endian header length, the header (JSON: {dirs: [path, ...], files:
+// [[path, size], ...]}) and the files' bytes one after another. The browser's restore writes them with
+// FS.writeFile (site-src/snapshot_loader.js) instead of unpacking some twenty wheels in Python: 2 CPU-s of the
+// kernel worker on every lesson visit.
 import { readFileSync, writeFileSync } from "node:fs";
 
 function fail(message) {
@@ -21,6 +29,48 @@ try {
                                 _makeSnapshot: true, stdout: () => {}, stderr: (s) => console.error(s) });
 } catch (e) {
   fail(`Pyodide did not start with the site's runtime ${job.indexURL}: ${e.message}`);
+}
+
+// the packages' files as the install left them (before any import: the browser's restore writes them where
+// loadPackage would have unpacked them, and Python runs nothing before)
+let bundle = null;
+if (job.filesOut) {
+  const FS = pyodide.FS;
+  const top = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  const dirs = [top];
+  const files = [];
+  const walk = (folder) => {
+    for (const name of FS.readdir(folder).sort()) {
+      if (name === "." || name === "..") continue;
+      const path = `${folder}/${name}`;
+      const mode = FS.stat(path).mode;
+      if (FS.isDir(mode)) {
+        dirs.push(path);
+        walk(path);
+      } else if (FS.isFile(mode)) {
+        files.push([path, FS.readFile(path)]);
+      } else {
+        fail(`${path}: neither a file nor a folder in site-packages (a link?): the bundle cannot hold it`);
+      }
+    }
+  };
+  walk(top);
+  const header = new TextEncoder().encode(JSON.stringify({ dirs, files: files.map(([p, d]) => [p, d.length]) }));
+  const size = 4 + header.length + files.reduce((n, [, d]) => n + d.length, 0);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, header.length, true);
+  out.set(header, 4);
+  let at = 4 + header.length;
+  for (const [, data] of files) {
+    out.set(data, at);
+    at += data.length;
+  }
+  writeFileSync(job.filesOut, out);
+  // Pyodide's record of the loaded packages, by the lock's names (as its loadPackage sets it in the browser; the
+  // start-up in node also lists some under their distributions' spellings, Pygments, safari_kit, ...)
+  const lock = JSON.parse(readFileSync(job.lockFile, "utf8")).packages;
+  const loaded = Object.fromEntries(Object.entries(pyodide.loadedPackages).filter(([name]) => name in lock));
+  bundle = { bytes: size, checksum: loader.checksum(out), count: files.length, loaded };
 }
 
 if (job.prelude) pyodide.runPython(job.prelude);
@@ -96,4 +146,4 @@ try {
   fail(`${job.afterRestore} failed: ${e.message}`);
 }
 writeFileSync(job.out + ".json", JSON.stringify({ bytes: bytes.length, checksum: loader.checksum(bytes), buildId,
-                                                  files, seconds: (Date.now() - started) / 1000 }));
+                                                  files, bundle, seconds: (Date.now() - started) / 1000 }));

@@ -17,10 +17,17 @@ What it takes (Pyodide 0.29.0: the options are private, tied to the exact runtim
 
 * **files**: a snapshot is memory only, no file. On the app page the restore loads the kit's and safari_site's
   files first (anywidget reads the cards' CSS and JavaScript from the kit's files; the kernel's start imports
-  safari_site.later), the other packages' files in the background; a lesson loads every package's files with
-  the restore (jedi reads its typeshed at the first completion, micropip parts of itself at the first ``%pip``).
-  The restore also makes again the folders IPython made at import. Pyodide must not think the packages loaded
-  when it saves (its ``loadedPackages`` emptied: pyodide#5195, #6418), else the restore would skip them;
+  safari_site.later), the other packages' files in the background; a lesson writes every package's files with
+  the restore (jedi reads its typeshed at the first completion, micropip parts of itself at the first ``%pip``),
+  from one bundle (``files.bin.gz`` beside the snapshot, below). The restore also makes again the folders
+  IPython made at import. Pyodide must not think the packages loaded when it saves (its ``loadedPackages``
+  emptied: pyodide#5195, #6418), else the restore would skip them;
+* **the lessons' files in one bundle** (session 9): unpacking the lessons' fourteen wheels (3,100 files, 1,800 of
+  them jedi's typeshed) was Pyodide's ``loadPackage``, in Python, on every visit: some 2 CPU-s of the kernel
+  worker's 2.7 (tools/profile_site_page.py --lesson). The build saves site-packages as node's install left it
+  (make_snapshot.mjs: the same files, byte for byte, and Pyodide's ``loadedPackages``), gzip-compressed; the
+  browser inflates it (``DecompressionStream``) and writes the files with ``FS.writeFile``. Where that fails (no
+  DecompressionStream, a damaged or missing bundle) the restore unpacks the wheels as before;
 * **JS objects Python holds** (``pyodide_js``, ``loadPackagesFromImports``; micropip's ``install`` and
   ``loadBinaryFile`` of ``pyodide._api``): saved by their path on the Pyodide API, looked up on the new one at
   the restore; any other object stops the build, naming it;
@@ -68,8 +75,9 @@ WORKER_CALL = re.compile(r"this\._pyodide=await (\w+)\("
 WORKER_PATTERN = "this._pyodide=await X({indexURL:..., ...e.loadPyodideOptions})"
 #: Pyodide's private snapshot options, looked for in its loader (pyodide.js) before anything is patched
 PYODIDE_OPTIONS = ("_loadSnapshot", "_snapshotDeserializer", "BUILD_ID")
-#: the snapshot's folder and file names
-FOLDER, FILE = "static/snapshot", "kernel.bin"
+#: the snapshot's folder and file names; the lessons' packages' files (gzip-compressed: the browser inflates it
+#: itself, so every server sends it small, with or without gzip_static)
+FOLDER, FILE, BUNDLE = "static/snapshot", "kernel.bin", "files.bin.gz"
 #: imported by the first lab built (tools: tests/browser/snapshot_restore_probe.mjs with sys.modules before/after)
 FIRST_LAB_IMPORTS = ["csv", "difflib", "encodings.utf_8_sig", "importlib.readers", "importlib.resources.readers",
                      "importlib.resources._adapters", "safari_kit.cards.load",
@@ -189,13 +197,16 @@ def lesson_packages(config: Path) -> list[str]:
     return list(_plugin(json.loads(config.read_text())["jupyter-config-data"])["loadPyodideOptions"]["packages"])
 
 
-def set_lessons_snapshot(config: Path, url: str, settings: dict) -> None:
-    """Name the snapshot in the lessons' kernel settings (the site's jupyter-lite.json, read by JupyterLite's
-    pages; Voici's app page has its own settings in its HTML)."""
+def set_lessons_snapshot(config: Path, url: str, settings: dict, files_url: str | None = None) -> None:
+    """Name the snapshot (and ``files_url``, its bundle of the packages' files) in the lessons' kernel settings
+    (the site's jupyter-lite.json, read by JupyterLite's pages; Voici's app page has its own settings in its
+    HTML)."""
     data = json.loads(config.read_text())
     options = _plugin(data["jupyter-config-data"])["loadPyodideOptions"]
     options["safariSnapshotURL"] = url
     options["safariSnapshot"] = settings
+    if files_url:
+        options["safariFilesURL"] = files_url  # a ...URL key: the kernel makes it absolute
     config.write_text(json.dumps(data, indent=2))
 
 
@@ -246,15 +257,19 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
     work = Path(tempfile.mkdtemp(prefix="site-snapshot-"))
     try:
         target = work / FILE
-        info = run_node({"pyodideMjs": str(pyodide_npm / "pyodide.mjs"), "indexURL": f"{index}/",
-                         "lockFile": str(runtime / "pyodide-lock.json"), "packages": packages,
-                         "imports": IMPORTS + (LESSON_IMPORTS if lessons else []), "loader": str(LOADER),
-                         "afterRestore": str(AFTER_RESTORE), "out": str(target)}, work)
+        job = {"pyodideMjs": str(pyodide_npm / "pyodide.mjs"), "indexURL": f"{index}/",
+               "lockFile": str(runtime / "pyodide-lock.json"), "packages": packages,
+               "imports": IMPORTS + (LESSON_IMPORTS if lessons else []), "loader": str(LOADER),
+               "afterRestore": str(AFTER_RESTORE), "out": str(target)}
+        if lessons:
+            job["filesOut"] = str(work / "files.bin")
+        info = run_node(job, work)
         folder = work / "folder"
         folder.mkdir()
         shutil.move(str(target), folder / FILE)
-        with open(folder / FILE, "rb") as src, gzip.GzipFile(folder / f"{FILE}.gz", "wb", 6, mtime=0) as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
+        gzip_copy(folder / FILE, folder / f"{FILE}.gz")
+        if lessons:
+            gzip_copy(work / "files.bin", folder / BUNDLE)
         name = f"{FOLDER}-{folder_digest(folder)}"
         shutil.rmtree(out / name, ignore_errors=True)
         shutil.move(str(folder), out / name)
@@ -270,9 +285,35 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
         # every package's files with the restore, none later: jedi reads its typeshed at the first completion,
         # micropip imports parts of itself at the first %pip, IPython colours a traceback with a lexer, any of
         # them maybe right after the kernel is ready, as on a cold start
-        set_lessons_snapshot(out / LESSON_CONFIG, url, {**common, "first": lesson, "later": []})
+        set_lessons_snapshot(out / LESSON_CONFIG, url, {**common, **lesson_files(lesson, info["bundle"])},
+                             f"./{name}/{BUNDLE}")
         pages += " and the lessons"
     calls = patch_workers(out)
     gz = (out / name / f"{FILE}.gz").stat().st_size
+    files = ""
+    if lessons:
+        files = (f"; the lessons' {info['bundle']['count']} package files in {BUNDLE} "
+                 f"({(out / name / BUNDLE).stat().st_size / 1e6:.1f} MB)")
     return (f"kernel snapshot for {pages}: {name}/{FILE} {info['bytes'] / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip), "
-            f"made in {info['seconds']:.1f} s; {calls} worker calls restore it")
+            f"made in {info['seconds']:.1f} s; {calls} worker calls restore it{files}")
+
+
+def gzip_copy(source: Path, target: Path) -> None:
+    """A reproducible gzip copy (no time stamp in it: the folder is named by its content)."""
+    with open(source, "rb") as src, gzip.GzipFile(target, "wb", 6, mtime=0) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+
+
+def lesson_files(lesson: list[str], bundle: dict | None) -> dict:
+    """How a lesson's restore gets its packages' files: ``first`` (loaded with the restore by Pyodide, from the
+    wheels) is empty and ``bundle`` names them all in one file written by the worker (make_snapshot.mjs); the
+    wheels (``bundle["packages"]``) remain for a browser that cannot read it. Without a bundle, the wheels as
+    before. Raises SnapshotFailed when the bundle misses a package the lessons load (it must hold them all)."""
+    if not bundle:
+        return {"first": lesson, "later": []}
+    missing = [p for p in lesson if re.sub(r"[-_.]+", "-", p).lower() not in bundle["loaded"]]
+    if missing:
+        raise SnapshotFailed(f"the lessons' files bundle lacks {', '.join(missing)}: make_snapshot.mjs loaded "
+                             f"{', '.join(sorted(bundle['loaded']))}")
+    return {"first": [], "later": [], "bundle": {"bytes": bundle["bytes"], "checksum": bundle["checksum"],
+                                                 "loaded": bundle["loaded"], "packages": lesson}}

@@ -17,6 +17,11 @@
    3. `afterRestore` (site-src/snapshot_after_restore.py) reseeds Python's random generators: every restore
       starts from the same memory, so without it every visit would draw the same numbers; and gives micropip the
       page's lock file address.
+   A lesson's settings also name `bundle` ({bytes, checksum, loaded, packages}) and `safariFilesURL`: every
+   package's files in one gzip file (site-src/make_snapshot.mjs), fetched with the snapshot, inflated here and
+   written with FS.writeFile in place of step 2's unpacking of the wheels (some 2 CPU-s of Python on every
+   visit); Pyodide's `loadedPackages` get the build's entries, as its loadPackage would have set them. Where the
+   bundle cannot be used (no DecompressionStream, missing, damaged) the wheels are unpacked as before.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
    the learner sees the same page and the same sentence, only later. `self.safariSnapshot` tells what happened
    (tests/browser/test_site_snapshot.py reads it). site-src/make_snapshot.mjs computes the checksum with this
@@ -54,9 +59,11 @@ var LATER_MS = 30000;
 function safariLoadPyodide(loadPyodide, options) {
   var settings = options.safariSnapshot;
   var url = options.safariSnapshotURL;
+  var filesURL = options.safariFilesURL;
   delete options.safariSnapshot;
   delete options.safariSnapshotURL;
-  var state = { restored: false, reason: "no snapshot for this page", later: null };
+  delete options.safariFilesURL;
+  var state = { restored: false, reason: "no snapshot for this page", later: null, files: null };
   self.safariSnapshot = state;
   if (!settings || !url) return loadPyodide(options);
 
@@ -80,6 +87,44 @@ function safariLoadPyodide(loadPyodide, options) {
       }
       return bytes;
     });
+  }
+
+  /* the packages' files in one bundle (a lesson's): its bytes, inflated here (any server sends the .gz as it
+     is; one that says Content-Encoding: gzip has the browser inflate it first) and checked */
+  function fetchFiles() {
+    return fetch(filesURL).then(function (response) {
+      if (!response.ok) throw new Error("the files " + filesURL + ": HTTP " + response.status);
+      return response.arrayBuffer();
+    }).then(function (buffer) {
+      var head = new Uint8Array(buffer, 0, Math.min(2, buffer.byteLength));
+      if (head[0] !== 0x1f || head[1] !== 0x8b) return buffer;
+      if (typeof DecompressionStream === "undefined") throw new Error("no DecompressionStream in this browser");
+      return new Response(new Blob([buffer]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    }).then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      if (bytes.length !== settings.bundle.bytes) {
+        throw new Error("the files have " + bytes.length + " bytes, expected " + settings.bundle.bytes);
+      }
+      if (checksum(bytes) !== settings.bundle.checksum) throw new Error("the files' checksum differs");
+      return bytes;
+    });
+  }
+
+  /* write the bundle's folders and files (make_snapshot.mjs wrote them in this order: a folder before what it
+     holds); the files keep the bundle's memory (canOwn: no copy) */
+  function writeFiles(pyodide, bytes) {
+    var length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+    var header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+    var at = 4 + length;
+    header.dirs.forEach(function (path) { pyodide.FS.mkdirTree(path); });
+    header.files.forEach(function (entry) {
+      pyodide.FS.writeFile(entry[0], bytes.subarray(at, at + entry[1]), { canOwn: true });
+      at += entry[1];
+    });
+    if (at !== bytes.length) throw new Error("the files' bundle ends at " + at + " of " + bytes.length + " bytes");
+    var loaded = settings.bundle.loaded;
+    Object.keys(loaded).forEach(function (name) { pyodide.loadedPackages[name] = loaded[name]; });
+    return header.files.length;
   }
 
   // the JS objects Python held when the snapshot was made (site-src/make_snapshot.mjs, serializer): members of
@@ -119,21 +164,36 @@ function safariLoadPyodide(loadPyodide, options) {
 
   var snapshot = fetchSnapshot();
   snapshot.catch(function () {});  // read below; a failure means a cold start, not an unhandled rejection
+  var files = settings.bundle && filesURL ? fetchFiles() : null;
+  if (files) files.catch(function () {});  // read after the restore; a failure means the wheels
   var restoring = Object.assign({}, options, {
     packages: settings.first,
     _loadSnapshot: snapshot,
     _snapshotDeserializer: deserialize,
   });
   return loadPyodide(restoring).then(function (pyodide) {
-    try {
-      return restored(pyodide);
-    } catch (e) {
+    return packageFiles(pyodide).then(function () { return restored(pyodide); }).catch(function (e) {
       return cold("after the restore: " + String(e && e.message || e));
-    }
+    });
   }, function (e) {
     return snapshot.then(function () { return cold(String(e && e.message || e)); },
                          function (e2) { return cold(String(e2 && e2.message || e2)); });
   });
+
+  /* a lesson's packages' files: from the bundle, else (no bundle for this page: nothing to do here) the wheels */
+  function packageFiles(pyodide) {
+    if (!settings.bundle) return Promise.resolve();
+    if (!files) return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });
+    return files.then(function (bytes) {
+      state.files = writeFiles(pyodide, bytes);
+      var namespace = pyodide.globals.get("dict")();
+      pyodide.runPython("import importlib\nimportlib.invalidate_caches()", { globals: namespace });
+      namespace.destroy();
+    }, function (e) {
+      state.files = "wheels (" + String(e && e.message || e) + ")";
+      return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });
+    });
+  }
 
   function restored(pyodide) {
     api.pyodide = pyodide;

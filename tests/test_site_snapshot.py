@@ -235,6 +235,36 @@ def test_the_snapshot_is_named_in_the_lessons_config(tmp_path):
     assert got["lockFileURL"] == options["lockFileURL"] and data["appName"] == "safari_kit"
 
 
+def test_a_lessons_restore_writes_its_packages_files_from_the_bundle(tmp_path):
+    """Session 9: the lessons' settings name the files bundle (its URL, size, checksum, Pyodide's loadedPackages)
+    and load no wheel with the restore; the wheels' names stay for a browser that cannot read the bundle."""
+    made = {"bytes": 23_000_000, "checksum": "abc", "count": 3089,
+            "loaded": {"micropip": "default channel", "packaging": "default channel", "jedi": "default channel",
+                       "pyodide-kernel": "default channel"}}
+    settings = snapshot.lesson_files(["micropip", "jedi", "pyodide_kernel"], made)
+    assert settings["first"] == [] and settings["later"] == []
+    assert settings["bundle"] == {"bytes": 23_000_000, "checksum": "abc", "loaded": made["loaded"],
+                                  "packages": ["micropip", "jedi", "pyodide_kernel"]}
+    # without a bundle (an older make_snapshot.mjs run): the wheels with the restore, as before
+    assert snapshot.lesson_files(["micropip", "jedi"], None) == {"first": ["micropip", "jedi"], "later": []}
+    config = tmp_path / "jupyter-lite.json"
+    config.write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": {
+        snapshot.KERNEL_PLUGIN: {"loadPyodideOptions": {"packages": ["micropip", "jedi"]}}}}}))
+    snapshot.set_lessons_snapshot(config, "./static/snapshot-0123456789ab/kernel.bin", settings,
+                                  f"./static/snapshot-0123456789ab/{snapshot.BUNDLE}")
+    options = json.loads(config.read_text())["jupyter-config-data"]["litePluginSettings"][snapshot.KERNEL_PLUGIN][
+        "loadPyodideOptions"]
+    # a ...URL key: the kernel makes it absolute, as it does the snapshot's
+    assert options["safariFilesURL"] == "./static/snapshot-0123456789ab/files.bin.gz"
+    assert options["safariSnapshot"]["bundle"]["packages"] == ["micropip", "jedi", "pyodide_kernel"]
+
+
+def test_a_bundle_without_a_package_the_lessons_load_stops_the_build():
+    with pytest.raises(snapshot.SnapshotFailed, match="lacks safari-kit"):
+        snapshot.lesson_files(["jedi", "safari-kit"], {"bytes": 1, "checksum": "0", "count": 1,
+                                                       "loaded": {"jedi": "default channel"}})
+
+
 FIRST_LABS = """
 import importlib, json, sys
 import comm

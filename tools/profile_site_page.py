@@ -1,7 +1,11 @@
 """Where the app page's CPU goes on a second visit, page and kernel worker both (issue 31, session 4).
 
     .venv/bin/python tools/profile_site_page.py --site /tmp/site-off --cpu-quota 0.25 [--top 15] [--save t.json]
+    .venv/bin/python tools/profile_site_page.py --site /tmp/site-off --lesson     # a lesson page instead
     .venv/bin/python tools/profile_site_page.py --load t.json          # the figures of a saved trace again
+
+``--lesson``: lesson 02 in JupyterLite (``lab/index.html?path=...``) until its kernel is idle, instead of the
+app page until Identification's cards are on the table (issue 31, session 9).
 
 A diagnostic, not a test. It serves a built site on 127.0.0.1 (the site's serve.py handler, as
 tools/measure_site.py), makes a first visit of the app page in a new browser profile (not recorded), then
@@ -39,6 +43,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import measure_site  # noqa: E402
 from cpu_cap import capped_chromium  # noqa: E402
+from tests.browser.site_fixtures import KERNEL_IDLE, LESSON  # noqa: E402
 
 CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute",
               "disabled-by-default-v8.cpu_profiler", "blink", "loading", "blink.user_timing"]
@@ -53,8 +58,22 @@ RENDER_EVENTS = {"UpdateLayoutTree": "style (recalculate)", "Layout": "layout", 
                  "intersection observers", "FireAnimationFrame": None}
 
 
-def record(site: Path, quota: float | None, chromium: str) -> list[dict]:
-    """The trace events of the app page's second visit (a first visit made before, not recorded)."""
+def lesson_to_idle(page, url: str, counter, cpu_seconds=lambda: None, _think: float = 0) -> dict:
+    """One visit of lesson 02 in JupyterLite until its kernel is idle (tests/browser/site_fixtures.py's test)."""
+    counter.reset()
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    page.goto(f"{url}lab/index.html?path={LESSON}", wait_until="commit")
+    page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=600_000, polling=200)
+    seconds, cpu = time.perf_counter() - t0, cpu_seconds()
+    return {"seconds": seconds, "chooser_seconds": seconds, "bytes": counter.bytes,
+            "cpu_seconds": None if cpu is None or cpu0 is None else cpu - cpu0}
+
+
+def record(site: Path, quota: float | None, chromium: str, lesson: bool = False) -> list[dict]:
+    """The trace events of the app page's (``lesson``: lesson 02's) second visit (a first visit made before, not
+    recorded)."""
+    visit = lesson_to_idle if lesson else measure_site.app_to_playable
+    what = "an idle kernel" if lesson else "a playable lab"
     from playwright.sync_api import sync_playwright
 
     counter = measure_site.Counter()
@@ -70,9 +89,10 @@ def record(site: Path, quota: float | None, chromium: str) -> list[dict]:
             context.add_init_script(measure_site.PAGE_PROBE)
             page = context.new_page()
             page.set_default_timeout(600_000)
-            first = measure_site.app_to_playable(page, url, counter, cpu_seconds, 0)
+            first = visit(page, url, counter, cpu_seconds, 0)
             page.close()
-            print(f"first visit (not recorded): {first['seconds']:.1f} s to a playable lab", flush=True)
+            print(f"first visit (not recorded): {first['seconds']:.1f} s to {what}, "
+                  f"{first['cpu_seconds'] or 0:.1f} CPU-s", flush=True)
             page = context.new_page()
             page.set_default_timeout(600_000)
             cdp = context.new_cdp_session(page)
@@ -82,7 +102,7 @@ def record(site: Path, quota: float | None, chromium: str) -> list[dict]:
             cdp.send("Tracing.start", {"transferMode": "ReturnAsStream",
                                        "traceConfig": {"includedCategories": CATEGORIES,
                                                        "recordMode": "recordContinuously"}})
-            second = measure_site.app_to_playable(page, url, counter, cpu_seconds, 0)
+            second = visit(page, url, counter, cpu_seconds, 0)
             cdp.send("Tracing.end")
             deadline = time.time() + 300
             while "stream" not in done and time.time() < deadline:
@@ -94,7 +114,7 @@ def record(site: Path, quota: float | None, chromium: str) -> list[dict]:
                     break
             cdp.send("IO.close", {"handle": done["stream"]})
             context.close()
-            print(f"second visit (recorded): {second['seconds']:.1f} s to a playable lab "
+            print(f"second visit (recorded): {second['seconds']:.1f} s to {what} "
                   f"({second['chooser_seconds']:.1f} s to the chooser), {second['cpu_seconds'] or 0:.1f} CPU-s",
                   flush=True)
     finally:
@@ -243,6 +263,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--site", default=str(REPO / "site"))
     ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES")
+    ap.add_argument("--lesson", action="store_true", help="lesson 02 to an idle kernel, not the app page")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--save", default=None, help="write the trace's events here (JSON)")
     ap.add_argument("--load", default=None, help="read a saved trace instead of recording one")
@@ -255,7 +276,7 @@ def main(argv=None) -> int:
             print(f"no site in {site}: run `make site OFFLINE=1` first")
             return 1
         chromium = shutil.which("chromium") or "/usr/bin/chromium"
-        events = record(site, args.cpu_quota, chromium)
+        events = record(site, args.cpu_quota, chromium, args.lesson)
         if args.save:
             Path(args.save).write_text(json.dumps(events))
     print(report(events, site if site.is_dir() else None, args.top))

@@ -59,7 +59,7 @@ OUTSIDE_THE_APP = """() => [...document.querySelectorAll('body *')]
                  && e.offsetParent !== null && (e.innerText || '').trim())
     .map(e => e.innerText.trim())"""
 STATE = ("() => self.safariSnapshot ? {restored: self.safariSnapshot.restored, reason: self.safariSnapshot.reason,"
-         " firstCell: !!self.safariSnapshot.firstCell} : null")
+         " firstCell: !!self.safariSnapshot.firstCell, files: self.safariSnapshot.files} : null")
 
 
 def _serve(root: Path):
@@ -398,7 +398,10 @@ def restored_lesson(browser, served_site) -> dict:
 
 def test_a_lesson_starts_from_the_snapshot_with_pip_and_completion(restored_lesson):
     visit = restored_lesson
-    assert visit["state"] == {"restored": True, "reason": None, "firstCell": False}, visit["state"]
+    state = dict(visit["state"])
+    # the packages' files came from the lessons' bundle (thousands of files), not from unpacking the wheels
+    assert isinstance(state.pop("files"), int) and visit["state"]["files"] > 1000, visit["state"]
+    assert state == {"restored": True, "reason": None, "firstCell": False}, visit["state"]
     assert not any("without its saved copy" in s for s in visit["console"]), visit["console"]
     assert visit["pip"]["status"] == "ok" and "ERROR" not in visit["pip"]["out"], visit["pip"]
     assert visit["import"] == {"status": "ok", "out": "widgetsnbextension\n"}, visit["import"]
@@ -448,9 +451,11 @@ def _lesson_options(root: Path) -> dict:
     return config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
 
 
-def probe(root: Path, tmp_path: Path, snapshot_file: str | None, page: str = "app", **settings) -> dict:
+def probe(root: Path, tmp_path: Path, snapshot_file: str | None, page: str = "app", files_file: str | None = "site",
+          code: str = PROBE_PY, **settings) -> dict:
     """Start the app page's kernel (``page="lesson"``: a lesson's) in node through site-src/snapshot_loader.js;
-    what Python then holds."""
+    what Python then holds. ``files_file``: the lessons' files bundle answered ("site": the site's own, None:
+    404)."""
     from versioned_runtime import runtime_folder
 
     runtime = runtime_folder(root)
@@ -458,9 +463,14 @@ def probe(root: Path, tmp_path: Path, snapshot_file: str | None, page: str = "ap
     options["lockFileURL"] = str(runtime / "pyodide-lock.json")
     options["safariSnapshotURL"] = "http://127.0.0.1:9/kernel.bin"  # answered by the probe from the file
     options["safariSnapshot"].update(settings)
+    if "safariFilesURL" in options:
+        options["safariFilesURL"] = "http://127.0.0.1:9/files.bin.gz"
+        if files_file == "site":
+            files_file = str(_snapshot_file(root).parent / "files.bin.gz")
     npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
     job = {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
-           "snapshotFile": snapshot_file or "", "loader": str(SITE_SRC / "snapshot_loader.js"), "probe": PROBE_PY}
+           "snapshotFile": snapshot_file or "", "filesFile": files_file or "",
+           "loader": str(SITE_SRC / "snapshot_loader.js"), "probe": code}
     (tmp_path / "job.json").write_text(json.dumps(job))
     proc = subprocess.run(["node", str(PROBE), str(tmp_path / "job.json")], capture_output=True, text=True,
                           timeout=300)
@@ -519,6 +529,42 @@ def test_in_node_a_lessons_kernel_starts_cold_when_its_snapshot_is_cut_short_or_
     failing = probe(offline_site.root, tmp_path, str(snap), page="lesson", afterRestore="raise RuntimeError('x')")
     assert failing["restored"] is False and "after the restore" in failing["reason"], failing
     assert failing["warnings"] and failing["probe"]["app"] is False
+
+
+LESSON_PY = """
+import json, sys
+import jedi
+from importlib.metadata import version
+typeshed = jedi.__file__.rsplit("/", 1)[0] + "/third_party/typeshed/stdlib/3/builtins.pyi"
+with open(typeshed) as f:
+    stub = f.read()
+import pyodide_js
+json.dumps({"app": "micropip" in sys.modules, "jedi": version("jedi"), "stub": len(stub),
+            "loaded": sorted(pyodide_js.loadedPackages.object_keys())})
+"""
+
+
+def test_in_node_a_lesson_gets_its_packages_files_from_the_bundle_or_else_the_wheels(offline_site, tmp_path,
+                                                                                   site_src_path):
+    """Session 9: a lesson's restore writes its packages' files from one bundle (not the wheels, unpacked in Python
+    on every visit); the files a lesson reads later (jedi's typeshed at the first completion, the packages'
+    metadata) are there, and Pyodide counts the packages loaded. A damaged or missing bundle: the wheels, the same
+    files."""
+    snap = str(_snapshot_file(offline_site.root))
+    runs = {"bundle": probe(offline_site.root, tmp_path, snap, page="lesson", code=LESSON_PY),
+            "missing": probe(offline_site.root, tmp_path, snap, page="lesson", files_file=None, code=LESSON_PY)}
+    bundle = (_snapshot_file(offline_site.root).parent / "files.bin.gz").read_bytes()
+    damaged = tmp_path / "damaged.bin.gz"
+    damaged.write_bytes(gzip.compress(gzip.decompress(bundle)[:-10] + bytes(10)))
+    runs["damaged"] = probe(offline_site.root, tmp_path, snap, page="lesson", files_file=str(damaged),
+                            code=LESSON_PY)
+    assert isinstance(runs["bundle"]["files"], int) and runs["bundle"]["files"] > 1000, runs["bundle"]
+    assert "404" in runs["missing"]["files"] and "checksum" in runs["damaged"]["files"], runs
+    for run in runs.values():
+        assert run["restored"] is True and run["reason"] is None, run
+        assert run["probe"]["app"] is True and run["probe"]["stub"] > 10_000, run
+        assert "jedi" in run["probe"]["loaded"] and "safari-kit" in run["probe"]["loaded"], run
+    assert runs["bundle"]["probe"] == runs["missing"]["probe"] == runs["damaged"]["probe"]
 
 
 def test_a_js_object_python_cannot_save_stops_the_build(offline_site, tmp_path, site_src_path):
