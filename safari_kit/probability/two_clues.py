@@ -94,7 +94,7 @@ def fast_plans(kn, t, places: tuple, choices: tuple):
     A1 = [m.bit_count() for m in P1]
     # the places in table order, each (place, card, P(clue 1 matches)·n, first best type for clue 1);
     # card None: an unknown place (its clue-1 numbers depend on x, filled in below)
-    seq = []
+    seq: list[tuple[int, int | None, int, int]] = []
     kmask = 0  # the remembered cards of the places
     for p in places:
         c = known.get(p)
@@ -109,8 +109,11 @@ def fast_plans(kn, t, places: tuple, choices: tuple):
     unknown_idx = [k for k, e in enumerate(seq) if e[1] is None][:2]
     fixed1 = [k for k, e in enumerate(seq) if e[1] is not None and e[2]][:2]
     fixed = sorted(unknown_idx + fixed1)
-    fixed1_cards = [seq[k][1] for k in fixed1]
     klist = [(k, e[1]) for k, e in enumerate(seq) if e[1] is not None]
+    fixed1_mask = 0  # their cards
+    for k, c in klist:
+        if k in fixed1:
+            fixed1_mask |= 1 << c
     ij = [(i1, i2) for i1 in range(nc) for i2 in range(nc)]
     by_bits1: dict = {}  # clue 1's counts depend on x only through x's match bits for clue 1
     scans: dict = {}  # the scan of the pairs but the unknown-unknown one depends on x only through its key
@@ -124,8 +127,7 @@ def fast_plans(kn, t, places: tuple, choices: tuple):
             u1 = by_bits1[xb] = (a1, h, a1.index(h))
         a1, h1u, i1u = u1
         pm = pool_mask & ~(1 << x)
-        m2p = [m & pm for m in m2s]
-        b2 = [m.bit_count() for m in m2p]
+        b2 = [(m & pm).bit_count() for m in m2s]
         h2u = max(b2)
         i2u = b2.index(h2u)
         hits = useful2 & kmask
@@ -136,7 +138,7 @@ def fast_plans(kn, t, places: tuple, choices: tuple):
                     first2.append(k)
                     if len(first2) == 2:
                         break
-        key = (h1u, i1u, h2u, i2u, tuple(first2), tuple([(useful2 >> c) & 1 for c in fixed1_cards]))
+        key = (h1u, i1u, h2u, i2u, tuple(first2), useful2 & fixed1_mask)
         scan = scans.get(key)
         if scan is None:
             idx = sorted(set(fixed + first2)) if first2 else fixed
@@ -148,6 +150,7 @@ def fast_plans(kn, t, places: tuple, choices: tuple):
         if uu is not None:
             pa, pb, before = uu
             if h1u * h2u * n > best_v or (h1u * h2u * n == best_v and h1u * h2u * n > before):
+                m2p = [m & pm for m in m2s]
                 nums = [a1[i1] * b2[i2] - (P1[i1] & m2p[i2]).bit_count() for i1, i2 in ij]
                 m = max(nums)
                 # the block wins if it beats what came after it, or ties it and was before it
