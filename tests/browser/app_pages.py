@@ -5,12 +5,16 @@ A page that shows the app's labs keeps Chromium drawing 60 frames a second while
 less motion, as the tour of tests/browser/test_a11y_axe.py does. None of their tests looks at motion (that
 test asks for each setting itself: ``test_reduced_motion_stops_animation``).
 
-* :func:`app_page_for`: one page (1366x768, its own context) on the app for a test module, its chooser ready;
+The pages are in the process's warm context (tests/browser/conftest.py's ``WarmContexts``, issue 28: the app's
+files from Chromium's cache; a page is closed and the context reset after its test or module).
+
+* :func:`app_page_for`: one page (1366x768) on the app for a test module, its chooser ready;
   ``page.errors``: uncaught page errors (tests/browser/keys.py's, with less motion).
 * :class:`SharedPage`: one page on the app for every test of a module that checked with a page of its own
   (conftest's ``page``): each test gets the page with its own ``js_errors`` (console errors, uncaught errors:
   :meth:`SharedPage.for_test`), and a failing test's screenshot.
-* :func:`quiet_page`: conftest's ``page`` (1400x900, a context for each test), with less motion.
+* :func:`quiet_page`: conftest's ``page`` (1400x900, a page for each test), with less motion.
+* :func:`new_app_context`: a context of its own, with less motion.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import QUIET_MOTION
+from tests.browser.conftest import QUIET_MOTION, warm_contexts_of
 from tests.browser.helpers import IGNORED_CONSOLE, shot_on_failure
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -35,17 +39,18 @@ def open_app(page, url: str) -> None:
 
 
 def app_page_for(browser, voila_app, viewport: dict = LAPTOP):
-    """A page (its own context) on the app, its chooser ready; ``page.errors``: uncaught page errors.
+    """A page (in the process's warm context) on the app, its chooser ready; ``page.errors``: uncaught page errors.
     A generator: a test module's fixture does ``yield from app_page_for(browser, voila_app)``."""
-    context = new_app_context(browser, viewport)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_app(page, voila_app.url)
-    page.errors = errors
-    yield page
-    context.close()
+    warm = warm_contexts_of(browser)
+    page = warm.new_page(viewport, QUIET_MOTION, resident=True)
+    try:
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        open_app(page, voila_app.url)
+        page.errors = errors
+        yield page
+    finally:
+        warm.release(page)
 
 
 def _watch(page, sink) -> None:
@@ -64,25 +69,21 @@ def _watch(page, sink) -> None:
 
 
 def quiet_page(browser, js_errors, request, viewport: dict | None = None):
-    """tests/browser/conftest.py's ``page`` fixture, with less motion (a generator for a module's ``page``)."""
-    context = new_app_context(browser, viewport or {"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    _watch(page, lambda: js_errors)
-    try:
+    """tests/browser/conftest.py's ``page`` fixture (a page in the warm context, closed after the test), with less
+    motion (a generator for a module's ``page``)."""
+    with warm_contexts_of(browser).page_for(request, js_errors, viewport or {"width": 1400, "height": 900},
+                                            QUIET_MOTION) as page:
         yield page
-    finally:
-        shot_on_failure(page, request)
-        context.close()
 
 
 class SharedPage:
-    """One context and page on the app for a module's tests (``viewport``, less motion), opened on first use."""
+    """One page on the app for a module's tests (``viewport``, less motion, in the process's warm context), opened
+    on first use."""
 
     def __init__(self, browser, viewport: dict = LAPTOP):
-        self.context = new_app_context(browser, viewport)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(60_000)
+        self.warm = warm_contexts_of(browser)
+        self.page = self.warm.new_page(viewport, QUIET_MOTION, resident=True)
+        self.context = self.page.context
         self.errors: list[str] = []
         _watch(self.page, lambda: self.errors)
 
@@ -97,7 +98,7 @@ class SharedPage:
             self.errors = []
 
     def close(self) -> None:
-        self.context.close()
+        self.warm.release(self.page)
 
 
 def shared_page_fixtures(viewport: dict = LAPTOP):

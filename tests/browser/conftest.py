@@ -281,32 +281,185 @@ def pytest_runtest_makereport(item, call):
     return rep
 
 
-@pytest.fixture
-def page(browser, js_errors, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
+def watch_errors(page, sink, console: bool = True) -> None:
+    """The page's uncaught errors (and with ``console``, its ``console.error`` messages less IGNORED_CONSOLE) into
+    the list ``sink()`` returns at the time (a function: a page shared by tests sends each test's to its own)."""
     ignored = [re.compile(p) for p in IGNORED_CONSOLE]
 
     def on_console(msg):
-        if msg.type == "error":
-            text = msg.text
+        if msg.type == "error" and sink() is not None:
             loc = msg.location or {}
             where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
-            if not any(rx.search(text + where) for rx in ignored):
-                js_errors.append(f"console.error: {text}{where}")
+            if not any(rx.search(msg.text + where) for rx in ignored):
+                sink().append(f"console.error: {msg.text}{where}")
 
-    pg.on("console", on_console)
-    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
+    def on_error(exc):
+        if sink() is not None:
+            sink().append(f"pageerror: {exc}")
+
+    if console:
+        page.on("console", on_console)
+    page.on("pageerror", on_error)
+
+
+# ----------------------------------------------------------------------------- warm contexts (issue 28)
+#: Chromium keeps its HTTP cache and V8's code cache per browser context. A page of JupyterLab loaded in a new
+#: context cost Chromium 5.4-5.9 CPU-s, loaded again in the same context 2.1-2.9 (the app on Voilà: 4.3 -> 3.9;
+#: tools/warm_context_cost.py). So the tests whose subject is not a first visit share one context per process (a
+#: pytest-xdist worker) per set of the options only a context can have (locale, has_touch, ...): each test gets a
+#: page of its own (its viewport and motion set on the page), closed after it, and what a test may leave behind
+#: in the context is cleared (:meth:`WarmContexts.reset`). A test about a first visit, cookies, storage or several
+#: learners uses ``fresh_page`` or a context of its own.
+
+#: cookies a reset keeps: Jupyter's login (``username-<host>-<port>``) and ``_xsrf``: the JupyterLab page that
+#: tests/browser/lab_tab.py keeps open in the warm context needs them for every request (its page config has no
+#: token). Cookies are per host, not per port: every other cookie of 127.0.0.1 goes after each test.
+KEPT_COOKIES = re.compile(r"^(_xsrf|username-.*)$")
+#: what a reset clears for each origin a test's pages visited (the HTTP cache stays: it is the point)
+CLEARED_STORAGE = "local_storage,indexeddb,websql,service_workers,cache_storage,file_systems"
+
+
+def _origin(url: str) -> str | None:
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
+
+
+class WarmContexts:
+    """The process's warm contexts of one browser (:func:`warm_contexts_of`)."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts: dict[tuple, object] = {}
+        self.resident: set = set()  # pages that outlive a test (lab_tab's page, a module's page): a reset keeps them
+
+    def context(self, **options):
+        """The warm context for ``options`` (only what a page cannot set: ``locale``, ``has_touch``...)."""
+        key = tuple(sorted(options.items()))
+        if key not in self.contexts:  # a page it opens itself (not new_page): 1366x768, less motion
+            ctx = self.browser.new_context(**{"viewport": {"width": 1366, "height": 768},
+                                              "reduced_motion": QUIET_MOTION, **options})
+            ctx.on("close", lambda _ctx, key=key: self.contexts.pop(key, None))
+            self.contexts[key] = ctx
+        return self.contexts[key]
+
+    def new_page(self, viewport: dict, reduced_motion: str = "no-preference", resident: bool = False, **options):
+        """A new page in the warm context for ``options``, at ``viewport``, asking for ``reduced_motion``.
+        ``resident``: it outlives the test (close it with :meth:`release`)."""
+        page = self.context(**options).new_page()
+        page._safari_origins = set()
+        page.on("framenavigated", lambda frame: page._safari_origins.add(_origin(frame.url)))
+        page.set_viewport_size(viewport)
+        page.emulate_media(reduced_motion=reduced_motion)
+        page.set_default_timeout(60_000)
+        if resident:
+            self.resident.add(page)
+        return page
+
+    def release(self, page) -> None:
+        """The end of a resident page: closed, and its context reset."""
+        self.resident.discard(page)
+        self.reset(page)
+
+    def reset(self, page) -> None:
+        """After a test whose page is ``page``: every page of its context but the resident ones closed; for each
+        origin they visited, local storage, IndexedDB, service workers and Cache Storage cleared; cookies but
+        KEPT_COOKIES cleared; permissions, routes, offline mode and extra headers back to none. On any failure
+        the context is closed (the next test gets a new one). What a reset cannot undo (``add_init_script``,
+        ``expose_binding``, listeners on the context): a test that needs them uses a context of its own."""
+        ctx = page.context
+        try:
+            pages = [p for p in ctx.pages if p not in self.resident]
+            origins = set(getattr(page, "_safari_origins", set()))
+            for p in pages:
+                origins |= getattr(p, "_safari_origins", set()) | {_origin(p.url)}
+            origins.discard(None)
+            if origins:
+                if not pages:  # the test closed its page: one to speak to the browser through
+                    pages.append(ctx.new_page())
+                cdp = ctx.new_cdp_session(pages[0])
+                for origin in sorted(origins):
+                    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": CLEARED_STORAGE})
+                cdp.detach()
+            for p in pages:
+                p.close()
+            kept = [c for c in ctx.cookies() if KEPT_COOKIES.match(c["name"])]
+            ctx.clear_cookies()
+            if kept:
+                ctx.add_cookies(kept)
+            ctx.clear_permissions()
+            ctx.unroute_all(behavior="ignoreErrors")
+            ctx.set_offline(False)
+            ctx.set_extra_http_headers({})
+        except Exception:  # noqa: BLE001 - a context that broke: the next test gets a new one
+            with contextlib.suppress(Exception):
+                ctx.close()
+
+    @contextlib.contextmanager
+    def page_for(self, request, js_errors: list[str], viewport: dict, reduced_motion: str = "no-preference",
+                 console: bool = True, **options):
+        """A test's page in the warm context (:meth:`new_page`), its errors to ``js_errors``; a failing test leaves
+        ``test-artifacts/<test name>-failure.png``; then :meth:`reset`."""
+        page = self.new_page(viewport, reduced_motion, **options)
+        watch_errors(page, lambda: js_errors, console=console)
+        try:
+            yield page
+        finally:
+            rep = getattr(request.node, "rep_call", None)
+            if rep is not None and rep.failed:
+                with contextlib.suppress(Exception):  # the page may be gone
+                    print(f"\nscreenshot: {screenshot(page, request.node.name + '-failure')}")
+            self.reset(page)
+
+    def close(self) -> None:
+        for ctx in list(self.contexts.values()):
+            with contextlib.suppress(Exception):
+                ctx.close()
+        self.contexts.clear()
+        self.resident.clear()
+
+
+_WARM: dict[int, WarmContexts] = {}
+
+
+def warm_contexts_of(browser) -> WarmContexts:
+    """The :class:`WarmContexts` of ``browser`` (the process's ``browser`` fixture: one per pytest process)."""
+    warm = _WARM.get(id(browser))
+    if warm is None or warm.browser is not browser:
+        warm = _WARM[id(browser)] = WarmContexts(browser)
+    return warm
+
+
+@pytest.fixture(scope="session")
+def warm_contexts(browser) -> WarmContexts:
+    """The process's warm contexts (:class:`WarmContexts`); ``warm_contexts.page_for(request, js_errors, viewport)``."""
+    warm = warm_contexts_of(browser)
+    yield warm
+    warm.close()
+    _WARM.pop(id(browser), None)
+
+
+@pytest.fixture
+def page(warm_contexts, js_errors, request):
+    """A new page (1400x900) in the process's warm context, feeding ``js_errors``; closed and the context reset after
+    the test. For a test about a first visit, cookies or storage: ``fresh_page``."""
+    with warm_contexts.page_for(request, js_errors, {"width": 1400, "height": 900}) as pg:
+        yield pg
+
+
+@pytest.fixture
+def fresh_page(browser, js_errors, request):
+    """A page (1400x900) in a context of its own (nothing cached, no cookie, no storage), feeding ``js_errors``."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    watch_errors(pg, lambda: js_errors)
     try:
         yield pg
     finally:
         rep = getattr(request.node, "rep_call", None)
         if rep is not None and rep.failed:
-            try:
+            with contextlib.suppress(Exception):  # the page may be gone
                 print(f"\nscreenshot: {screenshot(pg, request.node.name + '-failure')}")
-            except Exception:  # the page may be gone
-                pass
         context.close()
 
 

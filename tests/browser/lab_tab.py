@@ -8,7 +8,9 @@ in the same page (``switch_notebook``: the notebook before is closed and its ker
 its notebooks are closed and their kernels shut down, so the next module finds JupyterLab with nothing open.
 
 The page is made with ``reduced_motion=QUIET_MOTION`` (tests/browser/conftest.py: no card glows; none of these
-tests looks at motion) and set to each test's own viewport before the test (1366x768 or 1400x900, as before).
+tests looks at motion) and set to each test's own viewport before the test (1366x768 or 1400x900, as before). It is
+a resident page of the process's warm context (conftest's ``WarmContexts``): the other tests' pages on
+``lab_server`` find JupyterLab's files in its cache, and it finds theirs when a page broke and it is made again.
 
 Use::
 
@@ -45,11 +47,12 @@ CLOSE_ALL = """async () => {
 class LabTab:
     """The process's JupyterLab page (``page``) and where its errors go now (``sink``)."""
 
-    def __init__(self, browser, server):
-        self.browser, self.server = browser, server
-        self.context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion=QUIET_MOTION)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(60_000)
+    def __init__(self, browser, server, warm):
+        self.browser, self.server, self.warm = browser, server, warm
+        # a resident page of the warm context (conftest.WarmContexts): JupyterLab's files cached for the other
+        # tests' pages on lab_server, as theirs for it
+        self.page = warm.new_page({"width": 1366, "height": 768}, QUIET_MOTION, resident=True)
+        self.context = self.page.context
         self.sink: list[str] | None = None
         self.console = False
         ignored = [re.compile(p) for p in IGNORED_CONSOLE]
@@ -79,7 +82,7 @@ class LabTab:
         try:
             self.page.evaluate(CLOSE_ALL)
         except Exception:  # noqa: BLE001 - a page that broke: the next module starts a new one
-            self.context.close()
+            self.warm.release(self.page)
 
     @contextlib.contextmanager
     def for_test(self, request, js_errors: list[str], width: int, height: int, console: bool = False):
@@ -120,10 +123,10 @@ _TABS: list[LabTab] = []
 
 
 @pytest.fixture(scope="module")
-def lab_tab(browser, lab_server):
+def lab_tab(browser, lab_server, warm_contexts):
     """The process's :class:`LabTab` (made on first use); the module's notebooks are closed at its end."""
     if not (_TABS and _TABS[0].usable(browser, lab_server)):
-        _TABS[:] = [LabTab(browser, lab_server)]
+        _TABS[:] = [LabTab(browser, lab_server, warm_contexts)]
     tab = _TABS[0]
     try:
         yield tab

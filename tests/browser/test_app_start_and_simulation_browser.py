@@ -25,13 +25,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def laptop(browser, js_errors):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    pg.on("pageerror", lambda exc: js_errors.append(f"pageerror: {exc}"))
-    yield pg
-    context.close()
+def laptop(warm_contexts, js_errors, request):
+    """A page at 1366x768 in the process's warm context (conftest, issue 28), its uncaught errors in ``js_errors``."""
+    with warm_contexts.page_for(request, js_errors, {"width": 1366, "height": 768}, console=False) as pg:
+        yield pg
 
 
 def _wait_text(page, selector: str, pattern: str, timeout: float = 60_000) -> None:

@@ -32,21 +32,22 @@ def _first_place() -> int:
 
 
 @pytest.fixture(scope="module")
-def narrow(browser, lab_server):
-    """The notebook opened at 1366x768, then both side panels opened: the notebook is narrow."""
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    write_notebook(lab_server.root / "issue27_challenge.ipynb", CELLS)
-    run = open_and_run(pg, lab_server, "issue27_challenge.ipynb", name="issue27-run", timeout=180_000)
-    assert run.ok, run.errors
-    pg.evaluate("() => { window.jupyterapp.shell.expandLeft(); window.jupyterapp.shell.expandRight(); }")
-    pg.wait_for_timeout(800)
-    pg.errors = errors
-    yield pg
-    context.close()
+def narrow(warm_contexts, lab_server):
+    """The notebook opened at 1366x768, then both side panels opened: the notebook is narrow (a page of the
+    process's warm context: conftest, issue 28)."""
+    pg = warm_contexts.new_page({"width": WIDTH, "height": HEIGHT}, resident=True)
+    try:
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+        write_notebook(lab_server.root / "issue27_challenge.ipynb", CELLS)
+        run = open_and_run(pg, lab_server, "issue27_challenge.ipynb", name="issue27-run", timeout=180_000)
+        assert run.ok, run.errors
+        pg.evaluate("() => { window.jupyterapp.shell.expandLeft(); window.jupyterapp.shell.expandRight(); }")
+        pg.wait_for_timeout(800)
+        pg.errors = errors
+        yield pg
+    finally:
+        warm_contexts.release(pg)
 
 
 def _status(page) -> str:
