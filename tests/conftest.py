@@ -76,6 +76,11 @@ def card_csv(tmp_path):
 #: site's browser tests are each their own unit, on any worker: the builds are made once a run, under a lock.
 SITE_BUILD = "site-build"
 SITE_BUILD_FILES = {"tests/test_site_build.py": SITE_BUILD, "tests/test_site_trim_wheels.py": SITE_BUILD}
+#: the Binder test executes every lesson; test_run_notebooks, after it on the same worker, checks that run's outputs
+#: instead of executing the lessons again (tests/notebooks/lesson_runs.py)
+LESSON_RUNS = "lesson-runs"
+SHARED_UNITS = {**SITE_BUILD_FILES, "tests/binder/test_binder_env.py": LESSON_RUNS,
+                "tests/notebooks/test_run_notebooks.py": LESSON_RUNS}
 
 
 def uses_browser(item: pytest.Item) -> bool:
@@ -102,7 +107,7 @@ def unit_of(nodeid: str) -> str:
     """The unit of work pytest-xdist hands one worker whole: the test's file, or the group of files that share a
     fixed path. From the test's id alone, because the xdist controller that hands out the units has no items."""
     file = _file(nodeid.split("@")[0])
-    return SITE_BUILD_FILES.get(file, file)
+    return SHARED_UNITS.get(file, file)
 
 
 def _longest_first(items: list, seconds: dict[str, float]) -> list:

@@ -10,7 +10,10 @@ top to bottom; the learners' ``student/`` (README's other link) holds the same l
 less the answers and the teachers' notes, so it needs nothing more: it is checked to
 be there, and tests/browser/test_learner_lessons_browser.py runs each of its lessons
 in JupyterLab (issue 28: each lesson run once per purpose). A dependency the
-notebooks use but Binder lacks fails here.
+notebooks use but Binder lacks fails here. The lessons it ran are also the run that
+tests/notebooks/test_run_notebooks.py checks for errors and printed tracebacks, in the
+same process (tests/notebooks/lesson_runs.py; tests/conftest.py keeps the two files on
+one pytest-xdist worker, this one first).
 
 Uses pip's cache; the first run downloads the wheels (about a minute on a fast
 link), later runs take about a minute on 2 cores plus the notebooks' own time.
@@ -33,9 +36,11 @@ import time
 import tomllib
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tests.make_lab import tracked_clone
+from tests.notebooks import lesson_runs
 
 pytestmark = pytest.mark.slow
 
@@ -77,7 +82,7 @@ RUNNER = textwrap.dedent("""\
 
     spec = KernelSpecManager().get_kernel_spec("python3")
     results = {"kernel_argv": spec.argv, "python": sys.version, "notebooks": []}
-    probe, paths = sys.argv[1], sys.argv[2:]
+    probe, out, paths = sys.argv[1], Path(sys.argv[2]), sys.argv[3:]
     jobs = [("<probe>", nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(probe)]), Path.cwd())]
     for p in paths:
         jobs.append((p, nbformat.read(p, as_version=4), Path(p).parent))
@@ -91,6 +96,8 @@ RUNNER = textwrap.dedent("""\
             entry["ok"] = False
             entry["error"] = "".join(traceback.format_exception_only(type(exc), exc))[-4000:]
         entry["seconds"] = round(time.perf_counter() - t0, 1)
+        if name != "<probe>" and entry["ok"]:  # its outputs, for tests/notebooks/test_run_notebooks.py's checks
+            nbformat.write(nb, out / Path(name).name)
         if name == "<probe>":
             entry["stdout"] = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", [])
                                       if o.get("output_type") == "stream")
@@ -229,7 +236,9 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path, binder_venv):
     runner = tmp_path / "run_notebooks.py"
     runner.write_text(RUNNER, encoding="utf-8")
     probe = PROBE.format(prefix=str(venv), repo=str(REPO))
-    proc = subprocess.run([str(py), str(runner), probe, *map(str, notebooks)],
+    ran = tmp_path / "executed"
+    ran.mkdir()
+    proc = subprocess.run([str(py), str(runner), probe, str(ran), *map(str, notebooks)],
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=1800)
     marker = [line for line in proc.stdout.splitlines() if line.startswith("RESULTS ")]
     assert proc.returncode == 0 and marker, f"runner failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}"
@@ -238,6 +247,14 @@ def test_binder_requirements_alone_run_every_notebook(tmp_path, binder_venv):
     kernel_python = results["kernel_argv"][0]
     assert kernel_python in {"python", "python3", str(py)} or kernel_python.startswith(str(venv)), \
         results["kernel_argv"]
+    # each lesson this venv ran without an error, for test_run_notebooks.py's checks of its outputs in this
+    # process (tests/notebooks/lesson_runs.py: one execution of each lesson a run, not one per test file)
+    python = results["python"].split()[0]
+    for entry in results["notebooks"][1:]:
+        if entry["ok"]:
+            name = Path(entry["notebook"]).name
+            lesson_runs.record(name, nbformat.read(ran / name, as_version=4),
+                               f"the Binder venv's kernel (Python {python}, tests/binder/test_binder_env.py)")
 
     summary = "\n".join(f"  {e['notebook'].replace(str(clone) + '/', '')}: "
                         f"{'ok' if e['ok'] else 'FAILED'} ({e['seconds']} s)"
