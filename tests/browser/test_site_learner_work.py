@@ -80,17 +80,11 @@ def open_notebook(page, url: str, path: str) -> str:
     return page.evaluate(FIRST_CELL)
 
 
-def first_cells(page, url: str, *paths: str) -> list[str]:
-    """The first cell of each of ``paths`` that the site's JupyterLab, opened afresh, would show (one page load for
-    them all: issue 28, a load each before; nothing changes between the reads)."""
-    page.goto(f"{url}lab/index.html", wait_until="domcontentloaded")
-    page.wait_for_function(APP_READY, timeout=120_000, polling=200)
-    return [page.evaluate(STORED_FIRST_CELL, path) for path in paths]
-
-
 def first_cell(page, url: str, path: str) -> str:
     """The first cell of ``path`` that the site's JupyterLab, opened afresh, would show."""
-    return first_cells(page, url, path)[0]
+    page.goto(f"{url}lab/index.html", wait_until="domcontentloaded")
+    page.wait_for_function(APP_READY, timeout=120_000, polling=200)
+    return page.evaluate(STORED_FIRST_CELL, path)
 
 
 def test_a_learner_keeps_hands_in_and_gets_the_republished_lesson(browser, chromium_path, site_copy, tmp_path):
@@ -132,17 +126,15 @@ def test_a_learner_keeps_hands_in_and_gets_the_republished_lesson(browser, chrom
 
         republish(root, EDITED, "NEW VERSION of 02")
         republish(root, UNTOUCHED, "NEW VERSION of 03")
-        untouched, edited = first_cells(page, url, UNTOUCHED, EDITED)
-        assert untouched == "NEW VERSION of 03"   # not edited: the new version
-        assert edited == "MY WORK"                # edited: the learner's copy wins
+        assert first_cell(page, url, UNTOUCHED) == "NEW VERSION of 03"   # not edited: the new version
+        assert first_cell(page, url, EDITED) == "MY WORK"                # edited: the learner's copy wins
         assert first_cell(elsewhere, url, EDITED) == "NEW VERSION of 02"
 
         # the way to the new version that keeps the work: rename the copy (file browser: right-click, Rename)
         page.evaluate("(p) => window.jupyterapp.serviceManager.contents.rename(p, 'notebooks/02-mine.ipynb')",
                       EDITED)
-        lesson, mine = first_cells(page, url, EDITED, "notebooks/02-mine.ipynb")
-        assert lesson == "NEW VERSION of 02"
-        assert mine == "MY WORK"
+        assert first_cell(page, url, EDITED) == "NEW VERSION of 02"
+        assert first_cell(page, url, "notebooks/02-mine.ipynb") == "MY WORK"
     finally:
         ctx.close()
         other.close()

@@ -153,27 +153,17 @@ def test_online_build_loads_only_what_each_page_needs(online_site):
     assert lock["matplotlib"]["file_name"].startswith("https://cdn.jsdelivr.net/")  # a cell's import loads it
 
 
-@pytest.fixture(scope="module")
-def cut_off_browser(browser, chromium_path):
-    """A Chromium that resolves no name but 127.0.0.1 (one for both pages below: issue 28, a launch each before)."""
+@pytest.mark.parametrize("where, shot", [(APP, "issue18-online-runtime-unreachable"),
+                                         (f"lab/index.html?path={LESSON}", "issue18-online-lesson-unreachable")])
+def test_online_page_says_when_the_runtime_cannot_be_reached(browser, chromium_path, online_site, where, shot):
+    """The app page and a lesson's page (JupyterLite) both say it, in the same sentence."""
     from tests.browser.conftest import CHROMIUM_ARGS
 
     offline = browser.browser_type.launch(
         executable_path=chromium_path, headless=True,
         args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
     try:
-        yield offline
-    finally:
-        offline.close()
-
-
-@pytest.mark.parametrize("where, shot", [(APP, "issue18-online-runtime-unreachable"),
-                                         (f"lab/index.html?path={LESSON}", "issue18-online-lesson-unreachable")])
-def test_online_page_says_when_the_runtime_cannot_be_reached(cut_off_browser, online_site, where, shot):
-    """The app page and a lesson's page (JupyterLite) both say it, in the same sentence (each in a fresh
-    context: nothing the first page kept is seen by the second)."""
-    page = cut_off_browser.new_page(viewport={"width": 1366, "height": 768})
-    try:
+        page = offline.new_page(viewport={"width": 1366, "height": 768})
         t0 = time.perf_counter()
         page.goto(online_site + where, wait_until="commit")
         page.wait_for_function(f"() => document.body && document.body.innerText.includes({json.dumps(UNREACHABLE)})",
@@ -187,4 +177,4 @@ def test_online_page_says_when_the_runtime_cannot_be_reached(cut_off_browser, on
         assert not page.locator("#jupyterlite-loading-indicator:not(.hidden)").count()
         screenshot(page, shot)
     finally:
-        page.context.close()
+        offline.close()
