@@ -46,7 +46,9 @@ from cpu_cap import capped_chromium  # noqa: E402
 from tests.browser.site_fixtures import KERNEL_IDLE, LESSON  # noqa: E402
 
 CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute",
-              "disabled-by-default-v8.cpu_profiler", "blink", "loading", "blink.user_timing"]
+              "disabled-by-default-v8.cpu_profiler", "blink", "loading", "blink.user_timing",
+              # what V8 does with Pyodide's WebAssembly (compiling it on the renderer's thread pool: session 9)
+              "v8.wasm", "disabled-by-default-v8.wasm.detailed"]
 #: the timeline's events that are the renderer's own work (not JavaScript), by their thread time
 RENDER_EVENTS = {"UpdateLayoutTree": "style (recalculate)", "Layout": "layout", "Paint": "paint",
                  "PrePaint": "pre-paint", "Layerize": "layerize", "ParseAuthorStyleSheet": "parse style sheets",
@@ -251,6 +253,17 @@ def report(events: list[dict], site: Path | None, top: int) -> str:
     lines.append("\nBy function:")
     for (where, script, fn, line), ms in by_func.most_common(top):
         lines.append(f"  {ms:8.0f}  [{where}] {fn} ({script}:{line + 1})")
+    lines.append("\nWhat the busiest thread-pool threads ran (thread-ms by event name, nested events counted in each):")
+    pool: dict[tuple, collections.Counter] = collections.defaultdict(collections.Counter)
+    for e in events:
+        key = (e.get("pid"), e.get("tid"))
+        if e.get("ph") == "X" and "tdur" in e and names.get(key, "").startswith("ThreadPool") \
+                and e.get("name") not in ("ThreadPool_RunTask", "RunTask", "ThreadControllerImpl::RunTask"):
+            pool[key][e["name"]] += e["tdur"] / 1000
+    for key, ms in sorted(cpu.items(), key=lambda kv: -kv[1]):
+        if names.get(key, "").startswith("ThreadPool") and ms >= 200:
+            lines.append(f"  {names[key]} {key} {ms:.0f}: " + ", ".join(f"{n} {v:.0f}"
+                                                                         for n, v in pool[key].most_common(5)))
     lines.append("\nThe renderer's own work (thread-ms, outermost events; JavaScript's '(program)' above includes it):")
     for key, c in render.items():
         if sum(c.values()) < 50:
