@@ -309,7 +309,11 @@ def watch_errors(page, sink, console: bool = True) -> None:
 #: pytest-xdist worker) per set of the options only a context can have (locale, has_touch, ...): each test gets a
 #: page of its own (its viewport and motion set on the page), closed after it, and what a test may leave behind
 #: in the context is cleared (:meth:`WarmContexts.reset`). A test about a first visit, cookies, storage or several
-#: learners uses ``fresh_page`` or a context of its own.
+#: learners uses ``fresh_page`` or a context of its own. Nine files that moved (rules_pages, tutorial_rulings,
+#: app_start_and_simulation, witness_labs_issue27, lab_smoke, knockout_flow, app_voila, tutorial_quiz,
+#: a11y_keyboard) in one ``-n0 -p tests.cpu_times`` process, before -> after, two pairs run in turn on the shared
+#: host: 144 -> 133 and 146 -> 151 CPU-s: the saving (about 3 CPU-s a warm JupyterLab load) is within the noise
+#: of a run of this size.
 
 #: cookies a reset keeps: Jupyter's login (``username-<host>-<port>``) and ``_xsrf``: the JupyterLab page that
 #: tests/browser/lab_tab.py keeps open in the warm context needs them for every request (its page config has no
