@@ -15,9 +15,11 @@ Fixtures (tests/browser/conftest.py)
 ``browser``        session-scoped Playwright ``Browser`` (headless chromium).
 ``js_errors``      list collecting the page's console errors and uncaught page errors
                    (strings; known-harmless messages in ``IGNORED_CONSOLE`` left out).
-``page``           a fresh Playwright ``Page`` (1400x900) in its own context, feeding
-                   ``js_errors``; on a failing test a screenshot is saved as
-                   ``test-artifacts/<test name>-failure.png``.
+``page``           a new Playwright ``Page`` (1400x900) in the process's warm context (its HTTP
+                   cache kept, its storage, cookies and pages reset after each test: conftest's
+                   ``WarmContexts``), feeding ``js_errors``; on a failing test a screenshot is saved
+                   as ``test-artifacts/<test name>-failure.png``. ``fresh_page``: the same in a
+                   context of its own, for a test whose subject is a first visit or isolation.
 ``voila_app``      the app (``make app``) served by Voilà from a fresh copy; ``voila_app.url``.
                    One server per set of settings (environment) for the run, shared by the modules
                    that start it alike; each module starts with no kernel running and its kernels
