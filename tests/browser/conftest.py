@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import IGNORED_CONSOLE, screenshot
+from tests.browser.helpers import IGNORED_CONSOLE, shot_on_failure
 from tests.conftest import quick_server_env
 
 REPO = Path(__file__).resolve().parents[2]
@@ -408,10 +408,7 @@ class WarmContexts:
         try:
             yield page
         finally:
-            rep = getattr(request.node, "rep_call", None)
-            if rep is not None and rep.failed:
-                with contextlib.suppress(Exception):  # the page may be gone
-                    print(f"\nscreenshot: {screenshot(page, request.node.name + '-failure')}")
+            shot_on_failure(page, request)
             self.reset(page)
 
     def close(self) -> None:
@@ -460,10 +457,7 @@ def fresh_page(browser, js_errors, request):
     try:
         yield pg
     finally:
-        rep = getattr(request.node, "rep_call", None)
-        if rep is not None and rep.failed:
-            with contextlib.suppress(Exception):  # the page may be gone
-                print(f"\nscreenshot: {screenshot(pg, request.node.name + '-failure')}")
+        shot_on_failure(pg, request)
         context.close()
 
 
