@@ -5,7 +5,9 @@ and Voilà with the arguments ``make app`` passes, in the venv's Python, open a
 kernel websocket, and read TCP_NODELAY on the server's side of it with
 ``getsockopt`` (tests/server/probe_nodelay.py). Controls, with the extension
 disabled or the class left out, read 0: jupyter_server leaves Nagle on, so the
-checks are not vacuous.
+checks are not vacuous. Each control runs in the probe's process after the real
+case has stopped (``--then``; issue 28: a process each cost the imports of a
+Jupyter server again), with a server of its own.
 """
 from __future__ import annotations
 
@@ -112,28 +114,40 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _probe(mode: str, args: list[str], tmp_path: Path) -> dict:
+def _probe(mode: str, runs: list[list[str]], tmp_path: Path) -> list[dict]:
+    """One probe process, one server of ``mode`` after the other, each with its arguments from ``runs``: their
+    results, in order."""
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_CONFIG_PATH", "JUPYTER_PATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
                JUPYTER_DATA_DIR=str(tmp_path / "data"), IPYTHONDIR=str(tmp_path / "ipython"))
     root = ["--allow-root"] if mode == "server" and os.geteuid() == 0 else []
-    proc = subprocess.run([sys.executable, str(PROBE), mode, str(_free_port()), *args, *root],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=180)
+    argv, ports = [], set()
+    for i, args in enumerate(runs):
+        port = _free_port()
+        while port in ports:  # a port each
+            port = _free_port()
+        ports.add(port)
+        argv += [*(["--then"] if i else []), str(port), *args, *root]
+    proc = subprocess.run([sys.executable, str(PROBE), mode, *argv],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=180 * len(runs))
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
-    assert proc.returncode == 0 and lines, f"probe failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-    result = json.loads(lines[-1][len("RESULT "):])
-    assert result["handlers"] == 1, result
-    return result
+    assert proc.returncode == 0 and len(lines) == len(runs), \
+        f"probe failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+    results = [json.loads(line[len("RESULT "):]) for line in lines]
+    for result in results:
+        assert result["handlers"] == 1, result
+    return results
 
 
 @pytest.mark.slow
 def test_jupyter_server_from_this_venv_sets_nodelay(tmp_path):
     """What make lab and Binder run: the installed config alone turns Nagle off."""
-    on = _probe("server", [f"--ServerApp.root_dir={tmp_path}"], tmp_path)
+    on, off = _probe("server", [
+        [f"--ServerApp.root_dir={tmp_path}"],
+        # control: with the extension disabled the server leaves Nagle on
+        [f"--ServerApp.root_dir={tmp_path}", "--ServerApp.jpserver_extensions=safari_kit.server=False"],
+    ], tmp_path)
     assert on == {"handlers": 1, "class": "NoDelayZMQChannelsWebsocketConnection", "nodelay": [1]}
-    # control: with the extension disabled the server leaves Nagle on
-    off = _probe("server", [f"--ServerApp.root_dir={tmp_path}",
-                            "--ServerApp.jpserver_extensions=safari_kit.server=False"], tmp_path)
     assert off == {"handlers": 1, "class": "ZMQChannelsWebsocketConnection", "nodelay": [0]}
 
 
@@ -149,7 +163,6 @@ def test_voila_as_make_app_runs_it_sets_nodelay(tmp_path):
     args = _make_app_args()
     assert "notebooks/app.ipynb" in args
     assert f"--Voila.kernel_websocket_connection_class={S.VOILA_CONNECTION_CLASS}" in args
-    on = _probe("voila", args, tmp_path)
+    on, off = _probe("voila", [args, ["notebooks/app.ipynb"]], tmp_path)  # then the control: Voilà's default
     assert on["class"] == "NoDelayZMQChannelsWebsocketConnection" and on["nodelay"] == [1]
-    off = _probe("voila", ["notebooks/app.ipynb"], tmp_path)  # control: Voilà's default
     assert off["class"] == "ZMQChannelsWebsocketConnection" and off["nodelay"] == [0]
