@@ -16,10 +16,17 @@ import pytest
 
 from safari_kit.tutorial import learner_rules as LR
 from tests.browser.a11y import describe, failing, run_axe
-from tests.browser.helpers import open_notebook, screenshot
+from tests.browser.app_pages import LAPTOP, shared_page_fixtures
+from tests.browser.helpers import screenshot, switch_notebook
+from tests.browser.lab_tab import lab_tab, tab_page  # noqa: F401 - lab_tab: the fixture
 from tests.browser.test_app_voila import app_errors, button
 
 pytestmark = pytest.mark.browser
+
+#: one page on the app for both games' tests (1366x768, less motion: no test here looks at motion)
+shared_page, page = shared_page_fixtures(LAPTOP)
+#: the process's JupyterLab page at 1366x768, console errors to the test's js_errors (as conftest's page did)
+laptop = tab_page(1366, 768, console=True)
 
 LOADED = "(imgs) => imgs.map(i => i.complete && i.naturalWidth > 0)"
 
@@ -42,9 +49,10 @@ def open_rules_page(page, game: str, title: str) -> None:
 
 @pytest.mark.parametrize("game, key", [("Safari Witness", "witness"), ("Safari Knockout", "knockout")])
 def test_the_apps_rules_page_shows_the_card_pictures(page, js_errors, voila_app, game, key):
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
+    if not page.url.startswith(voila_app.url):  # the module's page, on the app once
+        page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
     page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
+    page.evaluate("() => window.scrollTo(0, 0)")  # the other game's pictures were scrolled to: the top, as on arrival
     open_rules_page(page, game, f"Rules of {game}")
     rules = page.locator(f".safari-app .safari-rules-page[data-game='{key}']")
     rules.wait_for(timeout=60_000)
@@ -72,9 +80,9 @@ def test_the_apps_rules_page_shows_the_card_pictures(page, js_errors, voila_app,
     assert not js_errors, js_errors
 
 
-def test_the_lessons_page_shows_its_pictures_without_running(page, js_errors, lab_server):
-    page.set_viewport_size({"width": 1366, "height": 768})
-    open_notebook(page, lab_server, "notebooks/rules-safari-witness.ipynb")
+def test_the_lessons_page_shows_its_pictures_without_running(laptop, js_errors, lab_server):
+    page = laptop
+    switch_notebook(page, lab_server, "notebooks/rules-safari-witness.ipynb")
     first = page.locator(".jp-MarkdownCell img").first
     first.wait_for(timeout=30_000)
     first.scroll_into_view_if_needed()

@@ -6,7 +6,8 @@ Now a ruling is a ``<details>``: a click shows its words with no address involve
 learner's words (the ruling's section of the learners' rules page, safari_kit.tutorial.learner_rules), not
 docs/rules.md's developer text, and they end with the name of the game's whole rules page. Here a click on a
 ruling's line shows that text in both places (the static site: tests/browser/test_site_subpath.py), and the
-tutorial holds no link.
+tutorial holds no link. The JupyterLab test opens its notebook in the process's one JupyterLab page
+(tests/browser/lab_tab.py; issue 28: it loaded JupyterLab for itself).
 """
 from __future__ import annotations
 
@@ -16,10 +17,14 @@ import html
 import re
 
 from safari_kit.tutorial import learner_rules, rulebook
-from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.helpers import screenshot, write_notebook
+from tests.browser.lab_tab import lab_tab, switch_and_run, tab_page  # noqa: F401 - lab_tab: the fixture
 from tests.browser.test_app_voila import app_errors, button, open_lab
 
 pytestmark = pytest.mark.browser
+
+#: the process's JupyterLab page at 1366x768, console errors to the test's js_errors (as conftest's page did)
+laptop = tab_page(1366, 768, console=True)
 
 
 def learner_words(code: str) -> list[str]:
@@ -50,11 +55,11 @@ def open_a_ruling(page, tutorial) -> str:
     return code
 
 
-def test_a_ruling_opens_in_jupyterlab(page, js_errors, lab_server):
-    page.set_viewport_size({"width": 1366, "height": 768})
+def test_a_ruling_opens_in_jupyterlab(laptop, js_errors, lab_server):
+    page = laptop
     write_notebook(lab_server.root / "rulings.ipynb",
                    ["from safari_kit.widgets.labs import RulesTutorial\nlab = RulesTutorial('knockout')\nlab"])
-    run = open_and_run(page, lab_server, "rulings.ipynb", name="rulings-lab-run")
+    run = switch_and_run(page, lab_server, "rulings.ipynb", name="rulings-lab-run")
     assert run.ok, run.errors
     code = open_a_ruling(page, page.locator(".safari-tutorial").first)
     screenshot(page, f"tutorial-ruling-{code}-jupyterlab")

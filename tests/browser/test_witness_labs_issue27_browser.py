@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import open_and_run, screenshot, write_notebook
+from tests.browser.helpers import screenshot, write_notebook
+from tests.browser.lab_tab import lab_tab, switch_and_run  # noqa: F401 - lab_tab: the fixture
 from tests.browser.test_no_scroll import widget_button
 
 pytestmark = pytest.mark.browser
@@ -32,22 +33,22 @@ def _first_place() -> int:
 
 
 @pytest.fixture(scope="module")
-def narrow(warm_contexts, lab_server):
-    """The notebook opened at 1366x768, then both side panels opened: the notebook is narrow (a page of the
-    process's warm context: conftest, issue 28)."""
-    pg = warm_contexts.new_page({"width": WIDTH, "height": HEIGHT}, resident=True)
-    try:
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-        write_notebook(lab_server.root / "issue27_challenge.ipynb", CELLS)
-        run = open_and_run(pg, lab_server, "issue27_challenge.ipynb", name="issue27-run", timeout=180_000)
-        assert run.ok, run.errors
-        pg.evaluate("() => { window.jupyterapp.shell.expandLeft(); window.jupyterapp.shell.expandRight(); }")
-        pg.wait_for_timeout(800)
-        pg.errors = errors
-        yield pg
-    finally:
-        warm_contexts.release(pg)
+def narrow(lab_tab, lab_server, request):  # noqa: F811
+    """The notebook opened at 1366x768, then both side panels opened: the notebook is narrow (the process's one
+    JupyterLab page, tests/browser/lab_tab.py; issue 28: it loaded JupyterLab for itself). ``page.errors``: the
+    page's uncaught errors; at the end both panels close again (the next file's notebooks are as wide as before)."""
+    errors: list[str] = []
+    with lab_tab.for_test(request, errors, WIDTH, HEIGHT) as pg:
+        try:
+            write_notebook(lab_server.root / "issue27_challenge.ipynb", CELLS)
+            run = switch_and_run(pg, lab_server, "issue27_challenge.ipynb", name="issue27-run", timeout=180_000)
+            assert run.ok, run.errors
+            pg.evaluate("() => { window.jupyterapp.shell.expandLeft(); window.jupyterapp.shell.expandRight(); }")
+            pg.wait_for_timeout(800)
+            pg.errors = errors
+            yield pg
+        finally:
+            pg.evaluate("() => { window.jupyterapp.shell.collapseLeft(); window.jupyterapp.shell.collapseRight(); }")
 
 
 def _status(page) -> str:
