@@ -6,7 +6,9 @@
                   ``python -m http.server`` on a free 127.0.0.1 port; ``offline_site.url`` ends with "/".
 ``online_site``   the same for the online build (``make site`` into ``.site-build/test-site-online``): its
                   address, ending with "/".
-``site_page``     a fresh Playwright page in its own context, 1400x900; ``site_page.outside`` lists every
+``site_page``     a fresh Playwright page in its own context, 1400x900, asking for reduced motion (conftest's
+                  ``QUIET_MOTION``: the lab's selectable cards glow 60 frames a second otherwise; a test that
+                  looks at motion sets its own with ``page.emulate_media``); ``site_page.outside`` lists every
                   request to another host made by the page, its web workers (the Pyodide kernel) and its
                   service worker: the listener is on the browser context, a page-level one misses workers.
 ``school_page``   the same in a browser that resolves ``SCHOOL_HOST`` (a school-network name) to 127.0.0.1
@@ -145,7 +147,9 @@ def school_page_fixture(school_browser, js_errors, request):
 def _page(browser, js_errors, request, local: tuple[str, ...]):
     from tests.browser.helpers import shot_on_failure
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    from tests.browser.conftest import QUIET_MOTION
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion=QUIET_MOTION)
     outside: list[str] = []
     # on the context: requests from the kernel's web worker and the service worker are seen too
     context.on("request", lambda req: outside.append(req.url) if not req.url.startswith(local) else None)

@@ -5,7 +5,8 @@ kit's numpy simulator and lesson 04's first cell matplotlib: the one sentence wa
 later cell failed with a ``NameError`` traceback, and "Run all" stopped at the first failure. Now the site's
 kernel start-up (site-src/safari_site) shows one sentence for a cell that needs those packages and reports no
 error, and the lessons keep such parts in cells of their own. For each lesson this test opens the learners'
-copy in JupyterLite, runs "Run all" and checks:
+copy in JupyterLite (both lessons in one page since issue 28, each with a kernel of its own), runs "Run all"
+and checks:
 
 * the run reaches the end: every code cell has an execution count;
 * no cell has an error output, and no output shows a traceback;
@@ -48,13 +49,27 @@ def _text(output: dict) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.split("/")[1].split("-")[0])
-def test_offline_lesson_runs_to_the_end_with_one_sentence_per_numpy_cell(site_page, js_errors, offline_site,
-                                                                        lesson):
+def test_offline_lessons_run_to_the_end_with_one_sentence_per_numpy_cell(site_page, js_errors, offline_site):
+    """Lessons 03 and 04, one after the other in one page (issue 28: one load of the site's JupyterLab, not two;
+    each lesson has a kernel of its own, 03's shut down before 04 opens)."""
     page = site_page
     page.set_viewport_size({"width": 1366, "height": 768})
+    first, second = LESSONS
+    page.goto(f"{offline_site.url}lab/index.html?path={first}", wait_until="domcontentloaded")
+    _run_all_and_check(page, first)
+    page.evaluate("""async (path) => {
+        const w = window.jupyterapp.shell.currentWidget;
+        await w.sessionContext.shutdown();
+        w.dispose();
+        await window.jupyterapp.commands.execute('docmanager:open', {path});
+    }""", second)
+    _run_all_and_check(page, second)
+    assert not page.outside, f"requests to other hosts: {page.outside}"
+
+
+def _run_all_and_check(page, lesson: str) -> None:
+    """``lesson`` opening in the page: its kernel idle, Run all, then every check of the module's docstring."""
     t0 = time.perf_counter()
-    page.goto(f"{offline_site.url}lab/index.html?path={lesson}", wait_until="domcontentloaded")
     page.wait_for_function(KERNEL_IDLE, arg=lesson, timeout=120_000, polling=200)
     started = time.perf_counter() - t0
     page.evaluate("""() => {
@@ -74,23 +89,23 @@ def test_offline_lesson_runs_to_the_end_with_one_sentence_per_numpy_cell(site_pa
     texts = ["\n".join(_text(o) for o in c.get("outputs", [])) for c in cells]
 
     not_run = [s.splitlines()[0] for s, c in zip(source, cells) if c.get("execution_count") is None]
-    assert not not_run, f"Run all stopped before these cells: {not_run}"
-    assert page.evaluate("() => window.__safariRun.ok"), page.evaluate("() => window.__safariRun")
+    assert not not_run, f"{lesson}: Run all stopped before these cells: {not_run}"
+    assert page.evaluate("() => window.__safariRun.ok"), (lesson, page.evaluate("() => window.__safariRun"))
     errors = [(s.splitlines()[0], o.get("ename"), o.get("evalue")) for s, c in zip(source, cells)
               for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    assert not errors, errors
+    assert not errors, (lesson, errors)
     shown = [s.splitlines()[0] for s, t in zip(source, texts) if "Traceback" in t or "Error" in t]
-    assert not shown, f"outputs with a traceback or an error: {shown}"
+    assert not shown, f"{lesson}: outputs with a traceback or an error: {shown}"
 
     numpy_cells, exact_texts = LESSONS[lesson]
     for code in numpy_cells:
         at = [i for i, s in enumerate(source) if code in s]
-        assert len(at) == 1, (code, at)
-        assert texts[at[0]].count(FRIENDLY) == 1, (code, texts[at[0]])
-    assert all(t.count(FRIENDLY) <= 1 for t in texts)
+        assert len(at) == 1, (lesson, code, at)
+        assert texts[at[0]].count(FRIENDLY) == 1, (lesson, code, texts[at[0]])
+    assert all(t.count(FRIENDLY) <= 1 for t in texts), lesson
     everything = "\n".join(texts)
     missing = [t for t in exact_texts if t not in everything]
-    assert not missing, f"exact parts that did not print: {missing}"
+    assert not missing, f"{lesson}: exact parts that did not print: {missing}"
 
     # what a learner sees: the first numpy cell, its sentence, and the exact cell after it
     first = next(i for i, t in enumerate(texts) if FRIENDLY in t)
@@ -99,7 +114,6 @@ def test_offline_lesson_runs_to_the_end_with_one_sentence_per_numpy_cell(site_pa
                   _cell_index(page, first))
     page.wait_for_timeout(500)
     screenshot(page, f"issue18-offline-{lesson.split('/')[1].split('.')[0]}")
-    assert not page.outside, f"requests to other hosts: {page.outside}"
 
 
 def _cell_index(page, code_index: int) -> int:

@@ -4,7 +4,11 @@
   about N s on this computer"; the sentence goes when the app shows, and the next visit's N is the figure this
   browser measured (kept in localStorage);
 * a lesson's page (JupyterLite, offline build) says the same sentence until the lesson's kernel is idle, and
-  the lab's page opened on no notebook says nothing (no kernel starts there);
+  the lab's page opened on no notebook says nothing (no kernel starts there).
+  Those two are checked on the visits of tests/browser/test_site_browser.py (issue 28: the app page's and lesson
+  02's, one Python start each instead of two), with the helpers below:
+  ``test_app_page_says_python_is_starting_then_plays_identification_and_knockout_offline`` and
+  ``test_lesson_says_python_is_starting_then_its_kernel_and_widgets_work_offline``;
 * online build (``online_site``: ``make site`` into .site-build/test-site-online): its config loads only what each
   page needs (the app page: no numpy, pandas, matplotlib; the lessons: no matplotlib until a cell imports it),
   and with the online runtime's host unreachable the app page and a lesson's page say so in one sentence
@@ -21,7 +25,7 @@ import time
 import pytest
 
 from tests.browser.helpers import screenshot
-from tests.browser.site_fixtures import APP, KERNEL_IDLE, LESSON
+from tests.browser.site_fixtures import APP, LESSON
 from tests.site_builds import ONLINE_DIR
 from tests.test_site_versioned import vr
 
@@ -70,59 +74,6 @@ COUNT_CHANGES = """(() => {
 })();"""
 
 
-def test_app_page_says_python_is_starting_then_the_app_replaces_it(site_page, js_errors, offline_site):
-    """The sentence comes at once and the app replaces it; the next visit says this browser's own time.
-
-    Issue 31, on the first visit (a cold start, the sentence stays for seconds): the app page loads no code
-    colourer (it shows no code), Voila's spinner under the sentence stands still (turning, it was drawn 60
-    times a second), and the sentence changes only when its words do (once a second); the app then shows as
-    before. (A test of its own until issue 28: one Python start fewer.)"""
-    page = site_page
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.add_init_script(COUNT_CHANGES)
-    shown, first = _open_until_the_sentence(page, offline_site.url + APP, "issue18-app-starting")
-    spinner = page.evaluate("() => { const s = document.querySelector('#loading .spinner');"
-                            " return s && getComputedStyle(s).animationName; }")
-    assert spinner == "none", spinner
-    n0, w0 = page.evaluate("() => [window.__sentenceChanges, performance.now()]")
-    page.wait_for_timeout(2_000)
-    n1, w1 = page.evaluate("() => [window.__sentenceChanges, performance.now()]")
-    still_starting = page.evaluate("() => !!document.getElementById('safari-starting')")
-    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
-    assert not [u for u in requests if "jupyterlab_pygments" in u], requests
-    if still_starting:  # the words change once a second: at most one change a second, not four
-        assert n1 - n0 <= (w1 - w0) / 1000 + 1, (n1 - n0, w1 - w0)
-    print(f"\nsentence changed {n1 - n0} times in {(w1 - w0) / 1000:.1f} s (still starting: {still_starting})")
-    page.wait_for_function("() => !document.getElementById('safari-starting')", timeout=5_000)
-    stored = float(page.evaluate(f"() => localStorage.getItem({json.dumps(KEY)})"))
-    print(f"\nsentence after {shown:.1f} s: {first!r}; the app after {stored:.1f} s (stored)")
-    assert 1 < stored < 120, stored
-
-    # the next visit in this browser announces this browser's own figure (what it is for: the visit ends at the
-    # sentence, issue 28: the app's start after it, 6-7 CPU-s, is the first visit's, checked above)
-    page.evaluate(f"() => localStorage.setItem({json.dumps(KEY)}, '47.2')")
-    page.goto(offline_site.url + APP, wait_until="commit")
-    _wait_for_the_sentence(page)
-    assert STARTING.match(_note(page)).group(1) == "45", _note(page)  # 47.2 s: "about 45 s"
-    assert not page.outside, page.outside
-    assert not js_errors, js_errors
-
-
-def test_lesson_page_says_python_is_starting_until_its_kernel_is_idle(site_page, js_errors, offline_site):
-    page = site_page
-    _open_until_the_sentence(page, f"{offline_site.url}lab/index.html?path={LESSON}", "issue18-lesson-starting")
-    page.wait_for_function(KERNEL_IDLE, arg=LESSON, timeout=120_000, polling=200)
-    page.wait_for_function("() => !document.getElementById('safari-starting')", timeout=5_000)
-    stored = float(page.evaluate("() => localStorage.getItem('safari_kit.lesson_startup_seconds')"))
-    assert 1 < stored < 120, stored
-
-    page.goto(f"{offline_site.url}lab/index.html", wait_until="domcontentloaded")  # no notebook: no kernel
-    page.wait_for_timeout(1_500)
-    assert _note(page) == "", _note(page)
-    assert not js_errors, js_errors
-
-
 def _page_config(html: str) -> dict:
     m = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
     return json.loads(m.group(1))["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
@@ -153,17 +104,27 @@ def test_online_build_loads_only_what_each_page_needs(online_site):
     assert lock["matplotlib"]["file_name"].startswith("https://cdn.jsdelivr.net/")  # a cell's import loads it
 
 
-@pytest.mark.parametrize("where, shot", [(APP, "issue18-online-runtime-unreachable"),
-                                         (f"lab/index.html?path={LESSON}", "issue18-online-lesson-unreachable")])
-def test_online_page_says_when_the_runtime_cannot_be_reached(browser, chromium_path, online_site, where, shot):
-    """The app page and a lesson's page (JupyterLite) both say it, in the same sentence."""
+@pytest.fixture(scope="module")
+def unreachable_browser(browser, chromium_path):
+    """A Chromium that resolves no name but 127.0.0.1, for both pages below (issue 28: one launch, not two);
+    each page has a context of its own."""
     from tests.browser.conftest import CHROMIUM_ARGS
 
     offline = browser.browser_type.launch(
         executable_path=chromium_path, headless=True,
         args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
     try:
-        page = offline.new_page(viewport={"width": 1366, "height": 768})
+        yield offline
+    finally:
+        offline.close()
+
+
+@pytest.mark.parametrize("where, shot", [(APP, "issue18-online-runtime-unreachable"),
+                                         (f"lab/index.html?path={LESSON}", "issue18-online-lesson-unreachable")])
+def test_online_page_says_when_the_runtime_cannot_be_reached(unreachable_browser, online_site, where, shot):
+    """The app page and a lesson's page (JupyterLite) both say it, in the same sentence."""
+    page = unreachable_browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
         t0 = time.perf_counter()
         page.goto(online_site + where, wait_until="commit")
         page.wait_for_function(f"() => document.body && document.body.innerText.includes({json.dumps(UNREACHABLE)})",
@@ -177,4 +138,4 @@ def test_online_page_says_when_the_runtime_cannot_be_reached(browser, chromium_p
         assert not page.locator("#jupyterlite-loading-indicator:not(.hidden)").count()
         screenshot(page, shot)
     finally:
-        offline.close()
+        page.context.close()
