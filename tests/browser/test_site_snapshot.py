@@ -15,7 +15,8 @@ page's settings and in the lessons' (the site's jupyter-lite.json; site-src/snap
 * a lesson (JupyterLite) restored from the same snapshot: ``%pip install`` of a wheel the site serves and a
   completion that needs jedi work, two visits draw different numbers, and the damaged copy starts the lesson the
   usual way with the same words (no note, no dialog);
-* in node, through the same loader (tests/browser/snapshot_restore_probe.mjs): two restores draw different
+* in node, through the same loader (tests/browser/snapshot_restore_probe.mjs; each test's restores one after the
+  other in one node process, each a Pyodide of its own, since issue 28): two restores draw different
   random numbers (and, without the reseeding, the same: the check can see it); a snapshot of another runtime
   build and a missing one start cold, and so do a lesson's cut-short file and failing restore; and a build whose
   Python holds a JS object it cannot save stops, naming it.
@@ -195,10 +196,13 @@ SCRIPTS_LOADED = ("() => performance.getEntriesByType('resource').filter(r => r.
 
 def watched_page(browser):
     """A new page at 1400x900 and what it saw: its page errors, the kit's console lines and every request that
-    left the site (``seen``: errors, console, outside_requests)."""
+    left the site (``seen``: errors, console, outside_requests). It asks for reduced motion
+    (tests/browser/conftest.py's ``QUIET_MOTION``: the selectable cards' glow is drawn 60 times a second; no test
+    here looks at motion)."""
+    from tests.browser.conftest import QUIET_MOTION
     from tests.browser.site_fixtures import LOCAL
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion=QUIET_MOTION)
     context.add_init_script("performance.setResourceTimingBufferSize(5000)")  # all its scripts (SCRIPTS_LOADED)
     seen: dict = {"errors": [], "console": [], "outside_requests": []}
     context.on("request", lambda req: seen["outside_requests"].append(req.url)
@@ -303,7 +307,9 @@ def test_two_visits_never_deal_alike(browser, served_site, restored_visit):
     """Every restore starts from the same memory: the deals still differ (fresh seeds, random reseeded)."""
     from safari_kit.widgets.app import LABS
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    from tests.browser.conftest import QUIET_MOTION
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion=QUIET_MOTION)
     try:
         page = context.new_page()
         open_app(page, served_site)
@@ -451,11 +457,11 @@ def _lesson_options(root: Path) -> dict:
     return config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
 
 
-def probe(root: Path, tmp_path: Path, snapshot_file: str | None, page: str = "app", files_file: str | None = "site",
-          code: str = PROBE_PY, **settings) -> dict:
-    """Start the app page's kernel (``page="lesson"``: a lesson's) in node through site-src/snapshot_loader.js;
-    what Python then holds. ``files_file``: the lessons' files bundle answered ("site": the site's own, None:
-    404)."""
+def probe_job(root: Path, snapshot_file: str | None, page: str = "app", files_file: str | None = "site",
+              code: str = PROBE_PY, **settings) -> dict:
+    """A job for the probe: start the app page's kernel (``page="lesson"``: a lesson's) in node through
+    site-src/snapshot_loader.js, then run ``code``. ``files_file``: the lessons' files bundle answered ("site":
+    the site's own, None: 404)."""
     from versioned_runtime import runtime_folder
 
     runtime = runtime_folder(root)
@@ -468,16 +474,23 @@ def probe(root: Path, tmp_path: Path, snapshot_file: str | None, page: str = "ap
         if files_file == "site":
             files_file = str(_snapshot_file(root).parent / "files.bin.gz")
     npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
-    job = {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
-           "snapshotFile": snapshot_file or "", "filesFile": files_file or "",
-           "loader": str(SITE_SRC / "snapshot_loader.js"), "probe": code}
-    (tmp_path / "job.json").write_text(json.dumps(job))
-    proc = subprocess.run(["node", str(PROBE), str(tmp_path / "job.json")], capture_output=True, text=True,
-                          timeout=300)
+    return {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
+            "snapshotFile": snapshot_file or "", "filesFile": files_file or "",
+            "loader": str(SITE_SRC / "snapshot_loader.js"), "probe": code}
+
+
+def run_probes(tmp_path: Path, jobs: list[dict]) -> list[dict]:
+    """The jobs, one after another in one node process (tests/browser/snapshot_restore_probe.mjs: each restore
+    a Pyodide of its own; issue 28: one node start, not one a job): what Python then held, job by job."""
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    proc = subprocess.run(["node", str(PROBE), str(tmp_path / "jobs.json")], capture_output=True, text=True,
+                          timeout=150 * len(jobs))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    result["probe"] = json.loads(result["probe"])
-    return result
+    results = [json.loads(line) for line in proc.stdout.strip().splitlines()[-len(jobs):]]
+    assert len(results) == len(jobs), proc.stdout[-2000:]
+    for result in results:
+        result["probe"] = json.loads(result["probe"])
+    return results
 
 
 @pytest.fixture(scope="module")
@@ -491,18 +504,20 @@ def site_src_path():
 
 def test_in_node_two_restores_draw_different_numbers(offline_site, tmp_path, site_src_path):
     snap = str(_snapshot_file(offline_site.root))
-    first, second = probe(offline_site.root, tmp_path, snap), probe(offline_site.root, tmp_path, snap)
+    root = offline_site.root
+    first, second, *control = run_probes(tmp_path, [probe_job(root, snap), probe_job(root, snap),
+                                                    probe_job(root, snap, afterRestore=""),
+                                                    probe_job(root, snap, afterRestore="")])
     for run in (first, second):
         assert run["restored"] is True and run["later"] is True and run["probe"]["app"] is True, run
     assert first["probe"]["random"] != second["probe"]["random"]
     # the control: without the reseeding both restores draw the same number (what every visit would deal)
-    same = [probe(offline_site.root, tmp_path, snap, afterRestore="")["probe"]["random"] for _ in range(2)]
+    same = [run["probe"]["random"] for run in control]
     assert same[0] == same[1]
 
 
 def test_in_node_a_missing_or_foreign_snapshot_starts_cold(offline_site, tmp_path, site_src_path):
-    missing = probe(offline_site.root, tmp_path, None)
-    assert missing["restored"] is False and "404" in missing["reason"] and missing["probe"]["app"] is False
+    root = offline_site.root
     # another runtime build's snapshot (its BUILD_ID, bytes 16-48 of the header, differs), with a matching
     # length and checksum: Pyodide refuses it, the kernel starts cold
     data = bytearray(_snapshot_file(offline_site.root).read_bytes())
@@ -512,7 +527,10 @@ def test_in_node_a_missing_or_foreign_snapshot_starts_cold(offline_site, tmp_pat
     check = subprocess.run(["node", "-e", "const f = eval(require('fs').readFileSync(process.argv[1], 'utf8'));"
                             "console.log(f.checksum(new Uint8Array(require('fs').readFileSync(process.argv[2]))))",
                             str(SITE_SRC / "snapshot_loader.js"), str(foreign)], capture_output=True, text=True)
-    run = probe(offline_site.root, tmp_path, str(foreign), checksum=check.stdout.strip(), bytes=len(data))
+    missing, run = run_probes(tmp_path, [probe_job(root, None), probe_job(root, str(foreign),
+                                                                         checksum=check.stdout.strip(),
+                                                                         bytes=len(data))])
+    assert missing["restored"] is False and "404" in missing["reason"] and missing["probe"]["app"] is False
     assert run["restored"] is False and "build id" in run["reason"], run
     assert run["warnings"] and run["probe"]["app"] is False
 
@@ -524,9 +542,10 @@ def test_in_node_a_lessons_kernel_starts_cold_when_its_snapshot_is_cut_short_or_
     snap = _snapshot_file(offline_site.root)
     short = tmp_path / "short.bin"
     short.write_bytes(snap.read_bytes()[:1 << 20])
-    cut = probe(offline_site.root, tmp_path, str(short), page="lesson")
+    cut, failing = run_probes(tmp_path, [
+        probe_job(offline_site.root, str(short), page="lesson"),
+        probe_job(offline_site.root, str(snap), page="lesson", afterRestore="raise RuntimeError('x')")])
     assert cut["restored"] is False and "expected" in cut["reason"] and cut["probe"]["app"] is False, cut
-    failing = probe(offline_site.root, tmp_path, str(snap), page="lesson", afterRestore="raise RuntimeError('x')")
     assert failing["restored"] is False and "after the restore" in failing["reason"], failing
     assert failing["warnings"] and failing["probe"]["app"] is False
 
@@ -551,13 +570,13 @@ def test_in_node_a_lesson_gets_its_packages_files_from_the_bundle_or_else_the_wh
     metadata) are there, and Pyodide counts the packages loaded. A damaged or missing bundle: the wheels, the same
     files."""
     snap = str(_snapshot_file(offline_site.root))
-    runs = {"bundle": probe(offline_site.root, tmp_path, snap, page="lesson", code=LESSON_PY),
-            "missing": probe(offline_site.root, tmp_path, snap, page="lesson", files_file=None, code=LESSON_PY)}
     bundle = (_snapshot_file(offline_site.root).parent / "files.bin.gz").read_bytes()
     damaged = tmp_path / "damaged.bin.gz"
     damaged.write_bytes(gzip.compress(gzip.decompress(bundle)[:-10] + bytes(10)))
-    runs["damaged"] = probe(offline_site.root, tmp_path, snap, page="lesson", files_file=str(damaged),
-                            code=LESSON_PY)
+    runs = dict(zip(("bundle", "missing", "damaged"), run_probes(tmp_path, [
+        probe_job(offline_site.root, snap, page="lesson", code=LESSON_PY),
+        probe_job(offline_site.root, snap, page="lesson", files_file=None, code=LESSON_PY),
+        probe_job(offline_site.root, snap, page="lesson", files_file=str(damaged), code=LESSON_PY)])))
     assert isinstance(runs["bundle"]["files"], int) and runs["bundle"]["files"] > 1000, runs["bundle"]
     assert "404" in runs["missing"]["files"] and "checksum" in runs["damaged"]["files"], runs
     for run in runs.values():
