@@ -2,7 +2,9 @@
 
 Loading JupyterLab costs Chromium and the server a few CPU-seconds each time. The files that use this module
 (test_no_scroll, test_table_words_browser, test_learner_lessons_browser, test_lab_smoke, test_labs_browser,
-test_simulation_browser, test_knockout_flow_browser) each loaded it at least once, test_lab_smoke twice; now the
+test_simulation_browser, test_knockout_flow_browser; since session 10 also test_rules_pages_browser,
+test_tutorial_rulings_browser and test_witness_labs_issue27_browser, which opens both side panels and closes them
+again at its end) each loaded it at least once, test_lab_smoke twice; now the
 first of them that runs in a process (a pytest-xdist worker) loads it, and every test after it opens its notebook
 in the same page (``switch_notebook``: the notebook before is closed and its kernel shut down). At a module's end
 its notebooks are closed and their kernels shut down, so the next module finds JupyterLab with nothing open.
