@@ -17,6 +17,11 @@ game's toggle, Enter; Tab to the lab list, arrow keys; Tab to Open lab, Enter), 
 After every action the focus is inside the lab (``document.activeElement`` is never the body) and has a
 visible ring (:focus-visible: an outline). Screenshots at 1366x768 of the ring on a place, on a hand card and
 on a button: ``test-artifacts/a11y-focus-*.png``.
+
+The screen reader's tests (tests/browser/screen_reader.py: names and sentences read from Chromium's
+accessibility tree, Knockout's end of a round) need the same page: they are imported at the end of this file and
+play on the module's page after the keyboard tests (issue 28: they were test_a11y_screen_reader.py, a page and a
+kernel of their own).
 """
 from __future__ import annotations
 
@@ -283,3 +288,11 @@ def test_simulation_by_keys(app_page):
     assert f["text"] == "Simulate", f"focus should come back to Simulate: {f}"
     print(f"\nsimulation: said {said!r}")
     assert not page.errors, page.errors
+
+
+# the screen reader's tests (tests/browser/screen_reader.py), on this module's page (issue 28): imported last,
+# so they run after the keyboard tests
+from tests.browser.screen_reader import test_identification_names_and_sentence  # noqa: E402,F401
+from tests.browser.screen_reader import test_knockout_names_and_sentence  # noqa: E402,F401
+from tests.browser.screen_reader import test_full_game_sentences_for_archiving_and_the_bots_turns  # noqa: E402,F401,E501
+from tests.browser.screen_reader import test_round_one_over_waits_for_next_round  # noqa: E402,F401

@@ -1,8 +1,11 @@
 """What a screen reader gets from the app (issue 20), read from Chromium's accessibility tree.
 
 Playwright's ``aria_snapshot()`` gives the tree a screen reader reads (roles, names, states), not the DOM's
-attributes. One Voilà server for the module; the labs are played by keys (the helpers of
-``test_a11y_keyboard``).
+attributes. The labs are played by keys (tests/browser/keys.py). These tests run in
+tests/browser/test_a11y_keyboard.py, which imports them: they need the same page (the app at 1366x768, less
+motion), so they play on that module's page after its keyboard tests (issue 28: one page and one kernel for
+the two, where each file opened its own). Their names are unchanged; their node ids are
+``tests/browser/test_a11y_keyboard.py::test_...``. This file is no test module of its own (not ``test_*.py``).
 
 * Identification: the face-down places are buttons named "Place 3, face down, chance of a Color match 14 of
   74" (the chance written under them, in words) and nothing more: no card of a face-down place is in the tree;
@@ -24,24 +27,15 @@ attributes. One Voilà server for the module; the labs are played by keys (the h
   with Next round (before, the pause showed it, with "Round 2 of 7"). Screenshot:
   ``test-artifacts/issue27-knockout-round-over.png``.
 
-One page on the app (1366x768) for the module, asking for less motion (tests/browser/app_pages.py).
+Each test opens its lab from the chooser, whatever the page shows (the keyboard tests leave a lab open).
 """
 from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.browser.app_pages import app_page_for
 from tests.browser.helpers import screenshot
 from tests.browser.keys import button_named, focus, live_text, open_lab_by_keys, tab_to, wait_said
 from tests.browser.test_app_voila import app_errors, button, open_lab
-
-pytestmark = pytest.mark.browser
-
-@pytest.fixture(scope="module")
-def app_page(browser, voila_app):
-    yield from app_page_for(browser, voila_app)
 
 
 FACE_DOWN = re.compile(r"Place (\d+), face down(, chance of an? [A-Za-z +]+ match (\d+ of \d+|certain|none))?")
