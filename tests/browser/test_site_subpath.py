@@ -84,6 +84,18 @@ def _watch(page, url: str, serve_site):
     return seen
 
 
+def _main_area(page) -> str:
+    """The tabs of JupyterLab's main area and the file browser's selection (what a learner sees)."""
+    try:
+        return str(page.evaluate("""() => ({
+            tabs: [...document.querySelectorAll('#jp-main-dock-panel .lm-TabBar-tab .lm-TabBar-tabLabel')]
+                .map(t => t.textContent.trim()),
+            selected: [...document.querySelectorAll('.jp-DirListing-item.jp-mod-selected')]
+                .map(i => i.textContent.trim())})"""))
+    except Exception as exc:  # noqa: BLE001 - the page itself is gone
+        return f"(page unreadable: {exc})"
+
+
 def test_app_page_plays_under_a_sub_path(site_page, js_errors, subpath_site):
     url, serve_site = subpath_site
     page = site_page
@@ -139,7 +151,13 @@ def test_a_lesson_and_the_docs_open_under_a_sub_path(site_page, js_errors, subpa
     # what Voici's rendered lessons link to (site-src/build_site.py: link_docs_from_voici_pages)
     page.goto(f"{url}lab/index.html?path=docs/rules.md", wait_until="domcontentloaded")
     viewer = page.locator(".jp-MarkdownViewer").first
-    viewer.wait_for(timeout=60_000)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        viewer.wait_for(timeout=60_000)
+    except PlaywrightTimeout:  # say what the learner saw instead (once: the lesson restored, no rules tab)
+        pytest.fail(f"no rules tab 60 s after opening lab/index.html?path=docs/rules.md; {_main_area(page)}",
+                    pytrace=False)
     page.wait_for_function("""() => {
         const imgs = [...document.querySelectorAll('.jp-MarkdownViewer img')];
         return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);
