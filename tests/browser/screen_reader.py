@@ -300,10 +300,13 @@ def test_full_game_sentences_for_archiving_and_the_bots_turns(app_page):
 KO_LAB = ".safari-app .safari-knockout-lab"
 
 
-def test_round_one_over_waits_for_next_round(app_page):
-    page = app_page
-    open_lab(page, "Safari Knockout", "Knockout", ".safari-knockout-lab")
-    lab = page.locator(KO_LAB)
+def _named(name: str, text: str) -> bool:  # "Leopard" is not "Leopard Tortoise"
+    return re.search(rf"(?<![\w']){re.escape(name)}(?![\w]| Tortoise)", text) is not None
+
+
+def _round_one_pause_then_round_two(page, lab, table):
+    """Round 1 played to its end, its pause checked, then Next round: -> (round 2's hand as (id, name), those of
+    them round 1 did not show, the table's HTML during the pause)."""
     before = live_text(page, KO_LAB)
     button(lab, "Play to end of round").click()
     said = wait_said(page, KO_LAB, before)
@@ -317,7 +320,6 @@ def test_round_one_over_waits_for_next_round(app_page):
     assert words.startswith("Round 1 is over") and "Points so far" in words, words
     b = box.bounding_box()
     assert b is not None and 0 <= b["y"] and b["y"] + b["height"] <= 768, b
-    table = lab.locator(".safari-table")
     assert "Round 1 is over" in table.inner_text()
     # E2: the table is round 1 as it ended, not round 2's new hand: round 1's chip, its 7 turns with their
     # winners, the last turn's 4 cards, an empty hand (before, it showed "Round 2 of 7" and 6 new cards)
@@ -349,12 +351,33 @@ def test_round_one_over_waits_for_next_round(app_page):
     cards = [(hand.nth(i).get_attribute("data-key").split(":", 1)[1].strip('"'),
               hand.nth(i).locator(".st-pal-head").inner_text().strip()) for i in range(6)]
 
-    def named(name: str, text: str) -> bool:  # "Leopard" is not "Leopard Tortoise"
-        return re.search(rf"(?<![\w']){re.escape(name)}(?![\w]| Tortoise)", text) is not None
+    hidden = [(cid, name) for cid, name in cards if not _named(name, turns_text)]  # not played in round 1
+    return cards, hidden, paused
 
-    hidden = [(cid, name) for cid, name in cards if not named(name, turns_text)]  # not played in round 1
-    assert hidden, cards
-    leaked = [(cid, name) for cid, name in hidden if re.search(rf"\b{cid}\b", paused) or named(name, paused)]
+
+#: deals to try: round 2 may deal only cards round 1 showed (about 1 deal in 100), which leaves nothing hidden
+#: to check; New game deals again (three deals all like that: about 1 run in a million)
+ROUND_TWO_DEALS = 3
+
+
+def test_round_one_over_waits_for_next_round(app_page):
+    page = app_page
+    open_lab(page, "Safari Knockout", "Knockout", ".safari-knockout-lab")
+    lab = page.locator(KO_LAB)
+    table = lab.locator(".safari-table")
+    for deal in range(ROUND_TWO_DEALS):
+        if deal:
+            before = live_text(page, KO_LAB)
+            button(lab, "New game").click()
+            wait_said(page, KO_LAB, before)
+            page.wait_for_function("(sel) => document.querySelector(sel) && "
+                                   "document.querySelector(sel).innerText.includes('Round 1 of 7')",
+                                   arg=f"{KO_LAB} .safari-table .st-info", timeout=30_000)
+        cards, hidden, paused = _round_one_pause_then_round_two(page, lab, table)
+        if hidden:
+            break
+    assert hidden, ("every deal's round 2 hand was all cards round 1 showed", cards)
+    leaked = [(cid, name) for cid, name in hidden if re.search(rf"\b{cid}\b", paused) or _named(name, paused)]
     assert leaked == [], leaked
     assert lab.locator(".safari-prob-table[data-phase='lead'], .safari-prob-table[data-phase='follow']").count() == 1
     screenshot(page, "issue27-knockout-round-two")

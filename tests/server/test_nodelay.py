@@ -27,6 +27,7 @@ from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebso
 
 import safari_kit.server as S  # noqa: E402
 from safari_kit.server.nodelay import NoDelayMixin, nodelay_class, set_nodelay  # noqa: E402
+from tests.conftest import quick_server_env  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("probe_nodelay.py")
@@ -120,6 +121,7 @@ def _probe(mode: str, runs: list[list[str]], tmp_path: Path) -> list[dict]:
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_CONFIG_PATH", "JUPYTER_PATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
                JUPYTER_DATA_DIR=str(tmp_path / "data"), IPYTHONDIR=str(tmp_path / "ipython"))
+    env = quick_server_env(env)  # no IRI grammars in the probe's servers (tests/quick_servers, issue 28)
     root = ["--allow-root"] if mode == "server" and os.geteuid() == 0 else []
     argv, ports = [], set()
     for i, args in enumerate(runs):
