@@ -120,10 +120,13 @@ binder-check: $(STAMP)
 SITE_VENV := .site-build/venv
 SITE_STAMP := $(SITE_VENV)/.installed
 
+# rfc3987-syntax (jsonschema's format-nongpl extra, through jupyter-events) builds 38 Lark parsers when it is imported:
+# 1.5 CPU-s in each `voici build` (jsonschema#1392). jsonschema checks IRIs without it; the build validates none.
 $(SITE_STAMP): site-src/requirements.txt
 	$(PYTHON) -m venv $(SITE_VENV)
 	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(SITE_VENV)/bin/python -m pip install --quiet --no-compile -r site-src/requirements.txt
+	$(SITE_VENV)/bin/python -m pip uninstall --quiet --yes rfc3987-syntax
 	touch $(SITE_STAMP)
 
 SITE_OUT ?= site

@@ -269,6 +269,49 @@ def stage(lite: Path, teacher: bool = False, lessons: Path = REPO / "notebooks")
     return contents
 
 
+#: what the kit's wheel and the site's contents are made from (pyproject.toml's wheel target: the package, the
+#: data, docs and lessons it force-includes; the README is its description); the code that stages the contents
+#: (build_site.py, the student copies' in safari_kit) and the build venv's pins (jupytext) are in it too
+SOURCES = ("pyproject.toml", "README.md", "safari_kit", "data", "docs", "notebooks", "site-src/build_site.py",
+           "site-src/requirements.txt")
+
+
+def sources_digest(repo: Path = REPO) -> str:
+    """A digest of every file of SOURCES (path and bytes; bytecode caches left out): equal digests, equal kit
+    wheel and contents."""
+    h = hashlib.sha256()
+    for top in SOURCES:
+        path = repo / top
+        files = [path] if path.is_file() else sorted(
+            p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+            and ".ipynb_checkpoints" not in p.parts)
+        for f in files:
+            data = f.read_bytes()
+            h.update(f"{f.relative_to(repo).as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+def stage_once(lite: Path, cache: Path, teacher: bool = False) -> Path:
+    """``stage``, or a copy of the contents the last build staged from the same sources (the offline and online
+    builds of a test run stage the same contents: the student copies are 3 CPU-s, issue 28)."""
+    kept = cache / "contents"
+    key = f"{sources_digest()} teacher={teacher}"
+    if (kept / "SOURCES").is_file() and (kept / "SOURCES").read_text() == key:
+        shutil.rmtree(lite, ignore_errors=True)
+        shutil.copytree(kept / "contents", lite / "contents")
+        log("contents: the student copies staged by the last build, from these same sources")
+        return lite / "contents"
+    contents = stage(lite, teacher=teacher)
+    new = cache / "contents.new"
+    shutil.rmtree(new, ignore_errors=True)
+    shutil.copytree(contents, new / "contents")
+    (new / "SOURCES").write_text(key)
+    shutil.rmtree(kept, ignore_errors=True)
+    new.rename(kept)
+    return contents
+
+
 def _js_object(literal: str) -> dict:
     """A minified JS object literal of plain names, strings and numbers, as a dict."""
     return json.loads(re.sub(r"([{,])([A-Za-z_$][\w$]*):", r'\1"\2":', literal))
@@ -353,9 +396,17 @@ def write_runtime(out: Path, offline: bool, cache: Path, py: str, lite_ext: Path
     wheels["safari-site"] = (wheel_from_folder(SRC / "safari_site", "safari_site", "1.0", gen), [])
     if offline:
         wheels["sqlite3"] = (write_wheel(gen, "sqlite3", "0.0.0", {}), [])
+    # the kit's wheel (hatchling builds it reproducibly): built once for both builds of a test run, again when a
+    # source changes (sources_digest; `pip wheel` in its isolated env is 2 CPU-s, issue 28)
     kit_dir = cache / "kit"
-    shutil.rmtree(kit_dir, ignore_errors=True)
-    run([py, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(kit_dir), str(REPO)])
+    digest = sources_digest()
+    if (kit_dir / "SOURCES").is_file() and (kit_dir / "SOURCES").read_text() == digest \
+            and len(list(kit_dir.glob("safari_kit-*.whl"))) == 1:
+        log(f"the kit's wheel: {next(kit_dir.glob('safari_kit-*.whl')).name}, built from these same sources")
+    else:
+        shutil.rmtree(kit_dir, ignore_errors=True)
+        run([py, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(kit_dir), str(REPO)])
+        (kit_dir / "SOURCES").write_text(digest)
     # the kit's play path needs only the standard library (issue 13): numpy and pandas are no dependency of its
     # lock entry, so the app page never loads them at start; online the lessons name them in their start-up list
     # and safari_site loads them in the app page's background (the Simulation lab); offline the sentence explains
@@ -635,7 +686,7 @@ def main(argv=None) -> int:
     bindir = Path(py).parent
     lite = cache / "lite"
     lite_ext = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
-    contents = stage(lite, teacher=args.teacher)
+    contents = stage_once(lite, cache, teacher=args.teacher)
     metadata = kernel_metadata(lite_ext)
     log(f"kernel metadata {metadata['kernelspec']['name']!r} in {set_kernel_metadata(contents, metadata)} notebooks")
     settings = runtime_settings(args.offline)

@@ -93,3 +93,62 @@ def test_control_without_the_lock_both_builders_build(tmp_path, monkeypatch):
     for t in threads:
         t.join()
     assert len(builds) == 2
+
+
+@pytest.fixture(scope="module")
+def build_site():
+    import importlib.util
+    import sys
+
+    if str(site_builds.REPO / "site-src") not in sys.path:  # build_site imports its neighbours
+        sys.path.insert(0, str(site_builds.REPO / "site-src"))
+    spec = importlib.util.spec_from_file_location("build_site", site_builds.REPO / "site-src" / "build_site.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_sources_digest_follows_every_source_file_and_not_bytecode(build_site, tmp_path):
+    """The kit's wheel and the staged contents are reused between the two builds only while it is unchanged."""
+    for top in build_site.SOURCES:
+        (tmp_path / top).parent.mkdir(parents=True, exist_ok=True)
+    for top in ("safari_kit", "data", "docs", "notebooks"):
+        (tmp_path / top).mkdir(exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    (tmp_path / "safari_kit" / "cards.py").write_text("A = 1\n")
+    (tmp_path / "notebooks" / "01.md").write_text("# one\n")
+    first = build_site.sources_digest(tmp_path)
+    (tmp_path / "safari_kit" / "__pycache__").mkdir()
+    (tmp_path / "safari_kit" / "__pycache__" / "cards.cpython-311.pyc").write_bytes(b"\0")
+    assert build_site.sources_digest(tmp_path) == first
+    (tmp_path / "safari_kit" / "cards.py").write_text("A = 2\n")
+    assert build_site.sources_digest(tmp_path) != first
+    (tmp_path / "safari_kit" / "cards.py").write_text("A = 1\n")
+    (tmp_path / "notebooks" / "02.md").write_text("")
+    assert build_site.sources_digest(tmp_path) != first
+
+
+def test_the_second_build_copies_the_staged_contents_and_a_changed_source_stages_again(build_site, tmp_path,
+                                                                                        monkeypatch):
+    staged, digest = [], ["sources-1"]
+
+    def stage(lite, teacher=False):
+        staged.append(teacher)
+        contents = lite / "contents"
+        shutil.rmtree(lite, ignore_errors=True)
+        (contents / "notebooks").mkdir(parents=True)
+        (contents / "notebooks" / "01.ipynb").write_text(f"copy {len(staged)}")
+        return contents
+
+    monkeypatch.setattr(build_site, "stage", stage)
+    monkeypatch.setattr(build_site, "sources_digest", lambda: digest[0])
+    lite, cache = tmp_path / "lite", tmp_path / "cache"
+    first = build_site.stage_once(lite, cache)
+    (first / "notebooks" / "01.ipynb").write_text("changed by the build after staging")  # set_kernel_metadata
+    again = build_site.stage_once(lite, cache)
+    assert staged == [False] and (again / "notebooks" / "01.ipynb").read_text() == "copy 1"
+    build_site.stage_once(lite, cache, teacher=True)  # another site: the teacher's copies too
+    assert staged == [False, True]
+    digest[0] = "sources-2"
+    assert (build_site.stage_once(lite, cache, teacher=True) / "notebooks" / "01.ipynb").read_text() == "copy 3"
+    assert staged == [False, True, True]
