@@ -99,6 +99,15 @@ HEARTBEAT_FETCH_PATCH = ('fetch(new URL("api/service-worker-heartbeat",'
                          '(await navigator.serviceWorker.getRegistration()||{scope:location.href}).scope))')
 HEARTBEAT_ANSWER = re.compile(r'"/api/service-worker-heartbeat"===(\w+)\.pathname')
 HEARTBEAT_ANSWER_PATCH = r'\1.pathname===new URL("api/service-worker-heartbeat",self.registration.scope).pathname'
+#: JupyterLite's ``?path=`` (0.7.6, the router's tree command) opens the file once the app has *started*; the layout
+#: the learner had is put back later, when the app is *restored*, and that puts back only the tabs it saved: a tab
+#: opened before it is taken off the page. A learner who had a lesson open and followed a lesson's rules link
+#: (``lab/index.html?path=docs/rules.md``) could get the lesson back and no rules (rules.md selected in the file
+#: browser, no tab): seen once in a full test run (tests/browser/test_site_subpath.py). The patch opens the file
+#: once the layout is back, as JupyterLab itself does.
+OPEN_PATH = re.compile(r'(\w+)\.started(\.then\(\(async\(\)=>\{var \w+;const \w+=\w+\.PageConfig'
+                       r'\.getOption\("notebookPage"\))')
+OPEN_PATH_PATCH = r"\1.restored\2"
 #: labextensions of the build venv that the site must not load: jupytext (there to read the lesson texts) brings
 #: its JupyterLab extension, built for JupyterLab 4.6+, which fails in JupyterLite's 4.5 and Voici (a console
 #: error on every page: "The getter for the shared module is not a function ... @jupyterlab/docmanager")
@@ -517,6 +526,21 @@ def patch_heartbeat(out: Path) -> None:
     log(f"service worker heartbeat: sent within the site in {pings} bundles, answered there in {answers}")
 
 
+def patch_open_path(out: Path) -> None:
+    """Open a ``?path=`` file after the learner's layout is back, not before (see OPEN_PATH)."""
+    patched = 0
+    for js in out.rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        new, n = OPEN_PATH.subn(OPEN_PATH_PATCH, text)
+        if n:
+            patched += n
+            js.write_text(new, errors="surrogateescape")
+    if not patched:
+        sys.exit("JupyterLite's ?path= opener was not found (jupyterlite-core changed?): check whether it now waits "
+                 "for the restored layout, then update or drop patch_open_path in build_site.py")
+    log(f"?path=: the file opens after the learner's layout is back ({patched} bundles)")
+
+
 VOICI_PAGES = "voici/render"
 DOC_HREF = re.compile(r'(<a\b[^>]*\bhref=")([^"#:?]+)(#[^"]*)?"')
 
@@ -716,6 +740,7 @@ def main(argv=None) -> int:
     shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
     patch_service_worker(out)
     patch_heartbeat(out)
+    patch_open_path(out)
     log(f"labextensions left out: {', '.join(UNWANTED_EXTENSIONS)} ({drop_extensions(out)} config entries)")
     guard_file_urls(out)
     log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")
