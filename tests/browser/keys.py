@@ -1,7 +1,7 @@
 """Keyboard helpers for the accessibility browser tests (issue 20): press keys, read where the focus is.
 
-``app_page_for(browser, voila_app)`` opens the app (one page per test module); ``open_lab_by_keys`` chooses a
-lab by keys; ``tab_to`` presses Tab until the focus is on the wanted control; ``focus`` describes the focused
+The app's page comes from tests/browser/app_pages.py (``app_page_for``); ``open_lab_by_keys`` chooses a lab by
+keys; ``tab_to`` presses Tab until the focus is on the wanted control; ``focus`` describes the focused
 element (its text, ``data-key``, accessible name, whether it shows a ring); ``assert_focus_kept`` checks that an
 action left the focus in its lab, on an enabled control, with a visible ring; ``wait_said`` waits for the lab's
 live region to say a new sentence.
@@ -86,22 +86,7 @@ def big_shot(page, name: str):
         page.set_viewport_size(old)
 
 
-# ----------------------------------------------------------------------------- the app, once per module
-def app_page_for(browser, voila_app):
-    """A page (1366x768, its own context) on the app, its chooser ready; ``page.errors``: uncaught page errors.
-    A generator: a test module's fixture does ``yield from app_page_for(browser, voila_app)``."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(voila_app.url, wait_until="domcontentloaded", timeout=90_000)
-    page.locator(".safari-app .safari-lab-list select").wait_for(timeout=90_000)
-    page.errors = errors
-    yield page
-    context.close()
-
-
+# ----------------------------------------------------------------------------- the app's chooser, by keys
 def open_lab_by_keys(page, game: str, lab: str, root: str) -> None:
     """The chooser by keys: the game's toggle button, the lab in the list (arrow keys), Open lab."""
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
