@@ -321,6 +321,157 @@ def stage_once(lite: Path, cache: Path, teacher: bool = False) -> Path:
     return contents
 
 
+#: ``voici build``'s arguments (run in the lite folder): part of what the reuse of its output is keyed on
+VOICI_ARGS = ("--contents", "contents", "--no-sourcemaps", "--apps", "lab", "--apps", "notebooks", "--apps", "tree",
+              "--apps", "voici")
+
+
+class VoiciReuseError(Exception):
+    """The last ``voici build``'s output is not as ``reuse_voici_output`` expects it (Voici changed?)."""
+
+
+def voici_build(bindir: Path, lite: Path, out: Path, cache: Path, settings: dict) -> None:
+    """``voici build`` of ``lite`` into ``out``, or a copy of the last build's output when everything it read but
+    the kernel's settings (and ``out``'s own name) was the same (``voici_key``): the offline and online builds of
+    a test run differ only there (7-8 CPU-s, issue 28). The copy gets this build's settings and name written in
+    where Voici writes them (``reuse_voici_output``), so it is the output a fresh ``voici build`` gives, byte for
+    byte, but the contents' time stamps. Kept in ``cache/voici``."""
+    kept = cache / "voici"
+    key = voici_key(lite, bindir, out)
+    if key and (kept / "BUILD.json").is_file():
+        last = json.loads((kept / "BUILD.json").read_text())
+        if last["key"] == key:
+            shutil.copytree(kept / "out", out)
+            try:
+                pages = reuse_voici_output(out, last["settings"], settings, last["name"], out.name)
+            except VoiciReuseError as exc:
+                shutil.rmtree(kept, ignore_errors=True)
+                sys.exit(f"voici build: the last build's output cannot be reused: {exc}. It is deleted: build "
+                         "again, and update reuse_voici_output (site-src/build_site.py) to the new Voici")
+            log(f"voici build: the last build's output (the same inputs), with this build's kernel settings in "
+                f"jupyter-lite.json and {pages} Voici pages")
+            return
+    run([str(bindir / "voici"), "build", "--lite-dir", str(lite), "--output-dir", str(out), *VOICI_ARGS],
+        cwd=lite, stdout=subprocess.DEVNULL)
+    shutil.rmtree(kept, ignore_errors=True)
+    if not key:
+        return
+    new = cache / "voici.new"
+    shutil.rmtree(new, ignore_errors=True)
+    shutil.copytree(out, new / "out")
+    (new / "BUILD.json").write_text(json.dumps({"key": key, "settings": settings, "name": out.name}))
+    new.rename(kept)
+
+
+def voici_key(lite: Path, bindir: Path, out: Path) -> str:
+    """A digest of everything ``voici build`` reads but the kernel's settings: the lite folder (its config without
+    the kernel's settings), the build venv (its packages, its share/jupyter), the command, the Jupyter
+    environment variables, the folders. ``out``'s name is left out (``reuse_voici_output`` writes it): "" (do
+    not reuse) when the name is not a plain one."""
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", out.name) or len(out.parts) < 3:
+        return ""
+    venv = bindir.parent
+    site_packages = sorted(p.name for p in venv.glob("lib/python*/site-packages/*.dist-info"))
+    jupyter = sorted(p for p in (venv / "share" / "jupyter").rglob("*") if p.is_file())
+    h = hashlib.sha256(json.dumps([str(bindir), str(lite), str(out.parent), VOICI_ARGS, site_packages,
+                                   sorted((k, v) for k, v in os.environ.items() if k.startswith("JUPYTER"))]).encode())
+    for f in jupyter:
+        st = f.stat()
+        h.update(f"{f.relative_to(venv).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    for f in sorted(p for p in lite.rglob("*") if p.is_file()):
+        data = f.read_bytes()
+        if f == lite / "jupyter-lite.json":
+            config = json.loads(data)
+            config["jupyter-config-data"].get("litePluginSettings", {}).pop(KERNEL_PLUGIN, None)
+            data = json.dumps(config, sort_keys=True).encode()
+        h.update(f"{f.relative_to(lite).as_posix()}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def relative_urls(config: dict, prefix: str) -> dict:
+    """A copy of ``config`` with its ``./`` URLs made relative to a page ``prefix`` deep, as Voici does for the
+    config of each of its pages (voici_core.tree_exporter.patch_relative_urls, voici 0.10)."""
+    config = json.loads(json.dumps(config))
+    _relative_urls(config, prefix)
+    return config
+
+
+def _relative_urls(config: dict, prefix: str) -> None:
+    for key, value in config.items():
+        if key in ("licensesUrl", "themesUrl", "federated_extensions"):
+            continue
+        if isinstance(value, dict):
+            _relative_urls(value, prefix)
+        elif key.endswith("Url") and isinstance(value, str) and value.startswith("./"):
+            config[key] = prefix + value[2:]
+        elif key.endswith("Urls") and isinstance(value, list):
+            config[key] = [prefix + v[2:] if v.startswith("./") else v for v in value]
+
+
+def _same(a, b) -> bool:  # JSON-equal, types too (True is not 1)
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def voici_pages(out: Path) -> list[Path]:
+    """The pages Voici renders with the site's config in them: its tree pages and its notebooks."""
+    return sorted(p for top in ("render", "tree") for p in (out / "voici" / top).rglob("*.html"))
+
+
+def reuse_voici_output(out: Path, old: dict, new: dict, old_name: str, new_name: str) -> int:
+    """Turn ``voici build``'s output ``out``, made with the kernel's settings ``old`` into a folder named
+    ``old_name``, into what it gives with ``new`` into one named ``new_name``: the settings in jupyter-lite.json
+    and in the config of every Voici page (made relative to the page as Voici makes them, written as its
+    template writes them), and the top tree page's title. Every file is checked to be as Voici writes it first:
+    raises VoiciReuseError otherwise (a page without its config, settings not where they should be). Returns
+    how many pages."""
+    # Voici's templates write the config with ``| tojson``: jinja2's, with its default policy (sorted keys)
+    from jinja2.utils import htmlsafe_json_dumps
+
+    path = out / "jupyter-lite.json"
+    text = path.read_text()
+    data = json.loads(text)
+    if json.dumps(data, indent=2, sort_keys=True) != text:
+        raise VoiciReuseError("jupyter-lite.json is not written as JupyterLite writes it")
+    plugins = data["jupyter-config-data"].get("litePluginSettings", {})
+    plugin = plugins.get(KERNEL_PLUGIN)
+    if plugin is None or not _same({k: plugin.get(k) for k in old}, old):
+        raise VoiciReuseError("jupyter-lite.json does not hold the kernel's settings of the last build")
+    new_plugin = {**{k: v for k, v in plugin.items() if k not in old}, **new}
+    plugins[KERNEL_PLUGIN] = new_plugin
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))
+    pages = voici_pages(out)
+    if not pages:
+        raise VoiciReuseError("no Voici page in voici/render or voici/tree")
+    for page in pages:
+        where = page.relative_to(out).as_posix()
+        text = page.read_text()
+        found = list(CONFIG_DATA.finditer(text))
+        if len(found) != 1:
+            raise VoiciReuseError(f"{where}: {len(found)} configs (jupyter-config-data), not one")
+        raw = found[0].group(2)
+        config = json.loads(raw)
+        if str(htmlsafe_json_dumps(config, sort_keys=True)) != raw.strip():
+            raise VoiciReuseError(f"{where}: the config is not written as Voici's template writes it")
+        prefix = config.get("baseUrl", "")
+        page_plugins = config.get("litePluginSettings", {})
+        if not re.fullmatch(r"(\.\./)+", prefix) or not _same(page_plugins.get(KERNEL_PLUGIN),
+                                                               relative_urls(plugin, prefix)):
+            raise VoiciReuseError(f"{where}: the config does not hold the kernel's settings of the last build")
+        page_plugins[KERNEL_PLUGIN] = relative_urls(new_plugin, prefix)
+        lead, trail = raw[:len(raw) - len(raw.lstrip())], raw[len(raw.rstrip()):]
+        written = str(htmlsafe_json_dumps(config, sort_keys=True))
+        text = text[:found[0].start(2)] + lead + written + trail + text[found[0].end(2):]
+        if page == out / "voici" / "tree" / "index.html" and old_name != new_name:
+            # its title: the last two parts of the output's files/ (VoiciTreeExporter.generate_page_title)
+            title = re.compile(r"(<title>\s*)" + re.escape(f"{old_name}/files/") + r"(\s*</title>)")
+            text, n = title.subn(lambda m: m.group(1) + f"{new_name}/files/" + m.group(2), text)
+            if n != 1:
+                raise VoiciReuseError(f"{where}: its title is not {old_name}/files/")
+        page.write_text(text)
+    return len(pages)
+
+
 def _js_object(literal: str) -> dict:
     """A minified JS object literal of plain names, strings and numbers, as a dict."""
     return json.loads(re.sub(r"([{,])([A-Za-z_$][\w$]*):", r'\1"\2":', literal))
@@ -718,9 +869,7 @@ def main(argv=None) -> int:
     config["jupyter-config-data"].setdefault("litePluginSettings", {})[KERNEL_PLUGIN] = settings
     (lite / "jupyter-lite.json").write_text(json.dumps(config, indent=2))
     shutil.rmtree(out, ignore_errors=True)
-    run([str(bindir / "voici"), "build", "--lite-dir", str(lite), "--contents", "contents", "--output-dir", str(out),
-         "--no-sourcemaps", "--apps", "lab", "--apps", "notebooks", "--apps", "tree", "--apps", "voici"],
-        cwd=lite, stdout=subprocess.DEVNULL)
+    voici_build(bindir, lite, out, cache, settings)
     write_runtime(out, args.offline, cache, py, lite_ext)
     patch_config(out, settings)
     patch_kernel_startup(out)

@@ -152,3 +152,145 @@ def test_the_second_build_copies_the_staged_contents_and_a_changed_source_stages
     digest[0] = "sources-2"
     assert (build_site.stage_once(lite, cache, teacher=True) / "notebooks" / "01.ipynb").read_text() == "copy 3"
     assert staged == [False, True, True]
+
+
+# --- the online build reuses the offline build's `voici build` output (build_site.voici_build) ---------------
+
+OFFLINE = {"disablePyPIFallback": True, "pyodideUrl": "./static/pyodide/pyodide.js",
+           "loadPyodideOptions": {"lockFileURL": "./static/pyodide/pyodide-lock.json", "packages": ["a"]}}
+ONLINE = {"loadPyodideOptions": {"lockFileURL": "./static/pyodide/pyodide-lock.json", "packages": ["a", "numpy"]}}
+PAGES = ("voici/tree/index.html", "voici/tree/docs/index.html", "voici/render/notebooks/01.html",
+         "voici/render/notebooks/es/01.html")
+
+
+def _voici_urls(config, prefix):
+    """Voici 0.10's patch_relative_urls, written out here apart from build_site's copy."""
+    for key, value in config.items():
+        if key in ("licensesUrl", "themesUrl", "federated_extensions"):
+            continue
+        if isinstance(value, dict):
+            _voici_urls(value, prefix)
+        elif key.endswith("Url") and isinstance(value, str) and value.startswith("./"):
+            config[key] = prefix + value[2:]
+        elif key.endswith("Urls") and isinstance(value, list):
+            config[key] = [prefix + v[2:] if v.startswith("./") else v for v in value]
+
+
+def _fake_voici_build(build_site, out, settings):
+    """What `voici build` writes that depends on the kernel's settings and the output's name: jupyter-lite.json
+    (the settings and what the kernel's addon adds), each page's config (``| tojson``, URLs made relative) and
+    the top tree page's title; and a file that does not depend on them."""
+    import copy
+    import json
+
+    import jinja2
+
+    plugin = {**settings, "pipliteUrls": ["./extensions/pypi/all.json?sha256=1"]}
+    config = {"jupyter-config-data": {"appName": "safari_kit", "baseUrl": "./", "themesUrl": "./build/themes",
+                                      "litePluginSettings": {build_site.KERNEL_PLUGIN: plugin, "other": {"x": 1}}}}
+    out.mkdir(parents=True)
+    (out / "jupyter-lite.json").write_text(json.dumps(config, sort_keys=True, indent=2))
+    (out / "lab").mkdir()
+    (out / "lab" / "index.html").write_text("<html>the lab</html>")
+    page = jinja2.Environment(autoescape=True).from_string(
+        '<html><head><title>\n      {{ title }}\n    </title>\n  <script id="jupyter-config-data" '
+        'type="application/json">\n    {{ page_config | tojson }}\n  </script></head><body>a page</body></html>')
+    for rel in PAGES:
+        depth = len(rel.split("/")) - 1
+        page_config = copy.deepcopy(config["jupyter-config-data"])
+        _voici_urls(page_config, "../" * depth)
+        page_config["baseUrl"] = "../" * depth
+        title = f"{out.name}/files/" if rel == "voici/tree/index.html" else "files/docs/"
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_text(page.render(title=title, page_config=page_config))
+
+
+def _files(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_second_voici_build_reuses_the_first_with_its_own_settings_and_a_changed_input_builds_again(
+        build_site, tmp_path, monkeypatch):
+    """The reused output is what `voici build` writes with the second build's settings into its own folder,
+    byte for byte, in jupyter-lite.json and every page, both ways (offline -> online, online -> offline)."""
+    builds, key = [], ["inputs-1"]
+
+    def run(cmd, **kw):
+        out = build_site.Path(cmd[cmd.index("--output-dir") + 1])
+        builds.append(out.name)
+        _fake_voici_build(build_site, out, current[0])
+
+    current = [OFFLINE]
+    monkeypatch.setattr(build_site, "run", run)
+    monkeypatch.setattr(build_site, "voici_key", lambda lite, bindir, out: key[0])
+    cache, sites = tmp_path / "cache", tmp_path / "sites"
+    build_site.voici_build(tmp_path / "venv" / "bin", tmp_path / "lite", sites / "test-site", cache, OFFLINE)
+    assert builds == ["test-site"]
+    for name, settings in (("test-site-online", ONLINE), ("test-site", OFFLINE), ("test-site", ONLINE)):
+        out = sites / name
+        build_site.shutil.rmtree(out, ignore_errors=True)
+        current[0] = settings
+        build_site.voici_build(tmp_path / "venv" / "bin", tmp_path / "lite", out, cache, settings)
+        assert builds == ["test-site"], "the same inputs but the kernel's settings: not reused"
+        _fake_voici_build(build_site, tmp_path / "fresh" / name, settings)
+        assert _files(out) == _files(tmp_path / "fresh" / name), f"the reused output into {name} is not a fresh one"
+        build_site.shutil.rmtree(tmp_path / "fresh")
+    key[0] = "inputs-2"  # a changed input: voici build again
+    build_site.shutil.rmtree(sites / "test-site-online")
+    build_site.voici_build(tmp_path / "venv" / "bin", tmp_path / "lite", sites / "test-site-online", cache, ONLINE)
+    assert builds == ["test-site", "test-site-online"]
+
+
+def test_the_voici_key_follows_every_input_but_the_kernel_settings_and_the_output_name(build_site, tmp_path):
+    import json
+
+    venv, lite = tmp_path / "venv", tmp_path / "lite"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "lib" / "python3.11" / "site-packages" / "voici-0.10.dist-info").mkdir(parents=True)
+    (venv / "share" / "jupyter" / "labextensions").mkdir(parents=True)
+    (venv / "share" / "jupyter" / "labextensions" / "ext.js").write_text("one")
+    (lite / "contents" / "notebooks").mkdir(parents=True)
+    (lite / "contents" / "notebooks" / "01.ipynb").write_text("{}")
+
+    def config(settings, app="safari_kit"):
+        data = {"jupyter-config-data": {"appName": app, "litePluginSettings": {build_site.KERNEL_PLUGIN: settings}}}
+        (lite / "jupyter-lite.json").write_text(json.dumps(data, indent=2))
+
+    def key(out="sites/test-site"):
+        return build_site.voici_key(lite, venv / "bin", tmp_path / out)
+
+    config(OFFLINE)
+    first = key()
+    config(ONLINE)
+    assert key() == first and key("sites/test-site-online") == first
+    assert key("elsewhere/test-site") != first, "another parent folder"
+    assert key("sites/a site") == "", "a name the reuse does not write: not reused"
+    config(ONLINE, app="another")
+    assert key() != first, "the rest of the config"
+    config(ONLINE)
+    (lite / "contents" / "notebooks" / "01.ipynb").write_text('{"cells": []}')
+    assert key() != first, "a lesson"
+    (lite / "contents" / "notebooks" / "01.ipynb").write_text("{}")
+    assert key() == first
+    (venv / "share" / "jupyter" / "labextensions" / "ext.js").write_text("two")
+    assert key() != first, "an extension of the build venv"
+    second = key()
+    (venv / "lib" / "python3.11" / "site-packages" / "voici-0.11.dist-info").mkdir()
+    assert key() != second, "a package of the build venv"
+
+
+@pytest.mark.parametrize("broken", ["no config", "other settings", "no title"])
+def test_the_rewrite_fails_loudly_when_a_page_is_not_as_voici_writes_it(build_site, tmp_path, broken):
+    out = tmp_path / "test-site"
+    _fake_voici_build(build_site, out, OFFLINE)
+    page = out / ("voici/tree/index.html" if broken == "no title" else "voici/render/notebooks/es/01.html")
+    text = page.read_text()
+    if broken == "no config":
+        text = build_site.CONFIG_DATA.sub("", text)
+    elif broken == "other settings":
+        text = text.replace('"disablePyPIFallback": true', '"disablePyPIFallback": false')
+    else:
+        text = text.replace("test-site/files/", "files/")
+    page.write_text(text)
+    with pytest.raises(build_site.VoiciReuseError, match=page.relative_to(out).as_posix()):
+        build_site.reuse_voici_output(out, OFFLINE, ONLINE, "test-site", "test-site-online")
