@@ -105,9 +105,11 @@ HEARTBEAT_ANSWER_PATCH = r'\1.pathname===new URL("api/service-worker-heartbeat",
 #: (``lab/index.html?path=docs/rules.md``) could get the lesson back and no rules (rules.md selected in the file
 #: browser, no tab): seen once in a full test run (tests/browser/test_site_subpath.py). The patch opens the file
 #: once the layout is back, as JupyterLab itself does.
-OPEN_PATH = re.compile(r'(\w+)\.started(\.then\(\(async\(\)=>\{var \w+;const \w+=\w+\.PageConfig'
+#: The pattern starts with its literal part: Python's ``re`` then jumps from one ``.started`` to the next. Begun with
+#: ``(\w+)`` (the object's name), it tried every letter of the site's 24 MB of JavaScript: 18 CPU-s a build.
+OPEN_PATH = re.compile(r'\.started(?=\.then\(\(async\(\)=>\{var \w+;const \w+=\w+\.PageConfig'
                        r'\.getOption\("notebookPage"\))')
-OPEN_PATH_PATCH = r"\1.restored\2"
+OPEN_PATH_PATCH = ".restored"
 #: labextensions of the build venv that the site must not load: jupytext (there to read the lesson texts) brings
 #: its JupyterLab extension, built for JupyterLab 4.6+, which fails in JupyterLite's 4.5 and Voici (a console
 #: error on every page: "The getter for the shared module is not a function ... @jupyterlab/docmanager")
