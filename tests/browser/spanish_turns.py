@@ -153,7 +153,10 @@ def wait_sentence(page, selector: str, *messages: str, timeout: float = 30_000, 
 def spanish_numbers(text: str, where: str) -> list[str]:
     """A chance is written with a decimal comma (0,189), never a decimal point (0.189)."""
     found = []
-    if not SPANISH_DECIMAL.search(text):
+    # a deal where the next reveal is sure to be safe (or sure not to be) shows the chance as 1 (or 0): no decimal
+    # to write (seen once in a full run: "...sea segura: 1", every chance in the panel whole)
+    certain = re.search(r"segura:\s*[01](?![\d,.])", text) and not re.search(r"\d[.,]\d", text)
+    if not SPANISH_DECIMAL.search(text) and not certain:
         found.append(f"{where}: no chance written with a decimal comma in {text[:200]!r}")
     english = ENGLISH_DECIMAL.findall(text)
     if english:
