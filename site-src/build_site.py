@@ -104,12 +104,14 @@ HEARTBEAT_ANSWER_PATCH = r'\1.pathname===new URL("api/service-worker-heartbeat",
 #: opened before it is taken off the page. A learner who had a lesson open and followed a lesson's rules link
 #: (``lab/index.html?path=docs/rules.md``) could get the lesson back and no rules (rules.md selected in the file
 #: browser, no tab): seen once in a full test run (tests/browser/test_site_subpath.py). The patch opens the file
-#: once the layout is back, as JupyterLab itself does.
+#: once the layout is back, and one task later: the default viewers (rules.md as Markdown Preview, not as text in the
+#: editor) are set from the settings in a ``Promise.all([settings, restored]).then`` that runs a few microtasks after a
+#: plain ``restored.then`` (seen once in a full run: rules.md opened in the editor).
 #: The pattern starts with its literal part: Python's ``re`` then jumps from one ``.started`` to the next. Begun with
 #: ``(\w+)`` (the object's name), it tried every letter of the site's 24 MB of JavaScript: 18 CPU-s a build.
 OPEN_PATH = re.compile(r'\.started(?=\.then\(\(async\(\)=>\{var \w+;const \w+=\w+\.PageConfig'
                        r'\.getOption\("notebookPage"\))')
-OPEN_PATH_PATCH = ".restored"
+OPEN_PATH_PATCH = ".restored.then(()=>new Promise((r)=>setTimeout(r)))"
 #: labextensions of the build venv that the site must not load: jupytext (there to read the lesson texts) brings
 #: its JupyterLab extension, built for JupyterLab 4.6+, which fails in JupyterLite's 4.5 and Voici (a console
 #: error on every page: "The getter for the shared module is not a function ... @jupyterlab/docmanager")
@@ -691,7 +693,7 @@ def patch_open_path(out: Path) -> None:
     if not patched:
         sys.exit("JupyterLite's ?path= opener was not found (jupyterlite-core changed?): check whether it now waits "
                  "for the restored layout, then update or drop patch_open_path in build_site.py")
-    log(f"?path=: the file opens after the learner's layout is back ({patched} bundles)")
+    log(f"?path=: the file opens after the learner's layout and the default viewers are back ({patched} bundles)")
 
 
 VOICI_PAGES = "voici/render"
