@@ -112,6 +112,18 @@ HEARTBEAT_ANSWER_PATCH = r'\1.pathname===new URL("api/service-worker-heartbeat",
 OPEN_PATH = re.compile(r'\.started(?=\.then\(\(async\(\)=>\{var \w+;const \w+=\w+\.PageConfig'
                        r'\.getOption\("notebookPage"\))')
 OPEN_PATH_PATCH = ".restored.then(()=>new Promise((r)=>setTimeout(r)))"
+#: anywidget's front end (0.11.0, the same in upstream main: ``Runtime`` in packages/anywidget/src/widget.js) gives
+#: each widget model 2 s of wall time from its creation to load and bind its ESM; past that its ``ready`` rejects for
+#: good ("[anywidget] Failed to initialize model."), and the model, which waits on ``ready`` for every message,
+#: never takes the kernel's updates: a lab's card table stayed empty. A slow laptop (a quarter of a core) or a busy
+#: one is often busy for 2 s as the app's widgets arrive (tests/browser/test_site_slow_laptop.py: CPU throttled).
+#: The patch gives it 5 minutes: a slow start is no longer fatal, and a widget whose ESM never loads still says so
+#: (its views show the load's error at once, as before). The pattern starts with its literal (cheap to search).
+ANYWIDGET_TIMEOUT = re.compile(r'AbortSignal\.timeout\(2000\)(?=\.addEventListener\("abort",\s*'
+                               r'(?:function\s*\(\)|\(\)\s*=>)\s*\{\s*\w+\.reject\(new Error\('
+                               r'"\[anywidget\] Failed to initialize model\."\)\))')
+ANYWIDGET_TIMEOUT_PATCH = "AbortSignal.timeout(300000)"
+ANYWIDGET_FAILED = "[anywidget] Failed to initialize model."
 #: labextensions of the build venv that the site must not load: jupytext (there to read the lesson texts) brings
 #: its JupyterLab extension, built for JupyterLab 4.6+, which fails in JupyterLite's 4.5 and Voici (a console
 #: error on every page: "The getter for the shared module is not a function ... @jupyterlab/docmanager")
@@ -696,6 +708,26 @@ def patch_open_path(out: Path) -> None:
     log(f"?path=: the file opens after the learner's layout and the default viewers are back ({patched} bundles)")
 
 
+def patch_anywidget_timeout(out: Path) -> None:
+    """Give anywidget's models 5 minutes, not 2 s, to load their ESM (see ANYWIDGET_TIMEOUT)."""
+    patched, missed = 0, []
+    for js in (out / "extensions").rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        if ANYWIDGET_FAILED not in text:
+            continue
+        new, n = ANYWIDGET_TIMEOUT.subn(ANYWIDGET_TIMEOUT_PATCH, text)
+        if n:
+            patched += n
+            js.write_text(new, errors="surrogateescape")
+        else:
+            missed.append(str(js.relative_to(out)))
+    if not patched or missed:
+        sys.exit(f"anywidget's 2-second model timeout was not found ({patched} patched; not in {missed}): anywidget "
+                 "changed? Check how long its Runtime now waits for a widget's ESM, then update or drop "
+                 "patch_anywidget_timeout in build_site.py")
+    log(f"anywidget: a model may take 5 minutes, not 2 s, to load its ESM ({patched} bundles)")
+
+
 VOICI_PAGES = "voici/render"
 DOC_HREF = re.compile(r'(<a\b[^>]*\bhref=")([^"#:?]+)(#[^"]*)?"')
 
@@ -894,6 +926,7 @@ def main(argv=None) -> int:
     patch_service_worker(out)
     patch_heartbeat(out)
     patch_open_path(out)
+    patch_anywidget_timeout(out)
     log(f"labextensions left out: {', '.join(UNWANTED_EXTENSIONS)} ({drop_extensions(out)} config entries)")
     guard_file_urls(out)
     log(f"Voici's pages: {link_docs_from_voici_pages(out)} links to docs point to JupyterLite")

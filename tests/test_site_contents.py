@@ -179,6 +179,46 @@ def test_a_path_in_the_address_opens_after_the_layout_is_back_and_a_changed_bund
         build_site.patch_open_path(tmp_path)      # already patched: nothing left to patch
 
 
+#: anywidget 0.11.0's Runtime as its labextension's chunk has it (528.*.js), and as a minifier would write it
+ANYWIDGET_RUNTIME = '''        this.ready = resolvers.promise;
+        AbortSignal.timeout(2000).addEventListener("abort", function() {
+            resolvers.reject(new Error("[anywidget] Failed to initialize model."));
+        });
+        var binding = BINDINGS.getOrCreate(model);
+        let signal = options.signal ?? AbortSignal.timeout(3000);'''
+ANYWIDGET_MINIFIED = ('this.ready=t.promise;AbortSignal.timeout(2000).addEventListener("abort",()=>{t.reject(new Error('
+                      '"[anywidget] Failed to initialize model.")) });')
+
+
+def test_anywidget_models_get_five_minutes_to_load_and_a_changed_chunk_stops_the_build(build_site, tmp_path):
+    """anywidget's 2-second model timeout (a slow laptop's lab stayed empty) becomes 5 minutes, in every chunk that
+    has it; its other timeout (a command's 3 s) stays. A chunk with the message but not the timer stops the build."""
+    static = tmp_path / "extensions" / "anywidget" / "static"
+    static.mkdir(parents=True)
+    (static / "528.d9f5934c.js").write_text(ANYWIDGET_RUNTIME)
+    (static / "main.15ebcf03.js").write_text(ANYWIDGET_MINIFIED)
+    (static / "remoteEntry.js").write_text("AbortSignal.timeout(2000);")  # not anywidget's Runtime: left alone
+    build_site.patch_anywidget_timeout(tmp_path)
+    chunk = (static / "528.d9f5934c.js").read_text()
+    assert chunk == ANYWIDGET_RUNTIME.replace("timeout(2000)", "timeout(300000)"), chunk
+    assert "AbortSignal.timeout(3000)" in chunk
+    assert (static / "main.15ebcf03.js").read_text() == ANYWIDGET_MINIFIED.replace("(2000)", "(300000)")
+    assert (static / "remoteEntry.js").read_text() == "AbortSignal.timeout(2000);"
+    with pytest.raises(SystemExit, match="2-second model timeout was not found"):
+        build_site.patch_anywidget_timeout(tmp_path)      # already patched: nothing left to patch
+    (static / "main.15ebcf03.js").write_text(ANYWIDGET_MINIFIED.replace("(2000)", "(5000)"))
+    (static / "528.d9f5934c.js").write_text(ANYWIDGET_RUNTIME)
+    with pytest.raises(SystemExit, match=r"not in \['extensions/anywidget/static/main.15ebcf03.js'\]"):
+        build_site.patch_anywidget_timeout(tmp_path)      # one chunk changed: the build stops, naming it
+
+
+def test_the_site_build_patches_anywidgets_timeout(build_site):
+    """main() runs the patch (the browser test tests/browser/test_site_slow_laptop.py checks its effect)."""
+    import inspect
+
+    assert "    patch_anywidget_timeout(out)\n" in inspect.getsource(build_site.main)
+
+
 def test_every_page_opened_as_a_file_says_how_to_open_the_site(build_site, tmp_path):
     for rel in ("index.html", "lab/index.html", "voici/render/notebooks/app.html"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
