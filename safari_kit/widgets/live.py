@@ -161,7 +161,9 @@ export default {
     const setLang = () => {
       const root = el.closest(".safari-lab") || el.closest(".safari-app");
       const lang = model.get("lang");
-      if (root && lang) root.setAttribute("lang", lang);
+      // only when it differs: setting it again, even to the same value, makes Chromium work out the style of
+      // the whole app again (the chooser's region looks for a lab 100 times: 0.7 CPU-s a page, issue 28)
+      if (root && lang && root.getAttribute("lang") !== lang) root.setAttribute("lang", lang);
     };
     let looks = 100;
     const attach = () => {
