@@ -9,7 +9,7 @@ Python's updates again: on a busy machine a lab's card table stayed empty (seen 
 The page loads its scripts at full speed, then runs throttled ``SLOW`` times until 3 s after the chooser shows:
 the app's widgets arrive while the page is slow. Without the patch, on the 2-core test machine (2026-12-06: this
 file's ``play_slowly`` on an unpatched build), the error came for two widget models as the
-chooser showed in 4 runs of 4 at 30 and 8 of 9 at 20; in none at 4, 6, 10 or 14. Then, at full speed, the app opens
+chooser showed in 7 runs of 7 at 30 and 8 of 9 at 20; in none at 4, 6, 10 or 14. Then, at full speed, the app opens
 the Identification lab and its table shows its cards. A throttled page costs Chromium's renderer about a CPU-second
 a second: this test is 35-50 CPU-s at 30 (27-33 at 20; the lab opened throttled too: 40 at 20).
 """
