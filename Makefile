@@ -11,7 +11,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test check lint venv clean student app class binder-check site site-venv hub-proxy
+.PHONY: lab test check lint venv clean student app class binder-check site hub-proxy
 
 # Python keeps the bytecode of each module it imports (a .pyc beside it) and every later process reads it. Where
 # PYTHONDONTWRITEBYTECODE is set (some CI images and containers set it) every process compiles every module it
@@ -71,11 +71,8 @@ lint: $(STAMP)
 # One collection first, in one process (beside lint): on a fresh clone nothing is compiled yet, and four workers
 # collecting at once each compiled and assertion-rewrote the same 350 test modules and the libraries they import
 # (22 CPU-s each; 6 once cached: issue 28). Its errors show again in the real run, so its output goes to a log.
-# The static site's build venv is made beside the kit's own venv, not inside the first site test: each install is
-# mostly one core waiting on pip, and the other core was idle (issue 28).
 TEST_WORKERS ?= 4
-test:
-	@$(MAKE) -j2 --no-print-directory hub-proxy site-venv
+test: hub-proxy
 	@mkdir -p test-artifacts; rm -f test-artifacts/lint.rc
 	@{ $(MAKE) -s lint > test-artifacts/lint.log 2>&1; echo $$? > test-artifacts/lint.rc; } & \
 	$(if $(filter 0,$(TEST_WORKERS)),,$(PY) -m pytest --collect-only -q -p no:cacheprovider > test-artifacts/collect.log 2>&1;) \
@@ -131,8 +128,6 @@ $(SITE_STAMP): site-src/requirements.txt
 	$(SITE_VENV)/bin/python -m pip install --quiet --no-compile -r site-src/requirements.txt
 	$(SITE_VENV)/bin/python -m pip uninstall --quiet --yes rfc3987-syntax
 	touch $(SITE_STAMP)
-
-site-venv: $(SITE_STAMP)
 
 SITE_OUT ?= site
 site: $(SITE_STAMP)
