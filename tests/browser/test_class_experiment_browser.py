@@ -126,7 +126,7 @@ def test_three_learners_pool_their_runs_on_the_teachers_page(browser):
             assert "Ann" in brier.inner_text() and "Bob" not in brier.inner_text()
             where = tp.locator("section", has=tp.get_by_role("heading", name=re.compile("Who is in which lab")))
             assert all(n in where.inner_text() for n in PRESSES), where.inner_text()
-            tp.screenshot(path=str(Path(__file__).resolve().parents[2] / "test-artifacts" / "issue21-teacher-live.png"))
+            screenshot(tp, "issue21-teacher-live")
 
             # a learner's browser: the teacher's page and the class's records are refused
             cookie = "; ".join(f"{c['name']}={c['value']}" for c in contexts[1].cookies())

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.a11y import describe, failing, run_axe
-from tests.browser.helpers import ARTIFACTS, assert_clean, output_texts, run_all_cells, settle, switch_notebook
+from tests.browser.helpers import ARTIFACTS, assert_clean, capture, output_texts, run_all_cells, settle, switch_notebook
 from tests.browser.lab_tab import lab_tab  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.browser
@@ -99,7 +99,7 @@ def _screens(page, stem: str) -> int:
     while top < height and k < 80:
         page.evaluate(f"(y) => document.querySelector('{scroller}').scrollTo(0, y)", top)
         page.wait_for_timeout(120)
-        page.screenshot(path=str(ARTIFACTS / f"learner-{stem[:2]}-{k:02d}.png"))
+        capture(page, ARTIFACTS / f"learner-{stem[:2]}-{k:02d}.png")
         k, top = k + 1, top + step
         height = page.evaluate(f"() => document.querySelector('{scroller}').scrollHeight")
     return k
@@ -175,7 +175,7 @@ def test_learner_copy_reads_cleanly(lesson, learner_page, js_errors, lab_server,
         page.wait_for_function("(el) => el.textContent.includes('P')", arg=prob.element_handle(), timeout=30_000)
         lab.locator(".safari-table .st-card").first.wait_for(state="attached", timeout=30_000)
         lab.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-        page.screenshot(path=str(ARTIFACTS / f"learner-{stem[:2]}-lab.png"))
+        capture(page, ARTIFACTS / f"learner-{stem[:2]}-lab.png")
     axe = run_axe(page, OUTPUTS, exclude=[PLOTS])
     screens = _screens(page, stem)
     assert screens >= 3

@@ -25,6 +25,7 @@ from safari_kit.class_results.class_export import read_csv
 from safari_kit.class_results.class_records import QuizAnswer
 from safari_kit.class_results.class_store import ResultStore
 from safari_kit.classroom.lab_words import lab_words
+from tests.browser.helpers import capture
 from tests.server.class_server import class_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,7 +69,7 @@ def test_the_teacher_page_fits_a_projector_and_refreshes_itself(browser, example
         assert plot["y"] + plot["height"] <= 768 and plot["x"] + plot["width"] <= 1366
         assert page.evaluate("document.documentElement.scrollWidth") <= 1366  # no sideways scrolling
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "issue21-teacher-page.png"))
+        capture(page, ARTIFACTS / "issue21-teacher-page.png")
         page.screenshot(path=str(ARTIFACTS / "issue21-teacher-page-full.png"), full_page=True)
         # the quiz: one row per question answered, the whole section on one screen when scrolled to
         quiz = page.locator("section", has=page.get_by_role("heading", name="Rules tutorial quiz"))
@@ -77,7 +78,7 @@ def test_the_teacher_page_fits_a_projector_and_refreshes_itself(browser, example
         quiz.scroll_into_view_if_needed()
         box = quiz.bounding_box()
         assert box["height"] <= 768 - 60 and box["x"] + box["width"] <= 1366
-        page.screenshot(path=str(ARTIFACTS / "teacher-quiz.png"))
+        capture(page, ARTIFACTS / "teacher-quiz.png")
         page.evaluate("window.scrollTo(0, 0)")
         first = page.locator("header").inner_text()
         assert f"{len(example)} records from 12 learners" in first.replace("\n", " ")
@@ -104,7 +105,7 @@ def test_the_knockout_section_and_the_labs_words_fit_a_projector(browser, exampl
         assert box["x"] + box["width"] <= 1366 and box["height"] <= 768 - 40
         assert page.evaluate("document.documentElement.scrollWidth") <= 1366  # no sideways scrolling
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "issue26-teacher-knockout.png"))
+        capture(page, ARTIFACTS / "issue26-teacher-knockout.png")
         page.screenshot(path=str(ARTIFACTS / "issue26-teacher-page-full.png"), full_page=True)
         text = page.locator("body").inner_text()
         for words in ("Identify by animal, knowing nothing", "Case Card: 5 colors among 10 cards",
