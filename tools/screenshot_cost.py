@@ -1,11 +1,12 @@
-"""What a test's screenshot costs Chromium: Playwright's ``page.screenshot`` against the DevTools protocol's
-``Page.captureScreenshot`` with ``optimizeForSpeed`` (tests/browser/helpers.py's ``capture``; issue 28).
+"""What a test's screenshot costs Chromium (issue 28): Playwright's ``page.screenshot`` as it is, with
+``caret="initial"`` (tests/browser/helpers.py's ``capture``), and the DevTools protocol's
+``Page.captureScreenshot`` with and without ``optimizeForSpeed``.
 
     flock /tmp/safari-heavy.lock .venv/bin/python tools/screenshot_cost.py [--shots 15] [--rounds 2]
 
 A benchmark, not a test: it prints figures and asserts nothing. It starts the tests' JupyterLab (a copy of the
 kit, tests/browser/conftest.py) and Debian's chromium with the tests' flags, opens lesson 02 at 1366x768 with
-every cell run, and takes ``--shots`` screenshots each way, in turn, ``--rounds`` times; it prints the CPU
+every cell run, and takes ``--shots`` screenshots each of the four ways, in turn, ``--rounds`` times; it prints the CPU
 seconds a screenshot cost Chromium's processes (by kind) and Playwright's driver, and the PNGs' sizes. The
 shots go to /tmp/screenshot-cost-*.png: open one of each kind to see that they show the same.
 """
@@ -58,8 +59,14 @@ def main() -> None:
             path.write_bytes(base64.b64decode(shot["data"]))
             return path
 
+        def playwright_caret(i: int) -> Path:
+            path = out / f"screenshot-cost-caret-{i}.png"
+            page.screenshot(path=str(path), caret="initial")
+            return path
+
         ways = {"playwright page.screenshot": playwright,
-                "captureScreenshot, optimizeForSpeed (the tests')": lambda i: devtools(i, True),
+                "playwright page.screenshot, caret='initial' (the tests')": playwright_caret,
+                "captureScreenshot, optimizeForSpeed": lambda i: devtools(i, True),
                 "captureScreenshot, default": lambda i: devtools(i, False)}
         for rnd in range(args.rounds):
             for name, shoot in ways.items():

@@ -71,7 +71,6 @@ Typical test::
 """
 from __future__ import annotations
 
-import base64
 import json
 import re
 import statistics
@@ -279,17 +278,15 @@ def widget_errors(page) -> list[str]:
 def capture(page, path: Path) -> Path:
     """The page's viewport as a PNG at ``path``, for a person to look at (not compared by any test).
 
-    The DevTools protocol's ``Page.captureScreenshot`` with ``optimizeForSpeed`` (one session a page), not
-    Playwright's ``page.screenshot``: the same pixels, a PNG about 30 % bigger, and 0.03 CPU-s instead of 0.10
-    (issue 28, session 12: Playwright first adds and then removes a style sheet that hides the text caret, each a
-    style recalculation of the whole page, and the browser compresses the PNG harder; some 330 screenshots a
-    run). ``tools/screenshot_cost.py`` measures both."""
-    cdp = getattr(page, "_safari_cdp", None)
-    if cdp is None:
-        cdp = page._safari_cdp = page.context.new_cdp_session(page)
-    shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+    Playwright's ``page.screenshot`` with ``caret="initial"``: by default Playwright first adds, then removes, a
+    style sheet that hides the text caret, and each is a style recalculation of the whole page: 0.07-0.09 CPU-s a
+    shot instead of 0.11-0.15, the same PNG (issue 28, session 12; some 330 shots a run). The DevTools protocol's
+    ``Page.captureScreenshot`` with ``optimizeForSpeed`` from a session of the test's own was cheaper still
+    (0.035), but the one fresh-clone run with it had the keyboard's and the touch screen's Challenge tests fail
+    (a place that no key or tap reached), both on pages whose viewport a test had changed around a screenshot:
+    not used. ``tools/screenshot_cost.py`` measures each way."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(base64.b64decode(shot["data"]))
+    page.screenshot(path=str(path), caret="initial")
     return path
 
 
