@@ -59,6 +59,7 @@ import site_languages
 import snapshot
 from app_page_trim import AppPageTrimError, skip_mathjax, trim_app_page
 from precompile import precompile
+from precompress import precompress
 from trim_wheels import trim_wheel
 from versioned_runtime import VOICI_BUILD, runtime_folder, version_runtime, version_voici_build
 
@@ -946,6 +947,9 @@ def main(argv=None) -> int:
         sys.exit(f"the site's languages: {exc}")
     (out / "BUILD.json").write_text(json.dumps({"offline": args.offline, "teacher": args.teacher,
                                                 "prestart": args.prestart, "pyodide": PYODIDE_VERSION}, indent=1))
+    # gzip copies for servers that send them (serve.py, nginx's gzip_static): site-src/precompress.py, issue 31
+    files, raw, packed = precompress(out)
+    log(f"gzip copies of {files} scripts, pages and the runtime: {raw / 1e6:.1f} MB -> {packed / 1e6:.1f} MB")
     check_local(out, args.offline)
     check_learner_pages(out, args.teacher)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())

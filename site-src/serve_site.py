@@ -20,10 +20,11 @@ after the teacher republishes.
   The browser keeps them but asks each time, and the server answers ``304 Not Modified`` (no body) unless the
   file changed: a republished lesson reaches every learner at the next visit.
 
-A file with a gzip copy beside it (``app-kernel.bin.gz``: the app page's Python snapshot, 36 MB, 9.5 MB
-compressed; site-src/snapshot.py) is sent compressed to a browser that accepts gzip (every browser does):
-the ``.gz`` file's bytes with ``Content-Encoding: gzip`` and the original's type, as nginx's ``gzip_static on``
-does. Nothing is compressed on the fly.
+A file with a gzip copy beside it (the Python snapshot ``kernel.bin.gz``, 36 MB -> 11.5 MB: site-src/snapshot.py;
+the scripts, pages and ``pyodide.asm.wasm``: site-src/precompress.py) is sent compressed to a browser that
+accepts gzip (every browser does): the ``.gz`` file's bytes with ``Content-Encoding: gzip`` and the original's
+type, as nginx's ``gzip_static on`` does. Nothing is compressed on the fly. A copy older than its file (the file
+was edited after the build) is not used: the file goes as it is.
 
 A school web server can send the same (docs/teachers.md, "Serving the site with cache headers").
 """
@@ -65,6 +66,12 @@ def cache_control(path: str) -> str:
     return REVALIDATE
 
 
+def _older(copy: str, original: str) -> bool:
+    """Whether ``copy`` is older than ``original`` (by whole seconds): a gzip copy left from before someone
+    edited the original, which must not be sent for it."""
+    return int(os.stat(copy).st_mtime) < int(os.stat(original).st_mtime)
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     #: the request is answered from the file's gzip copy (set by translate_path)
@@ -79,7 +86,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def translate_path(self, path: str) -> str:
         """The requested file, or its ``.gz`` copy where one exists and the browser accepts gzip."""
         local = super().translate_path(path)
-        self.has_gzip = os.path.isfile(local) and os.path.isfile(local + ".gz")
+        self.has_gzip = os.path.isfile(local) and os.path.isfile(local + ".gz") and not _older(local + ".gz", local)
         self.gzipped = self.has_gzip and accepts_gzip(self.headers.get("Accept-Encoding", ""))
         return local + ".gz" if self.gzipped else local
 

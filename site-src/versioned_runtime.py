@@ -32,12 +32,18 @@ VERSIONED = re.compile(r"^[A-Za-z0-9_.]+-[0-9a-f]{12}$")
 
 
 def folder_digest(folder: Path) -> str:
-    """12 hex digits of a SHA-256 over every file's path (relative) and contents, in a fixed order."""
+    """12 hex digits of a SHA-256 over every file's path (relative) and contents, in a fixed order. A gzip copy
+    beside its file (``pyodide.asm.wasm.gz``: site-src/precompress.py, written after the folder is named) is the
+    same content and does not count."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not _gzip_copy(p)):
         digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:12]
+
+
+def _gzip_copy(path: Path) -> bool:
+    return path.name.endswith(".gz") and path.with_name(path.name[:-3]).is_file()
 
 
 def runtime_folder(site: Path) -> Path:

@@ -7,10 +7,13 @@ tests/browser/test_site_subpath.py plays the real site through the same handler 
 """
 from __future__ import annotations
 
+import gzip
 import importlib.util
+import os
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -107,3 +110,69 @@ def test_a_folder_that_is_not_a_site_is_refused_by_name(tmp_path):
     proc = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--port", "0"], capture_output=True,
                           text=True, timeout=30)
     assert proc.returncode != 0 and f"{tmp_path} is not a built site" in proc.stderr, proc.stderr
+
+
+# ----------------------------------------------------------------------------- gzip copies of scripts and pages
+def load_precompress():
+    spec = importlib.util.spec_from_file_location("precompress", REPO / "site-src" / "precompress.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+precompress = load_precompress()
+
+
+def test_precompress_writes_reproducible_copies_of_scripts_pages_and_the_runtime_only(tmp_path):
+    """site-src/precompress.py (issue 31): a gzip copy beside each script, style sheet, page, SVG and the wasm
+    runtime of 1 KB or more that gzip shrinks; none for the lessons, configs, wheels, small files or what does
+    not shrink; the copy inflates to the file; two runs give the same bytes; a copy a copied build left for a
+    file that is gone is removed."""
+    text = ("function f(x) { return x + 1; }\n" * 200).encode()
+    files = {"build/1259.js": text, "voici/render/app.html": text, "static/x/pyodide.asm.wasm": b"\0asm" + text,
+             "a.css": text, "pic.svg": text, "lesson.ipynb": text, "jupyter-lite.json": text, "k.whl": text,
+             "small.js": b"let y;", "random.js": os.urandom(2048)}
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "gone.js.gz").write_bytes(b"left by a copied build")
+    done, raw, packed = precompress.precompress(tmp_path)
+    copies = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.gz"))
+    assert copies == ["a.css.gz", "build/1259.js.gz", "pic.svg.gz", "static/x/pyodide.asm.wasm.gz",
+                      "voici/render/app.html.gz"], copies
+    assert done == 5 and raw == 5 * len(text) + 4 and packed < raw / 5
+    for name in copies:
+        assert gzip.decompress((tmp_path / name).read_bytes()) == files[name[:-3]]
+    first = {name: (tmp_path / name).read_bytes() for name in copies}
+    precompress.precompress(tmp_path)
+    assert {name: (tmp_path / name).read_bytes() for name in copies} == first
+
+
+def test_a_gzip_copy_older_than_its_file_is_not_sent(tmp_path):
+    """serve.py sends a script's gzip copy; once the script is edited after the build (its copy older), the
+    script itself, and the copy again when it is made anew."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "jupyter-lite.json").write_text("{}")
+    script = site / "app.js"
+    script.write_text("let built = 1;\n" * 200)
+    precompress.precompress(site)
+    server = serve_site.make_server(site, "127.0.0.1", 0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/app.js"
+    try:
+        status, headers, data = get(url, {"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(data) == script.read_bytes() and headers["Content-Type"] == "text/javascript"
+        script.write_text("let edited = 2;\n" * 200)
+        os.utime(script, (time.time() + 5, time.time() + 5))  # edited after its copy was made
+        status, headers, data = get(url, {"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] is None and data == script.read_bytes()
+        assert headers["Vary"] is None
+        precompress.precompress(site)
+        os.utime(f"{script}.gz", (time.time() + 6, time.time() + 6))
+        status, headers, data = get(url, {"Accept-Encoding": "gzip"})
+        assert headers["Content-Encoding"] == "gzip" and gzip.decompress(data) == script.read_bytes()
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -77,6 +77,20 @@ def test_the_name_follows_the_content(tmp_path):
     assert new_kit[0] != same[0] and new_kit[1] == same[1]
 
 
+def test_a_gzip_copy_beside_its_file_does_not_change_the_name(tmp_path):
+    """site-src/precompress.py writes ``pyodide.asm.wasm.gz`` after the folder is named: the same content, so
+    the name stays (tests/browser/test_site_browser.py checks the built site's name against its files). A
+    ``.gz`` with no file beside it is content of its own and counts."""
+    folder = tmp_path / "runtime"
+    folder.mkdir()
+    (folder / "pyodide.asm.wasm").write_bytes(b"\0asm runtime")
+    before = vr.folder_digest(folder)
+    (folder / "pyodide.asm.wasm.gz").write_bytes(b"compressed")
+    assert vr.folder_digest(folder) == before
+    (folder / "files.bin.gz").write_bytes(b"a bundle")
+    assert vr.folder_digest(folder) != before
+
+
 def test_a_site_without_the_folders_stops_the_build_by_name(tmp_path):
     with pytest.raises(SystemExit, match="no pyodide-lock.json"):
         vr.version_runtime(tmp_path)

@@ -43,7 +43,7 @@ import pytest
 
 from tests.browser.site_fixtures import APP, FRIENDLY, REPO
 from tests.browser.test_app_voila import app_errors, button
-from tests.test_site_serve import serve_site
+from tests.test_site_serve import precompress, serve_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -610,3 +610,29 @@ def test_the_snapshot_is_served_compressed(offline_site, served_site):
         body = r.read()
         assert r.headers["Content-Encoding"] == "gzip" and r.headers["Cache-Control"] == serve_site.IMMUTABLE
     assert len(body) < snap.stat().st_size / 2 and gzip.decompress(body) == snap.read_bytes()
+
+
+def test_the_runtime_scripts_and_pages_are_served_compressed(offline_site, served_site):
+    """site-src/precompress.py (issue 31: a first visit over a school network): every script, style sheet, page,
+    SVG and the WebAssembly runtime of the built site that gzip shrinks has a ``.gz`` copy that inflates to it,
+    and serve.py sends the runtime and the app page compressed, with their own types."""
+    import urllib.request
+
+    root = offline_site.root
+    missing, wrong = [], []
+    for path in sorted(p for p in root.rglob("*") if p.name.endswith(precompress.SUFFIXES) and p.is_file()):
+        copy = Path(f"{path}.gz")
+        if not copy.is_file():
+            if path.stat().st_size >= precompress.MIN_BYTES and \
+                    len(precompress.gzip_bytes(path.read_bytes())) <= precompress.MAX_RATIO * path.stat().st_size:
+                missing.append(path.relative_to(root).as_posix())
+        elif gzip.decompress(copy.read_bytes()) != path.read_bytes():
+            wrong.append(path.relative_to(root).as_posix())
+    assert not missing and not wrong, f"no gzip copy: {missing[:5]}; a copy of other content: {wrong[:5]}"
+    wasm = next(root.glob("static/pyodide-*/pyodide.asm.wasm"))
+    for path, kind in ((wasm, "application/wasm"), (root / APP, "text/html")):
+        url = served_site + path.relative_to(root).as_posix()
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": "gzip"}), timeout=30) as r:
+            body = r.read()
+            assert r.headers["Content-Encoding"] == "gzip" and r.headers["Content-Type"] == kind, (url, r.headers)
+        assert len(body) < path.stat().st_size / 2 and gzip.decompress(body) == path.read_bytes()
