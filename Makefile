@@ -71,10 +71,20 @@ lint: $(STAMP)
 # One collection first, in one process (beside lint): on a fresh clone nothing is compiled yet, and four workers
 # collecting at once each compiled and assertion-rewrote the same 350 test modules and the libraries they import
 # (22 CPU-s each; 6 once cached: issue 28). Its errors show again in the real run, so its output goes to a log.
+# The static site's two test builds start first, in the background, beside the venv's install (tests/site_builds.py
+# run as a script, under this run's id, SAFARI_TEST_SITE_RUN): pip's install keeps one core busy for half a
+# minute and the other waited, while the builds (about 65 CPU-s) used to run among the tests. The tests find them
+# made, or wait on their lock; a build that failed here is made again by its test, which shows the output.
+# Without npm (a laptop) there is nothing to build early; TEST_EARLY_SITES=0 turns it off.
 TEST_WORKERS ?= 4
-test: hub-proxy
-	@mkdir -p test-artifacts; rm -f test-artifacts/lint.rc
-	@{ $(MAKE) -s lint > test-artifacts/lint.log 2>&1; echo $$? > test-artifacts/lint.rc; } & \
+TEST_EARLY_SITES ?= 1
+test:
+	@mkdir -p test-artifacts; rm -f test-artifacts/lint.rc test-artifacts/site-builds.log
+	@export SAFARI_TEST_SITE_RUN=$$(od -An -N8 -tx8 /dev/urandom | tr -d ' '); sites=; \
+	if [ "$(TEST_EARLY_SITES)" != 0 ] && command -v npm >/dev/null; then \
+	  $(PYTHON) tests/site_builds.py > test-artifacts/site-builds.log 2>&1 & sites=$$!; fi; \
+	$(MAKE) --no-print-directory hub-proxy || { [ -z "$$sites" ] || kill $$sites; exit 1; }; \
+	{ $(MAKE) -s lint > test-artifacts/lint.log 2>&1; echo $$? > test-artifacts/lint.rc; } & \
 	$(if $(filter 0,$(TEST_WORKERS)),,$(PY) -m pytest --collect-only -q -p no:cacheprovider > test-artifacts/collect.log 2>&1;) \
 	SAFARI_TEST_COLLECTED_FIRST=$(if $(filter 0,$(TEST_WORKERS)),0,1) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=40 --junitxml=test-artifacts/junit.xml $(PYTEST_ARGS); \
 	rc=$$?; wait; \

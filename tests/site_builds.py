@@ -9,7 +9,9 @@ processes and between threads) and, under it, builds unless a stamp beside the b
 So the site's test files need not share one worker any more: tests/test_site_build.py builds both sites as the
 run's first unit of work (tests/conftest.py), and every file that serves a build (``offline_site``,
 ``online_site``) finds it made, or waits on the lock while it is being made. A file run on its own builds for
-itself. The builds are only read after: a test that changes a file copies the site first (hard links, each
+itself. ``make test`` runs this file as a script first, beside the venv's install (the Makefile): both builds
+under the run id it also gives the tests (``SAFARI_TEST_SITE_RUN``), so the tests find them made. The builds are
+only read after: a test that changes a file copies the site first (hard links, each
 changed file unlinked before it is written).
 """
 from __future__ import annotations
@@ -18,6 +20,7 @@ import fcntl
 import json
 import os
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -30,6 +33,8 @@ OFFLINE_DIR = BUILDS / "test-site"
 ONLINE_DIR = BUILDS / "test-site-online"
 LOCK = BUILDS / "test-builds.lock"
 
+#: the run id ``make test`` gives this script and its pytest run: the builds it made first are this run's
+EARLY_RUN = "SAFARI_TEST_SITE_RUN"
 #: this process's run id when pytest-xdist gives none (one process, one run)
 _OWN_RUN = uuid.uuid4().hex
 
@@ -39,7 +44,11 @@ class SiteBuildError(RuntimeError):
 
 
 def run_id(config) -> str:
-    """The id every pytest-xdist worker of this run shares (its ``testrunuid``), else this process's own."""
+    """The run's id: ``make test``'s (``SAFARI_TEST_SITE_RUN``: it built the sites as it started), else the one
+    every pytest-xdist worker of this run shares (its ``testrunuid``), else this process's own."""
+    early = os.environ.get(EARLY_RUN, "").strip()
+    if early:
+        return early
     workerinput = getattr(config, "workerinput", None)
     return workerinput["testrunuid"] if workerinput else _OWN_RUN
 
@@ -99,3 +108,24 @@ def build_offline(config) -> float:
 
 def build_online(config) -> float:
     return build_once(ONLINE_DIR, make_site(), run_id(config))
+
+
+def main() -> int:
+    """``make test`` runs this file first, beside the venv's install: both builds under its run id (the Makefile)."""
+    run = os.environ.get(EARLY_RUN, "").strip()
+    if not run:
+        print(f"{EARLY_RUN} is not set: the tests would not take these builds for their run's", file=sys.stderr)
+        return 2
+    for args, out in ((("OFFLINE=1",), OFFLINE_DIR), ((), ONLINE_DIR)):
+        name = " ".join(["make site", *args])
+        try:
+            seconds = build_once(out, make_site(*args), run)
+        except SiteBuildError as exc:  # the site's tests build it again and fail with this output
+            print(exc, flush=True)
+            return 1
+        print(f"{name} into {out.relative_to(REPO)}: {seconds:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

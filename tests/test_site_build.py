@@ -294,3 +294,31 @@ def test_the_rewrite_fails_loudly_when_a_page_is_not_as_voici_writes_it(build_si
     page.write_text(text)
     with pytest.raises(build_site.VoiciReuseError, match=page.relative_to(out).as_posix()):
         build_site.reuse_voici_output(out, OFFLINE, ONLINE, "test-site", "test-site-online")
+
+
+def test_make_tests_run_id_names_the_builds_it_made_first(monkeypatch, tmp_path):
+    """``make test`` builds the sites before pytest starts (Makefile, tests/site_builds.py as a script); its
+    workers take those builds only because they share its run id, and a plain pytest run keeps xdist's."""
+    class Config:
+        workerinput = {"testrunuid": "xdist-run"}
+
+    monkeypatch.delenv(site_builds.EARLY_RUN, raising=False)
+    assert site_builds.run_id(Config()) == "xdist-run"
+    monkeypatch.setenv(site_builds.EARLY_RUN, "make-test-run")
+    assert site_builds.run_id(Config()) == "make-test-run"
+    out, lock = tmp_path / "site", tmp_path / "builds.lock"
+    builds = []
+    site_builds.build_once(out, lambda where: (builds.append(where), where.mkdir()), "make-test-run", lock=lock)
+    site_builds.build_once(out, lambda where: builds.append(where), site_builds.run_id(Config()), lock=lock)
+    assert builds == [out]  # the worker found the early build
+
+
+def test_the_early_build_script_refuses_to_build_without_a_run_id(monkeypatch):
+    monkeypatch.delenv(site_builds.EARLY_RUN, raising=False)
+    assert site_builds.main() == 2
+
+
+def test_make_test_starts_the_site_builds_before_the_venv():
+    recipe = (site_builds.REPO / "Makefile").read_text(encoding="utf-8").split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert recipe.index("tests/site_builds.py") < recipe.index("hub-proxy") < recipe.index("pytest -n")
+    assert "export SAFARI_TEST_SITE_RUN=" in recipe and site_builds.EARLY_RUN == "SAFARI_TEST_SITE_RUN"
