@@ -8,6 +8,7 @@ live region to say a new sentence.
 """
 from __future__ import annotations
 
+import re
 import time
 
 from tests.browser.helpers import screenshot
@@ -56,6 +57,21 @@ def wait_said(page, lab: str, before: str, timeout: float = 30_000) -> str:
         "([sel, before]) => { const el = document.querySelector(sel); const t = el && el.textContent.trim();"
         " return t && t !== before; }", arg=[f"{lab} .safari-live", before], timeout=timeout, polling=50)
     return live_text(page, lab)
+
+
+REVEALED_JS = """([lab, key]) => ![...document.querySelectorAll(`${lab} .safari-table [data-key="${key}"]`)]
+    .some(el => (el.getAttribute('aria-label') || '').includes('face down'))"""
+
+
+def wait_table_shows_reveal(page, lab: str, said: str, timeout: float = 10_000) -> None:
+    """After "Place N: ..." is said: wait until the table no longer draws place N face down.
+
+    The sentence and the redrawn table come in two messages (on a busy machine seconds apart). A key or tap read
+    from the old drawing can land on the place just revealed: no new sentence then, and the test waits in vain.
+    """
+    m = re.match(r"Place (\d+):", said)
+    if m:
+        page.wait_for_function(REVEALED_JS, arg=[lab, f"place:{m.group(1)}"], timeout=timeout, polling=50)
 
 
 def settle(page, ms: int = 250) -> None:

@@ -32,7 +32,7 @@ import pytest
 
 from tests.browser.app_pages import app_page_for
 from tests.browser.keys import (assert_focus_kept, big_shot, button_named, focus, live_text,
-                                open_lab_by_keys, tab_to, wait_said)
+                                open_lab_by_keys, tab_to, wait_said, wait_table_shows_reveal)
 
 pytestmark = pytest.mark.browser
 
@@ -148,6 +148,7 @@ def test_challenge_to_the_decision_by_keys(app_page):
                 assert_focus_kept(page, lab, "an unsafe reveal")
                 break
             assert re.search(r"Safe: \d+ safe so far", said), said
+            wait_table_shows_reveal(page, lab, said)  # the table comes after the sentence, in its own message
             f = assert_focus_kept(page, lab, "a safe reveal")
             if by_place:
                 assert (f.get("key") or "").startswith("place:"), f"focus left the places after a safe reveal: {f}"

@@ -33,7 +33,7 @@ import pytest
 
 from tests.browser.conftest import QUIET_MOTION
 from tests.browser.helpers import screenshot
-from tests.browser.keys import live_text, wait_said
+from tests.browser.keys import live_text, wait_said, wait_table_shows_reveal
 from tests.browser.test_a11y_axe import APP_LABS, APP_ROOT, choose
 from tests.browser.test_app_voila import button
 
@@ -164,6 +164,8 @@ def test_challenge_to_the_decision_by_taps(tablet):
                 break
             tap_and_hear(page, button(page.locator(lab), "Next turn"), lab, timeout=60_000)
         tap_and_hear(page, page.locator(f"{lab} button.safari-challenge:not([disabled])"), lab)
+        # the places to tap come in the table's own message, on a busy machine after the sentence
+        page.locator(f"{lab} .safari-table .st-selectable[data-key^='place:']").first.wait_for(timeout=30_000)
         look(page, lab)
         for reveal in range(12):
             places = _place_labels(page, lab)
@@ -180,6 +182,7 @@ def test_challenge_to_the_decision_by_taps(tablet):
                 assert "challenge fails" in said, said
                 break
             assert re.search(r"Safe: \d+ safe so far", said), said
+            wait_table_shows_reveal(page, lab, said)  # the next tap reads the table drawn after this reveal
             if "You may Stop now" in said or "press Stop" in said:  # the stop-or-continue decision
                 page.locator(f"{lab} button.safari-stop:not([disabled])").wait_for()
                 decided = True
