@@ -2,7 +2,9 @@
 // says why and what). node make_snapshot.mjs <job.json>; job: {pyodideMjs, indexURL, lockFile, packages, imports,
 // loader, afterRestore, out,
 // prelude (optional: Python run first; tests/browser/test_site_snapshot.py makes Python hold a JS object with it),
-// filesOut (optional: where to write the packages' files as one bundle, see below)}
+// filesOut (optional: where to write the packages' files as one bundle, see below),
+// firstOut, firstTops, firstPackages (optional: the app page's bundle, only the files under these top folders of
+// site-packages, for these packages)}
 // Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files, bundle}); exits 1 with one line
 // naming what failed (an object Python holds that cannot be saved, an import that fails, ...).
 //
@@ -34,7 +36,8 @@ try {
 // the packages' files as the install left them (before any import: the browser's restore writes them where
 // loadPackage would have unpacked them, and Python runs nothing before)
 let bundle = null;
-if (job.filesOut) {
+let firstBundle = null;
+if (job.filesOut || job.firstOut) {
   const FS = pyodide.FS;
   const top = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   const dirs = [top];
@@ -55,22 +58,37 @@ if (job.filesOut) {
     }
   };
   walk(top);
-  const header = new TextEncoder().encode(JSON.stringify({ dirs, files: files.map(([p, d]) => [p, d.length]) }));
-  const size = 4 + header.length + files.reduce((n, [, d]) => n + d.length, 0);
-  const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, header.length, true);
-  out.set(header, 4);
-  let at = 4 + header.length;
-  for (const [, data] of files) {
-    out.set(data, at);
-    at += data.length;
-  }
-  writeFileSync(job.filesOut, out);
   // Pyodide's record of the loaded packages, by the lock's names (as its loadPackage sets it in the browser; the
   // start-up in node also lists some under their distributions' spellings, Pygments, safari_kit, ...)
   const lock = JSON.parse(readFileSync(job.lockFile, "utf8")).packages;
   const loaded = Object.fromEntries(Object.entries(pyodide.loadedPackages).filter(([name]) => name in lock));
-  bundle = { bytes: size, checksum: loader.checksum(out), count: files.length, loaded };
+  const write = (path, keep, names) => {
+    const kept = files.filter(([p]) => keep(p));
+    const header = new TextEncoder().encode(JSON.stringify({ dirs: dirs.filter(keep),
+                                                             files: kept.map(([p, d]) => [p, d.length]) }));
+    const size = 4 + header.length + kept.reduce((n, [, d]) => n + d.length, 0);
+    const out = new Uint8Array(size);
+    new DataView(out.buffer).setUint32(0, header.length, true);
+    out.set(header, 4);
+    let at = 4 + header.length;
+    for (const [, data] of kept) {
+      out.set(data, at);
+      at += data.length;
+    }
+    writeFileSync(path, out);
+    const mine = Object.fromEntries(Object.entries(loaded).filter(([name]) => !names || names.includes(name)));
+    return { bytes: size, checksum: loader.checksum(out), count: kept.length, loaded: mine };
+  };
+  if (job.filesOut) bundle = write(job.filesOut, () => true, null);
+  if (job.firstOut) {
+    // the app page's own bundle (session 13): only the files of its first packages (the kit and safari_site,
+    // job.firstTops: their wheels' top folders), written by its restore instead of Pyodide unpacking the wheels
+    const tops = new Set(job.firstTops);
+    const inFirst = (p) => p === top || tops.has(p.slice(top.length + 1).split("/")[0]);
+    firstBundle = write(job.firstOut, inFirst, job.firstPackages);
+    const missing = job.firstPackages.filter((name) => !(name in firstBundle.loaded));
+    if (missing.length) fail(`the app page's files bundle: ${missing.join(", ")} not loaded in node`);
+  }
 }
 
 if (job.prelude) pyodide.runPython(job.prelude);
@@ -146,4 +164,5 @@ try {
   fail(`${job.afterRestore} failed: ${e.message}`);
 }
 writeFileSync(job.out + ".json", JSON.stringify({ bytes: bytes.length, checksum: loader.checksum(bytes), buildId,
-                                                  files, bundle, seconds: (Date.now() - started) / 1000 }));
+                                                  files, bundle, firstBundle,
+                                                  seconds: (Date.now() - started) / 1000 }));

@@ -28,6 +28,10 @@ What it takes (Pyodide 0.29.0: the options are private, tied to the exact runtim
   (make_snapshot.mjs: the same files, byte for byte, and Pyodide's ``loadedPackages``), gzip-compressed; the
   browser inflates it (``DecompressionStream``) and writes the files with ``FS.writeFile``. Where that fails (no
   DecompressionStream, a damaged or missing bundle) the restore unpacks the wheels as before;
+* **the app page's first files in a bundle of their own** (session 13): ``files-app.bin.gz``, only the kit's and
+  safari_site's files (cut from the same walk of site-packages), written the same way instead of unpacking
+  their two wheels in Python at each visit (in node: Pyodide's ``loadPackage`` of the two 0.8 CPU-s, writing the
+  bundle 0.1); the app page's other packages still come later from their wheels;
 * **JS objects Python holds** (``pyodide_js``, ``loadPackagesFromImports``; micropip's ``install`` and
   ``loadBinaryFile`` of ``pyodide._api``): saved by their path on the Pyodide API, looked up on the new one at
   the restore; any other object stops the build, naming it;
@@ -58,6 +62,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from pathlib import Path
 
 from versioned_runtime import folder_digest
@@ -78,6 +83,8 @@ PYODIDE_OPTIONS = ("_loadSnapshot", "_snapshotDeserializer", "BUILD_ID")
 #: the snapshot's folder and file names; the lessons' packages' files (gzip-compressed: the browser inflates it
 #: itself, so every server sends it small, with or without gzip_static)
 FOLDER, FILE, BUNDLE = "static/snapshot", "kernel.bin", "files.bin.gz"
+#: the app page's own files bundle: only its first packages' files (the kit and safari_site), session 13
+APP_BUNDLE = "files-app.bin.gz"
 #: imported by the first lab built (tools: tests/browser/snapshot_restore_probe.mjs with sys.modules before/after)
 FIRST_LAB_IMPORTS = ["csv", "difflib", "encodings.utf_8_sig", "importlib.readers", "importlib.resources.readers",
                      "importlib.resources._adapters", "safari_kit.cards.load",
@@ -179,8 +186,9 @@ def _plugin(config: dict) -> dict:
     return config["litePluginSettings"][KERNEL_PLUGIN]
 
 
-def set_page_snapshot(page: Path, url: str, settings: dict) -> None:
-    """Name the snapshot in the app page's kernel settings (only that page restores it)."""
+def set_page_snapshot(page: Path, url: str, settings: dict, files_url: str | None = None) -> None:
+    """Name the snapshot (and ``files_url``, its bundle of the first packages' files) in the app page's kernel
+    settings (only that page restores it)."""
     html = page.read_text()
     m = CONFIG.search(html)
     if not m:
@@ -189,6 +197,8 @@ def set_page_snapshot(page: Path, url: str, settings: dict) -> None:
     options = _plugin(config)["loadPyodideOptions"]
     options["safariSnapshotURL"] = url  # a ...URL key: the kernel makes it absolute, as lockFileURL
     options["safariSnapshot"] = settings
+    if files_url:
+        options["safariFilesURL"] = files_url  # a ...URL key: the kernel makes it absolute
     page.write_text(html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):])
 
 
@@ -263,6 +273,9 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
                "afterRestore": str(AFTER_RESTORE), "out": str(target)}
         if lessons:
             job["filesOut"] = str(work / "files.bin")
+        first = [p for p in FIRST if p in app]
+        job.update(firstOut=str(work / "files-app.bin"), firstTops=wheel_tops(runtime, lock, first),
+                   firstPackages=first)
         info = run_node(job, work)
         folder = work / "folder"
         folder.mkdir()
@@ -270,6 +283,7 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
         gzip_copy(folder / FILE, folder / f"{FILE}.gz")
         if lessons:
             gzip_copy(work / "files.bin", folder / BUNDLE)
+        gzip_copy(work / "files-app.bin", folder / APP_BUNDLE)
         name = f"{FOLDER}-{folder_digest(folder)}"
         shutil.rmtree(out / name, ignore_errors=True)
         shutil.move(str(folder), out / name)
@@ -278,8 +292,8 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
     common = {"bytes": info["bytes"], "checksum": info["checksum"], "buildId": info["buildId"],
               "files": info["files"], "afterRestore": AFTER_RESTORE.read_text()}
     url = f"./{name}/{FILE}"  # relative to the site's root, as lockFileURL
-    set_page_snapshot(app_page, url, {**common, "first": [p for p in FIRST if p in app],
-                                      "later": [p for p in app if p not in FIRST]})
+    set_page_snapshot(app_page, url, {**common, **app_files(first, [p for p in app if p not in FIRST],
+                                                            info.get("firstBundle"))}, f"./{name}/{APP_BUNDLE}")
     pages = "the app page"
     if lessons:
         # every package's files with the restore, none later: jedi reads its typeshed at the first completion,
@@ -290,9 +304,10 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
         pages += " and the lessons"
     calls = patch_workers(out)
     gz = (out / name / f"{FILE}.gz").stat().st_size
-    files = ""
+    files = (f"; the app page's {info['firstBundle']['count']} first package files in {APP_BUNDLE} "
+             f"({(out / name / APP_BUNDLE).stat().st_size / 1e6:.1f} MB)")
     if lessons:
-        files = (f"; the lessons' {info['bundle']['count']} package files in {BUNDLE} "
+        files += (f"; the lessons' {info['bundle']['count']} package files in {BUNDLE} "
                  f"({(out / name / BUNDLE).stat().st_size / 1e6:.1f} MB)")
     return (f"kernel snapshot for {pages}: {name}/{FILE} {info['bytes'] / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip), "
             f"made in {info['seconds']:.1f} s; {calls} worker calls restore it{files}")
@@ -302,6 +317,27 @@ def gzip_copy(source: Path, target: Path) -> None:
     """A reproducible gzip copy (no time stamp in it: the folder is named by its content)."""
     with open(source, "rb") as src, gzip.GzipFile(target, "wb", 6, mtime=0) as dst:
         shutil.copyfileobj(src, dst, 1 << 20)
+
+
+def wheel_tops(runtime: Path, lock: dict, packages: list[str]) -> list[str]:
+    """The top folders (and top-level modules) of these packages' wheels in the site's runtime: what their install
+    writes into site-packages, so what the app page's bundle holds."""
+    tops: set[str] = set()
+    for name in packages:
+        with zipfile.ZipFile(runtime / lock["packages"][name]["file_name"]) as wheel:
+            tops.update(n.split("/", 1)[0] for n in wheel.namelist())
+    return sorted(tops)
+
+
+def app_files(first: list[str], later: list[str], bundle: dict | None) -> dict:
+    """How the app page's restore gets the files of its first packages (the kit, safari_site): from its own bundle,
+    written by the worker, not unpacked from the wheels in Python (session 13: in node 0.8 -> 0.1 CPU-s); the
+    wheels (``bundle["packages"]``) remain for a browser that cannot read it. The other packages come later from
+    their wheels, as before."""
+    if not bundle:
+        return {"first": first, "later": later}
+    return {"first": [], "later": later, "bundle": {"bytes": bundle["bytes"], "checksum": bundle["checksum"],
+                                                    "loaded": bundle["loaded"], "packages": first}}
 
 
 def lesson_files(lesson: list[str], bundle: dict | None) -> dict:

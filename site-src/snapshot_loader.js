@@ -20,7 +20,8 @@
    A lesson's settings also name `bundle` ({bytes, checksum, loaded, packages}) and `safariFilesURL`: every
    package's files in one gzip file (site-src/make_snapshot.mjs), fetched with the snapshot, inflated here and
    written with FS.writeFile in place of step 2's unpacking of the wheels (some 2 CPU-s of Python on every
-   visit); Pyodide's `loadedPackages` get the build's entries, as its loadPackage would have set them. Where the
+   visit); the app page's name a bundle of its first packages' files only (the kit, safari_site: session 13).
+   Pyodide's `loadedPackages` get the build's entries, as its loadPackage would have set them. Where the
    bundle cannot be used (no DecompressionStream, missing, damaged) the wheels are unpacked as before.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
    the learner sees the same page and the same sentence, only later. `self.safariSnapshot` tells what happened
@@ -89,7 +90,7 @@ function safariLoadPyodide(loadPyodide, options) {
     });
   }
 
-  /* the packages' files in one bundle (a lesson's): its bytes, inflated here (any server sends the .gz as it
+  /* the packages' files in one bundle (a lesson's, or the app page's first packages'): its bytes, inflated here (any server sends the .gz as it
      is; one that says Content-Encoding: gzip has the browser inflate it first) and checked */
   function fetchFiles() {
     return fetch(filesURL).then(function (response) {
@@ -180,7 +181,8 @@ function safariLoadPyodide(loadPyodide, options) {
                          function (e2) { return cold(String(e2 && e2.message || e2)); });
   });
 
-  /* a lesson's packages' files: from the bundle, else (no bundle for this page: nothing to do here) the wheels */
+  /* the bundle's packages' files (a lesson's, the app page's first): from the bundle, else the wheels; without a
+     bundle for this page, `first` came with the restore */
   function packageFiles(pyodide) {
     if (!settings.bundle) return Promise.resolve();
     if (!files) return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });

@@ -259,6 +259,39 @@ def test_a_lessons_restore_writes_its_packages_files_from_the_bundle(tmp_path):
     assert options["safariSnapshot"]["bundle"]["packages"] == ["micropip", "jedi", "pyodide_kernel"]
 
 
+def test_the_app_pages_restore_writes_its_first_packages_files_from_its_own_bundle(tmp_path):
+    """Session 13: the app page's settings name a bundle of its first packages' files (the kit, safari_site) and
+    load no wheel with the restore; its other packages still come later; the wheels' names stay as the fallback."""
+    made = {"bytes": 5_900_000, "checksum": "def", "count": 460,
+            "loaded": {"safari-kit": "default channel", "safari-site": "default channel"}}
+    settings = snapshot.app_files(["safari-kit", "safari-site"], ["ipython", "numpy"], made)
+    assert settings == {"first": [], "later": ["ipython", "numpy"],
+                        "bundle": {"bytes": 5_900_000, "checksum": "def", "loaded": made["loaded"],
+                                   "packages": ["safari-kit", "safari-site"]}}
+    assert snapshot.app_files(["safari-kit"], ["ipython"], None) == {"first": ["safari-kit"], "later": ["ipython"]}
+    page = tmp_path / "app.html"
+    page.write_text(PAGE.replace("{}", json.dumps(
+        {"litePluginSettings": {snapshot.KERNEL_PLUGIN: {"loadPyodideOptions": {"packages": ["safari-kit"]}}}})))
+    snapshot.set_page_snapshot(page, "./static/snapshot-0123456789ab/kernel.bin", settings,
+                               f"./static/snapshot-0123456789ab/{snapshot.APP_BUNDLE}")
+    got = json.loads(snapshot.CONFIG.search(page.read_text()).group(2))["litePluginSettings"][
+        snapshot.KERNEL_PLUGIN]["loadPyodideOptions"]
+    assert got["safariFilesURL"] == "./static/snapshot-0123456789ab/files-app.bin.gz"
+    # what the bundle holds: the top folders of the two wheels (their modules and their dist-info)
+    import zipfile
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    for name, files in (("kit.whl", ["safari_kit/__init__.py", "safari_kit/cards/x.py",
+                                     "safari_kit-0.1.0.dist-info/RECORD"]), ("site.whl", ["safari_site.py"])):
+        with zipfile.ZipFile(runtime / name, "w") as wheel:
+            for f in files:
+                wheel.writestr(f, "")
+    lock = {"packages": {"safari-kit": {"file_name": "kit.whl"}, "safari-site": {"file_name": "site.whl"}}}
+    assert snapshot.wheel_tops(runtime, lock, ["safari-kit", "safari-site"]) == [
+        "safari_kit", "safari_kit-0.1.0.dist-info", "safari_site.py"]
+
+
 def test_a_bundle_without_a_package_the_lessons_load_stops_the_build():
     with pytest.raises(snapshot.SnapshotFailed, match="lacks safari-kit"):
         snapshot.lesson_files(["jedi", "safari-kit"], {"bytes": 1, "checksum": "0", "count": 1,

@@ -275,6 +275,8 @@ def test_every_lab_opens_and_plays_from_the_restored_kernel(restored_visit):
     state = visit["state"]
     assert state is not None and state["restored"] is True and state["reason"] is None, state
     assert state["firstCell"] is True, state
+    # the kit's and safari_site's files written from the app page's own bundle, not unpacked from their wheels
+    assert isinstance(state["files"], int) and state["files"] > 400, state
     assert set(visit["labs"]) == {(e.game, e.title) for e in LABS}
     assert not visit["app_errors"], visit["app_errors"]
     assert not visit["outside_requests"], f"requests to other hosts: {visit['outside_requests']}"
@@ -462,6 +464,7 @@ def probe_job(root: Path, snapshot_file: str | None, page: str = "app", files_fi
     """A job for the probe: start the app page's kernel (``page="lesson"``: a lesson's) in node through
     site-src/snapshot_loader.js, then run ``code``. ``files_file``: the lessons' files bundle answered ("site":
     the site's own, None: 404)."""
+    from snapshot import APP_BUNDLE
     from versioned_runtime import runtime_folder
 
     runtime = runtime_folder(root)
@@ -471,8 +474,8 @@ def probe_job(root: Path, snapshot_file: str | None, page: str = "app", files_fi
     options["safariSnapshot"].update(settings)
     if "safariFilesURL" in options:
         options["safariFilesURL"] = "http://127.0.0.1:9/files.bin.gz"
-        if files_file == "site":
-            files_file = str(_snapshot_file(root).parent / "files.bin.gz")
+        if files_file == "site":  # the page's own bundle: the lessons' packages, or the app page's first ones
+            files_file = str(_snapshot_file(root).parent / ("files.bin.gz" if page == "lesson" else APP_BUNDLE))
     npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
     return {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
             "snapshotFile": snapshot_file or "", "filesFile": files_file or "",
