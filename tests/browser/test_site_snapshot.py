@@ -510,13 +510,16 @@ def test_in_node_two_restores_draw_different_numbers(offline_site, tmp_path, sit
     root = offline_site.root
     first, second, *control = run_probes(tmp_path, [probe_job(root, snap), probe_job(root, snap),
                                                     probe_job(root, snap, afterRestore=""),
-                                                    probe_job(root, snap, afterRestore="")])
+                                                    probe_job(root, snap, afterRestore="", files_file=None)])
     for run in (first, second):
         assert run["restored"] is True and run["later"] is True and run["probe"]["app"] is True, run
+        assert isinstance(run["files"], int) and run["files"] > 400, run  # the app page's own bundle
     assert first["probe"]["random"] != second["probe"]["random"]
     # the control: without the reseeding both restores draw the same number (what every visit would deal)
     same = [run["probe"]["random"] for run in control]
     assert same[0] == same[1]
+    # the second control's page found no bundle of its first files (404): it unpacked the kit's wheel and runs
+    assert "404" in control[1]["files"] and control[1]["restored"] is True and control[1]["probe"]["app"] is True
 
 
 def test_in_node_a_missing_or_foreign_snapshot_starts_cold(offline_site, tmp_path, site_src_path):
