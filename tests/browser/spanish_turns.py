@@ -48,8 +48,9 @@ APP = ".safari-app"
 ROOT = {"IdentificationLab": ".safari-identification-lab", "ChallengeLab": ".safari-challenge-lab",
         "FullGameLab": ".safari-fullgame-lab", "KnockoutLab": ".safari-knockout-lab",
         "SimulationLab": ".safari-simulation-lab", "RulesTutorial": ".safari-tutorial", "RulesPage": ".safari-rules"}
-#: a chance written the Spanish way (0,189) and the English way (0.189): one digit, a mark, two or more digits
-SPANISH_DECIMAL = re.compile(r"(?<![\d.,])\d,\d{2,}(?![\d,])")
+#: a chance written the Spanish way (0,189; an exact one short, 2/5 = 0,4) and the English way (0.189: one digit,
+#: a mark, two or more digits, so that a grouped whole number such as 10.000 is no decimal point)
+SPANISH_DECIMAL = re.compile(r"(?<![\d.,])\d,\d+(?![\d,])")
 ENGLISH_DECIMAL = re.compile(r"(?<![\d.,])\d\.\d{2,}(?![\d.])")
 
 

@@ -67,3 +67,9 @@ def test_chances_with_a_decimal_comma_only():
     assert spanish_numbers("14/74 ≈ 0.189", "the result")[0].startswith("the result: no chance written")
     mixed = spanish_numbers("0,189 and 0.189", "the table")
     assert len(mixed) == 1 and "decimal point ['0.189']" in mixed[0]
+    # a sure next reveal (1) beside exact chances in one decimal (2/5 = 0,4): failed a full run of session 13
+    with language("es"):
+        exact = count_first(Fraction(2, 5), (26, 65))
+    assert exact.endswith("0,4")
+    assert spanish_numbers(f"Probabilidad de que la siguiente sea segura: 1. Revelar 2 más: {exact}", "here") == []
+    assert spanish_numbers("2/5 = 0.4", "the result")[0].startswith("the result: no chance written")
