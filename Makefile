@@ -21,14 +21,26 @@ unexport PYTHONDONTWRITEBYTECODE
 
 venv: $(STAMP)
 
-# --no-compile: pip skips writing bytecode for every module it installs; Python writes it for the modules a program
-# imports, the first time (PYTHONDONTWRITEBYTECODE is unset above) (issue 28: the venv's install 47.7 -> 21.8 CPU-s and 68 -> 31 s on 2 cores; the
-# first JupyterLab start after it compiles what it imports, once)
+# INSTALLER=uv (the default): pip puts uv (Astral's installer, from PyPI) in the venv, and uv installs the kit and
+# everything else, pip's newest release among them. pip spent half of its 30 s on 2 cores resolving; uv resolves,
+# downloads and installs in about 8 (issue 28, session 14: a fresh venv 36-40 s and 35-38 CPU-s -> about 14 s;
+# `/usr/bin/time make -s venv` after `rm -rf .venv`). uv reads no pip.conf: a school whose PyPI mirror is set there
+# (not in UV_INDEX_URL) runs `make lab INSTALLER=pip`. Neither writes bytecode at install (pip: --no-compile; uv by
+# default): Python writes it for the modules a program imports, the first time (PYTHONDONTWRITEBYTECODE is unset
+# above; issue 28: pip's install 47.7 -> 21.8 CPU-s; the first JupyterLab start compiles what it imports, once).
+INSTALLER ?= uv
+UV_VERSION := uv>=0.9,<1
+# $(call install_into,<a venv's python>,<what to install>); a comma in what to install must come in a variable
+KIT_INSTALL := -e '.[lab,test]'
+define install_into
+	$(if $(filter pip,$(INSTALLER)),$(1) -m pip install --quiet --upgrade pip && \
+	$(1) -m pip install --quiet --no-compile $(2),$(1) -m pip install --quiet --no-compile '$(UV_VERSION)' && \
+	$(dir $(1))uv pip install --quiet --python $(1) pip $(2))
+endef
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "safari_kit needs Python 3.11 or newer; this is " + sys.version.split()[0] + ". Run make PYTHON=python3.12 (or any 3.11+).")'
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --no-compile -e '.[lab,test]'
+	$(call install_into,$(PY),$(KIT_INSTALL))
 	touch $(STAMP)
 
 # JupyterLab refuses to run as root unless told; CI machines and containers run as root.
@@ -72,8 +84,8 @@ lint: $(STAMP)
 # collecting at once each compiled and assertion-rewrote the same 350 test modules and the libraries they import
 # (22 CPU-s each; 6 once cached: issue 28). Its errors show again in the real run, so its output goes to a log.
 # The static site's two test builds start first, in the background, beside the venv's install (tests/site_builds.py
-# run as a script, under this run's id, SAFARI_TEST_SITE_RUN): pip's install keeps one core busy for half a
-# minute and the other waited, while the builds (about 65 CPU-s) used to run among the tests. The tests find them
+# run as a script, under this run's id, SAFARI_TEST_SITE_RUN): the venv's install keeps one core busy (pip's: half
+# a minute; uv's: about 10 s) and the other waited, while the builds (about 65 CPU-s) used to run among the tests. The tests find them
 # made, or wait on their lock; a build that failed here is made again by its test, which shows the output.
 # Without npm (a laptop) there is nothing to build early; TEST_EARLY_SITES=0 turns it off.
 TEST_WORKERS ?= 4
@@ -134,8 +146,7 @@ SITE_STAMP := $(SITE_VENV)/.installed
 # 1.5 CPU-s in each `voici build` (jsonschema#1392). jsonschema checks IRIs without it; the build validates none.
 $(SITE_STAMP): site-src/requirements.txt
 	$(PYTHON) -m venv $(SITE_VENV)
-	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(SITE_VENV)/bin/python -m pip install --quiet --no-compile -r site-src/requirements.txt
+	$(call install_into,$(SITE_VENV)/bin/python,-r site-src/requirements.txt)
 	$(SITE_VENV)/bin/python -m pip uninstall --quiet --yes rfc3987-syntax
 	touch $(SITE_STAMP)
 

@@ -3,17 +3,18 @@
 * ``test_every_lab_plays_in_a_venv_without_numpy_pandas_matplotlib``: a fresh
   virtual environment (``python -m venv``, no system site-packages) gets
   ipywidgets, anywidget and traitlets with their own dependencies, and the kit
-  with ``pip install --no-deps -e .``: no numpy, no pandas, no matplotlib.
+  with ``--no-deps -e .`` (uv installs, as the Makefile does; pip where uv is
+  not in the venv): no numpy, no pandas, no matplotlib.
   There ``tests/play_every_lab.py`` plays a whole game in every lab (the
   Identification, Challenge, Knockout and Full game labs, both rules
   tutorials, every lab of the app's chooser but the Simulation lab), computing
   every exact chance those labs show, and checks that the three are neither
   importable nor imported (the chooser's Simulation lab says in one sentence
-  that it needs numpy). pip runs as in ``tests/binder`` (the same pip
+  that it needs numpy). The installer runs as in ``tests/binder`` (its own
   configuration and cache, nothing of the development venv).
   The environment is kept in ``.test-venvs/`` (git-ignored), keyed by the
   Python, the repository's path and ``pyproject.toml``: the first run installs
-  (about half a minute with pip's cache), later runs only play.
+  (a few seconds with uv, about half a minute with pip), later runs only play.
 * ``test_importing_and_one_move_leave_numpy_pandas_matplotlib_unimported``:
   the same in this venv, in a subprocess: importing the kit and the labs, and
   playing one move in each game, imports none of them.
@@ -54,6 +55,21 @@ def _base_python() -> str:
     return getattr(sys, "_base_executable", None) or sys.executable
 
 
+def _uv() -> str | None:
+    """The development venv's uv (the Makefile installs with it), else None: pip installs, as before (issue 28,
+    session 14: the play path's venv in about 2 s instead of about 15, without pip in it)."""
+    uv = Path(sys.executable).parent / "uv"
+    return str(uv) if uv.is_file() else None
+
+
+def _installed(py: str, env: dict) -> set[str]:
+    """The names of the packages installed in the venv of ``py`` (uv's list, or pip's where uv is not here)."""
+    uv = _uv()
+    cmd = [uv, "pip", "list", "--python", py, "--format=json"] if uv else [py, "-m", "pip", "list", "--format=json"]
+    listed = _run(cmd, env=env, cwd=REPO, timeout=120, what="list the installed packages")
+    return {p["name"].lower() for p in json.loads(listed.stdout)}
+
+
 def _key() -> str:
     words = json.dumps([sys.version, str(REPO), (REPO / "pyproject.toml").read_text(encoding="utf-8"),
                         PLAY_PATH_PACKAGES])
@@ -75,13 +91,15 @@ def _stdlib_venv() -> Path:
     VENVS.mkdir(exist_ok=True)
     building = VENVS / f"building-{os.getpid()}"
     shutil.rmtree(building, ignore_errors=True)
-    subprocess.run([_base_python(), "-m", "venv", str(building)], check=True, timeout=300)
+    uv = _uv()
+    subprocess.run([_base_python(), "-m", "venv", *(["--without-pip"] if uv else []), str(building)], check=True,
+                   timeout=300)
     py = str(building / "bin" / "python")
     env = _clean_env(building)
-    _run([py, "-m", "pip", "install", "-q", "--no-compile", *PLAY_PATH_PACKAGES], env=env, cwd=REPO, timeout=900,
-         what="pip install " + " ".join(PLAY_PATH_PACKAGES))
-    _run([py, "-m", "pip", "install", "-q", "--no-compile", "--no-deps", "-e", "."], env=env, cwd=REPO, timeout=900,
-         what="pip install --no-deps -e .")
+    install = [uv, "pip", "install", "-q", "--python", py] if uv else [py, "-m", "pip", "install", "-q", "--no-compile"]
+    _run([*install, *PLAY_PATH_PACKAGES], env=env, cwd=REPO, timeout=900,
+         what="install " + " ".join(PLAY_PATH_PACKAGES))
+    _run([*install, "--no-deps", "-e", "."], env=env, cwd=REPO, timeout=900, what="install --no-deps -e .")
     (building / "READY").write_text("ok\n", encoding="utf-8")
     try:
         building.rename(venv)  # python -m ... works from the new path (only the bin/ scripts' shebangs do not)
@@ -95,8 +113,7 @@ def test_every_lab_plays_in_a_venv_without_numpy_pandas_matplotlib():
     venv = _stdlib_venv()
     py = str(venv / "bin" / "python")
     env = _clean_env(venv)
-    listed = _run([py, "-m", "pip", "list", "--format=json"], env=env, cwd=REPO, timeout=120, what="pip list")
-    names = {p["name"].lower() for p in json.loads(listed.stdout)}
+    names = _installed(py, env)
     assert {"safari-kit", "safari_kit"} & names and {"ipywidgets", "anywidget", "traitlets"} <= names, names
     assert not names & set(HEAVY), f"the play-path venv must not hold {sorted(names & set(HEAVY))}"
     for name in HEAVY:
