@@ -22,9 +22,9 @@ unexport PYTHONDONTWRITEBYTECODE
 venv: $(STAMP)
 
 # INSTALLER=uv (the default): pip puts uv (Astral's installer, from PyPI) in the venv, and uv installs the kit and
-# everything else, pip's newest release among them. pip spent half of its 30 s on 2 cores resolving; uv resolves,
-# downloads and installs in about 8 (issue 28, session 14: a fresh venv 36-40 s and 35-38 CPU-s -> about 14 s;
-# `/usr/bin/time make -s venv` after `rm -rf .venv`). uv reads no pip.conf: a school whose PyPI mirror is set there
+# everything else, pip's newest release among them. pip spent half of its time on 2 cores resolving (issue 28,
+# session 14: a fresh venv with pip 36-40 s and 35-38 CPU-s, with uv 14-27 s and 16-39 CPU-s, uv's system time
+# moving with the disk; `/usr/bin/time make -s venv` after `rm -rf .venv`, uv's cache empty). uv reads no pip.conf: a school whose PyPI mirror is set there
 # (not in UV_INDEX_URL) runs `make lab INSTALLER=pip`. Neither writes bytecode at install (pip: --no-compile; uv by
 # default): Python writes it for the modules a program imports, the first time (PYTHONDONTWRITEBYTECODE is unset
 # above; issue 28: pip's install 47.7 -> 21.8 CPU-s; the first JupyterLab start compiles what it imports, once).
