@@ -3,8 +3,9 @@
 The app's page comes from tests/browser/app_pages.py (``app_page_for``); ``open_lab_by_keys`` chooses a lab by
 keys; ``tab_to`` presses Tab until the focus is on the wanted control; ``focus`` describes the focused
 element (its text, ``data-key``, accessible name, whether it shows a ring); ``assert_focus_kept`` checks that an
-action left the focus in its lab, on an enabled control, with a visible ring; ``wait_said`` waits for the lab's
-live region to say a new sentence.
+action left the focus in its lab, on an enabled control, with a visible ring; ``wait_focus`` waits until the lab
+has moved the focus where it should, then checks the same; ``wait_said`` waits for the lab's live region to say a
+new sentence.
 """
 from __future__ import annotations
 
@@ -89,6 +90,21 @@ def assert_focus_kept(page, lab: str, what: str) -> dict:
     assert not f.get("disabled"), f"focus left on a disabled control after {what}: {f}"
     assert lab.lstrip(".") in f["lab"], f"focus left the lab after {what}: {f}"
     assert f["ring"], f"no visible focus ring after {what}: {f}"
+    return f
+
+
+def wait_focus(page, lab: str, want, what: str, seconds: float = 10) -> dict:
+    """After an action: wait until the focused control satisfies ``want(focus) -> bool``, then check it as
+    :func:`assert_focus_kept` does; the focus info. The sentence comes first; the message that disables the control
+    pressed (so the lab moves focus on) can come seconds later on a busy machine (issue 28: focus still on the
+    enabled Stop button when the sentence was read)."""
+    deadline = time.monotonic() + seconds
+    f = focus(page)
+    while not (not f["body"] and want(f)) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        f = focus(page)
+    f = assert_focus_kept(page, lab, what)
+    assert want(f), f"after {what} focus is not where it should be after {seconds:.0f} s: {f}"
     return f
 
 
