@@ -32,6 +32,7 @@ Each test opens its lab from the chooser, whatever the page shows (the keyboard 
 from __future__ import annotations
 
 import re
+import time
 
 from tests.browser.helpers import screenshot
 from tests.browser.keys import button_named, focus, live_text, open_lab_by_keys, tab_to, wait_said
@@ -90,8 +91,11 @@ def test_identification_names_and_sentence(app_page):
     before = live_text(page, lab)
     page.keyboard.press("Enter")
     wait_said(page, lab, before)
-    assert re.search(rf'button "Place {place}, face down[^"]*" \[pressed\]', area.aria_snapshot()), \
-        area.aria_snapshot()
+    pressed = rf'button "Place {place}, face down[^"]*" \[pressed\]'
+    deadline = time.monotonic() + 10  # the table drawn pressed comes in a message after the sentence
+    while not re.search(pressed, area.aria_snapshot()) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert re.search(pressed, area.aria_snapshot()), area.aria_snapshot()
     tab_to(page, button_named("Reveal"))
     before = live_text(page, lab)
     page.keyboard.press("Enter")
