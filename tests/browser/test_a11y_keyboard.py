@@ -26,7 +26,6 @@ kernel of their own).
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -113,14 +112,9 @@ def test_challenge_to_the_decision_by_keys(app_page):
             assert_focus_kept(page, lab, "Next turn")
         tab_to(page, lambda f: f.get("tag") == "BUTTON" and f.get("text") == "Challenge" and not f["disabled"])
         press_and_hear()
-        f = assert_focus_kept(page, lab, "Challenge")
         # the sentence and the table with its places come in separate messages: the lab moves focus to a place
         # when the table is drawn (safari_kit/widgets/live.py's focus_to), on a busy machine after the sentence
-        deadline = time.monotonic() + 10
-        while not (f.get("key") or "").startswith("place:") and time.monotonic() < deadline:
-            page.wait_for_timeout(100)
-            f = focus(page)
-        assert (f.get("key") or "").startswith("place:"), f"after Challenge focus should be on a place: {f}"
+        wait_focus(page, lab, lambda f: (f.get("key") or "").startswith("place:"), "Challenge")
         for reveal in range(12):
             f = focus(page)
             by_place = (f.get("key") or "").startswith("place:")
