@@ -211,6 +211,9 @@ def watched_page(browser):
     page.set_default_timeout(60_000)
     page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
     page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    # the kernel's worker too: its loader's lines and its errors (what a start that never ends said, issue 31)
+    page.on("worker", lambda worker: worker.on("console", lambda m: seen["console"].append(f"worker: {m.text}")
+                                               if "safari_kit" in m.text or m.type == "error" else None))
     return context, page, seen
 
 
@@ -253,6 +256,8 @@ def app_visit(browser, url: str, play: bool) -> dict:
         seen["seconds"] = time.perf_counter() - t0
     except Exception:
         print(f"\nscreenshot: {screenshot(page, 'snapshot-visit-failure')}")
+        print(f"the loader's state: {snapshot_state(page)}\npage errors: {seen['errors']}\nconsole, page and worker:",
+              *seen["console"], sep="\n  ")
         raise
     finally:
         context.close()
