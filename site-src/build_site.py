@@ -90,6 +90,20 @@ START_UP_PATCH = ('"import pyodide_kernel\\ntry:\\n    import safari_site\\n    
 SW_UNSUPPORTED = 'else console.warn("ServiceWorkers not supported in this browser")}'
 SW_PATCH = ('else console.warn("ServiceWorkers not supported in this browser"),'
             'this._ready.resolve(void 0)}')
+#: JupyterLite's service-worker manager (0.7.6) writes the version that registered its worker into localStorage
+#: (``<worker's address>-version``) only when a page the worker already controls starts. A first visit registers
+#: the worker (no page is controlled yet), so the key is first missing on the learner's second visit, which takes
+#: the worker for an old site's: it unregisters every worker (2 s of waiting at full speed), then registers and
+#: installs a new one. Every learner's second visit of the app page took 4.1-4.6 s instead of 2.1-2.6 (the third
+#: and later ones were not hit: tools/measure_site.py's "second visit" was). The patch writes the key as the
+#: worker registers, so only a site built with another JupyterLite version finds a stale worker to replace.
+SW_REGISTERED = re.compile(r'(\w+)=await (\w+)\.register\((\w+)\),(?=console\.info\("JupyterLite ServiceWorker was '
+                           r'succ?essfully registered"\))')
+SW_VERSION = re.compile(r'const (\w+)=`\$\{\w+\}-version`,(\w+)=localStorage\.getItem\(\1\);'
+                        r'if\(\2&&\2!==(\w+)\|\|!\2\)\{console\.info\("New version, unregistering')
+#: the registration and the key written after it (``\3``: the worker's address; VERSION: the manager's variable)
+SW_REGISTERED_PATCH = (r'\1=await \2.register(\3),'
+                       r'(()=>{try{localStorage.setItem(`${\3}-version`,VERSION)}catch(e){}})(),')
 #: JupyterLite's heartbeat (0.7.6; upstream jupyterlite#2025, open) fetches ``/api/service-worker-heartbeat`` at the
 #: origin's root and its service worker answers only that root path. On a site under a sub-path (a school's
 #: ``/safari/``, a GitHub Pages project) the ping leaves the service worker's scope: the school's server gets a
@@ -677,6 +691,29 @@ def patch_service_worker(out: Path) -> None:
     log(f"service worker: `ready` settles without one in {patched} bundles")
 
 
+def patch_service_worker_version(out: Path) -> None:
+    """Keep the version that registered the service worker from the first visit on (see SW_REGISTERED)."""
+    patched = 0
+    for js in out.rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        if "JupyterLite ServiceWorker was" not in text:
+            continue
+        version = SW_VERSION.search(text)
+        if not version:
+            sys.exit(f"{js}: the service-worker manager's version check was not found (jupyterlite-core changed?): "
+                     "check whether it now keeps the version when it registers, then update build_site.py")
+        new, n = SW_REGISTERED.subn(SW_REGISTERED_PATCH.replace("VERSION", version.group(3)), text)
+        if n != 1:
+            sys.exit(f"{js}: the service worker's registration was found {n} times, not once (jupyterlite-core "
+                     "changed?): update SW_REGISTERED in build_site.py")
+        js.write_text(new, errors="surrogateescape")
+        patched += 1
+    if not patched:
+        sys.exit("the service-worker manager's registration was not found (jupyterlite-core changed?): check whether "
+                 "a second visit still unregisters the worker, then update or drop patch_service_worker_version")
+    log(f"service worker: its version kept from the first visit in {patched} bundles")
+
+
 def patch_heartbeat(out: Path) -> None:
     """Keep the service worker's heartbeat inside the site's own path (see HEARTBEAT_FETCH)."""
     pings = answers = 0
@@ -925,6 +962,7 @@ def main(argv=None) -> int:
     log(f"{link_favicon(out)} pages link the site's favicon.ico (none asks the server's root for one)")
     shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
     patch_service_worker(out)
+    patch_service_worker_version(out)
     patch_heartbeat(out)
     patch_open_path(out)
     patch_anywidget_timeout(out)

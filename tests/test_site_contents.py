@@ -161,6 +161,40 @@ def test_the_service_worker_patch_settles_ready_and_fails_the_build_when_its_cod
         build_site.patch_service_worker(tmp_path)      # already patched: nothing left to patch
 
 
+def test_the_service_worker_keeps_its_version_from_the_first_visit_and_a_changed_bundle_stops_the_build(
+        build_site, tmp_path):
+    """JupyterLite's manager (0.7.6, minified; Voici's copy says "sucessfully", JupyterLite's "successfully") wrote
+    the worker's version only on a visit the worker already controlled, so the second visit unregistered it. The
+    patch writes the version, the manager's own variable, under the key its check reads, as the worker registers."""
+    def manager(version: str, done: str) -> str:
+        return ('async _initialize(e){const{serviceWorker:t}=navigator;let s=null;if(t){if(!s&&t)try{console.info('
+                '"Registering new JupyterLite ServiceWorker",e),s=await t.register(e),console.info("JupyterLite '
+                f'ServiceWorker was {done} registered")}}catch(e){{}}}}}}async _unregisterOldServiceWorkers(e){{const '
+                f't=`${{e}}-version`,s=localStorage.getItem(t);if(s&&s!=={version}||!s){{console.info("New version, '
+                f'unregistering existing service workers.")}}localStorage.setItem(t,{version})}}')
+
+    (tmp_path / "voici").mkdir()
+    (tmp_path / "build").mkdir()
+    (tmp_path / "voici" / "1650.js").write_text(manager("P", "sucessfully"))
+    (tmp_path / "build" / "5443.js").write_text(manager("L", "successfully"))
+    (tmp_path / "build" / "other.js").write_text("console.info('nothing of the manager here')")
+    build_site.patch_service_worker_version(tmp_path)
+    for path, version in (("voici/1650.js", "P"), ("build/5443.js", "L")):
+        text = (tmp_path / path).read_text()
+        assert ("s=await t.register(e),(()=>{try{localStorage.setItem(`${e}-version`," + version + ")}catch(e){}})(),"
+                'console.info("JupyterLite ServiceWorker was') in text, text
+    assert (tmp_path / "build" / "other.js").read_text() == "console.info('nothing of the manager here')"
+    with pytest.raises(SystemExit, match="registration was found 0 times"):
+        build_site.patch_service_worker_version(tmp_path)      # already patched: nothing left to patch
+    (tmp_path / "voici" / "1650.js").write_text(manager("P", "sucessfully").replace("-version", "-v"))
+    with pytest.raises(SystemExit, match="version check was not found"):
+        build_site.patch_service_worker_version(tmp_path)      # the check changed: the patch might write a wrong key
+    for js in tmp_path.rglob("*.js"):
+        js.unlink()
+    with pytest.raises(SystemExit, match="registration was not found"):
+        build_site.patch_service_worker_version(tmp_path)
+
+
 def test_a_path_in_the_address_opens_after_the_layout_is_back_and_a_changed_bundle_stops_the_build(build_site,
                                                                                                  tmp_path):
     """JupyterLite's router (0.7.6, minified): ``?path=`` waited for ``started``; the restored layout then took the
