@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import http.cookiejar
 import json
 import os
@@ -70,6 +71,56 @@ def as_from_a_terminal() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
+#: free ports tried in turn: between ``free_port()`` and the server's bind, a kernel of another test (pytest-xdist
+#: worker) may bind the same port for one of its ZMQ sockets (a fresh clone's run: the poll below read ZMQ's
+#: greeting, "BadStatusLine", while the server, which does not move to another port, was stopping on it)
+PORT_ATTEMPTS = 3
+
+
+def _start(home: Path, nb: Path, options: tuple, env: dict, attempt: int):
+    """Start ``safari-kit class`` on a free port and wait until it serves: (proc, ClassServer), or (proc, None)
+    when another process had the port (the server stopped saying so, or something else answered there)."""
+    port = free_port()
+    log = home / f"server-{attempt}.log"
+    cmd = [sys.executable, "-m", "safari_kit", "class", str(nb), "--ip", "127.0.0.1", "--port", str(port), *options]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=home, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=as_from_a_terminal)
+    server = ClassServer(f"http://127.0.0.1:{port}/", proc, log)
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while True:
+        if proc.poll() is not None:
+            if "in use" in server.log_text().lower():
+                return proc, None
+            raise RuntimeError(f"safari-kit class exited with rc={proc.returncode}:\n{server.log_text()}")
+        try:  # a static file: answers without starting a kernel
+            with urllib.request.urlopen(f"{server.url}voila/static/voila.js", timeout=2):
+                return proc, server
+        except urllib.error.HTTPError:
+            return proc, server
+        except http.client.HTTPException:  # not HTTP: another program has the port (a kernel's ZMQ socket)
+            _end(proc)
+            return proc, None
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            _end(proc)
+            raise TimeoutError(f"safari-kit class not ready after {STARTUP_TIMEOUT} s:\n{server.log_text()}")
+        time.sleep(0.2)
+
+
+def _end(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
 @contextlib.contextmanager
 def class_server(*options: str, notebook: dict | None = None, app: bool = False):
     """``safari-kit class`` on 127.0.0.1 with ``options``, serving the tiny notebook (or ``notebook``).
@@ -87,44 +138,24 @@ def class_server(*options: str, notebook: dict | None = None, app: bool = False)
     else:
         nb = home / "app.ipynb"
         nb.write_text(json.dumps(notebook or TINY_NOTEBOOK))
-    port = free_port()
-    log = home / "server.log"
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONPATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1")
     if "--ready-labs" not in options:
         options = (*options, "--ready-labs", "0")
-    cmd = [sys.executable, "-m", "safari_kit", "class", str(nb), "--ip", "127.0.0.1", "--port", str(port), *options]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=home, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=as_from_a_terminal)
-    server = ClassServer(f"http://127.0.0.1:{port}/", proc, log)
+    proc = None
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"safari-kit class exited with rc={proc.returncode}:\n{server.log_text()}")
-            try:  # a static file: answers without starting a kernel
-                with urllib.request.urlopen(f"{server.url}voila/static/voila.js", timeout=2):
-                    break
-            except urllib.error.HTTPError:
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            proc, server = _start(home, nb, options, env, attempt)
+            if server is not None:
                 break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"safari-kit class not ready after {STARTUP_TIMEOUT} s:\n{server.log_text()}")
-            time.sleep(0.2)
+            if attempt == PORT_ATTEMPTS:
+                raise RuntimeError(f"safari-kit class found its port taken {PORT_ATTEMPTS} times:\n"
+                                   f"{(home / f'server-{attempt}.log').read_text(errors='replace')}")
         yield server
     finally:
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
+        if proc is not None:
+            _end(proc)
         shutil.rmtree(home, ignore_errors=True)
 
 
