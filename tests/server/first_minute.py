@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import os
 import random
 import shutil
@@ -33,6 +34,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.server.class_learners import RawLearner
+from tests.server.class_server import PORT_ATTEMPTS, _end
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 90
@@ -78,6 +80,31 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _serving(server: AppServer) -> bool:
+    """Wait until ``server`` serves (True), or says that another process has its port, or something that is not
+    HTTP answers there (False: the process is ended). Raises when it stops for another reason or never serves."""
+    proc = server.proc
+    while True:
+        if proc.poll() is not None:
+            if "in use" in server.log_text().lower():
+                return False
+            raise RuntimeError(f"safari-kit class exited with rc={proc.returncode}:\n{server.log_text()}")
+        try:  # a static file: answers without taking a lab
+            with urllib.request.urlopen(f"{server.url}voila/static/voila.js", timeout=5):
+                return True
+        except urllib.error.HTTPError:
+            return True
+        except http.client.HTTPException:  # not HTTP: a kernel's ZMQ socket has the port
+            _end(proc)
+            return False
+        except OSError:
+            pass
+        if time.monotonic() - server.started > STARTUP_TIMEOUT:
+            _end(proc)
+            raise TimeoutError(f"safari-kit class not listening after {STARTUP_TIMEOUT} s:\n{server.log_text()}")
+        time.sleep(0.2)
+
+
 @contextlib.contextmanager
 def app_server(*options: str, repo: Path = REPO):
     """``safari-kit class notebooks/app.ipynb`` with ``options``: yields once it listens.
@@ -88,35 +115,30 @@ def app_server(*options: str, repo: Path = REPO):
     (home / "notebooks").mkdir()
     shutil.copy(REPO / "notebooks" / "app.ipynb", home / "notebooks" / "app.ipynb")
     shutil.copytree(REPO / "data", home / "data")
-    port, log = _free_port(), home / "server.log"
     env = {k: v for k, v in os.environ.items() if k not in {"JUPYTER_PATH", "JUPYTER_CONFIG_PATH"}}
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "jdata"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"), PYTHONNOUSERSITE="1",
                PYTHONPATH=str(repo))
-    cmd = [sys.executable, "-m", "safari_kit", "class", str(home / "notebooks" / "app.ipynb"), "--ip", "127.0.0.1",
-           "--port", str(port), *options]
-    started = time.monotonic()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=home, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    server = AppServer(f"http://127.0.0.1:{port}/", proc, log, started)
+    proc = None
     try:
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"safari-kit class exited with rc={proc.returncode}:\n{server.log_text()}")
-            try:  # a static file: answers without taking a lab
-                with urllib.request.urlopen(f"{server.url}voila/static/voila.js", timeout=5):
-                    break
-            except urllib.error.HTTPError:
+        # a free port may be taken before the server binds it (another test's kernel): tried again on a new one
+        # (tests/server/class_server.py's PORT_ATTEMPTS); ``started`` is the attempt that serves
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            port, log = _free_port(), home / f"server-{attempt}.log"
+            cmd = [sys.executable, "-m", "safari_kit", "class", str(home / "notebooks" / "app.ipynb"), "--ip",
+                   "127.0.0.1", "--port", str(port), *options]
+            started = time.monotonic()
+            with open(log, "wb") as out:
+                proc = subprocess.Popen(cmd, cwd=home, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, start_new_session=True)
+            server = AppServer(f"http://127.0.0.1:{port}/", proc, log, started)
+            if _serving(server):
                 break
-            except OSError:
-                pass
-            if time.monotonic() - started > STARTUP_TIMEOUT:
-                raise TimeoutError(f"safari-kit class not listening after {STARTUP_TIMEOUT} s:\n{server.log_text()}")
-            time.sleep(0.2)
+        else:
+            raise RuntimeError(f"safari-kit class found its port taken {PORT_ATTEMPTS} times:\n{server.log_text()}")
         yield server
     finally:
-        if proc.poll() is None:
+        if proc is not None and proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)
             try:
