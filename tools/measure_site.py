@@ -44,6 +44,10 @@ before and after each run: the machine is shared.
 
 ``--app-only`` measures item 1 only. Other hosts: every request the browser context makes to another host is
 listed (there should be none offline). tools/profile_site_kernel.py says where the start-up's time goes.
+
+After each app-page visit it also says how many KB of compiled WebAssembly Chrome kept in the profile (its
+``Code Cache/wasm``): a next visit that finds none compiles Python's runtime again, about 1 CPU-s more (at a
+quarter core, 2 first visits in 5 kept none: issue 31, session 15).
 """
 from __future__ import annotations
 
@@ -307,6 +311,14 @@ def landing_to_lesson(page, url: str, counter: Counter, read: float, cpu_seconds
             "requests": counter.requests, "statuses": counter.statuses(), "log": list(counter.log)}
 
 
+def compiled_runtime_kb(profile: str) -> int:
+    """KB in the profile's WebAssembly code cache: Chrome's compiled copy of Python's runtime, which a next visit
+    loads instead of compiling again (0: it kept none; at a quarter core 2 first visits in 5 kept none, issue 31,
+    session 15, and the next visit took about 1 CPU-s more)."""
+    folder = Path(profile) / "Default" / "Code Cache" / "wasm"
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) // 1024 if folder.is_dir() else 0
+
+
 def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None,
                landing: float | None = None, think: float = THINK, to: str = "app") -> list[dict]:
     """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
@@ -331,6 +343,7 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
                 _what_the_page_showed(page)
                 raise
             page.close()
+            visits[-1]["wasm_cache_kb"] = compiled_runtime_kb(profile)
         if landing is not None:
             page = context.new_page()
             page.set_default_timeout(600_000)
@@ -472,8 +485,11 @@ def visit_rows(visits: list[dict], where: str) -> str:
                + (f", first paint {probe['fcp'] / 1000:.1f} s" if probe.get("fcp") else "")) if probe else ""
         chooser = (f"chooser at {v['chooser_seconds']:.1f} s, start-up sentence at {shown}"
                    if v.get("chooser_seconds") is not None else "the seconds: from the click to the kernel's idle")
+        kept = (f"; Chrome's compiled runtime after it: {v['wasm_cache_kb']} KB"
+                + (" (none kept: the next visit compiles it again)" if not v["wasm_cache_kb"] else "")
+                if "wasm_cache_kb" in v else "")
         lines.append(f"  {where:>18s}, {name}: {v['seconds']:5.1f} s to playable{cpu}, {v['bytes'] / 1e6:5.1f} MB in "
-                     f"{v['requests']:3d} requests {v['statuses']} ({chooser}{nav}{steps})")
+                     f"{v['requests']:3d} requests {v['statuses']} ({chooser}{nav}{steps}{kept})")
     return "\n".join(lines)
 
 
