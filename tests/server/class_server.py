@@ -109,12 +109,13 @@ def _start(home: Path, nb: Path, options: tuple, env: dict, attempt: int):
         time.sleep(0.2)
 
 
-def _end(proc: subprocess.Popen) -> None:
+def _end(proc: subprocess.Popen, seconds: float = 15) -> None:
+    """A server's end: SIGTERM to its process group, ``seconds`` to stop, then SIGKILL."""
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(timeout=15)
+            proc.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)

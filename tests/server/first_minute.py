@@ -24,7 +24,6 @@ import http.client
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -138,15 +137,8 @@ def app_server(*options: str, repo: Path = REPO):
             raise RuntimeError(f"safari-kit class found its port taken {PORT_ATTEMPTS} times:\n{server.log_text()}")
         yield server
     finally:
-        if proc is not None and proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
+        if proc is not None:
+            _end(proc, seconds=20)
         shutil.rmtree(home, ignore_errors=True)
 
 
