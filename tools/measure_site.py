@@ -48,6 +48,10 @@ listed (there should be none offline). tools/profile_site_kernel.py says where t
 After each app-page visit it also says how many KB of compiled WebAssembly Chrome kept in the profile (its
 ``Code Cache/wasm``): a next visit that finds none compiles Python's runtime again, about 1 CPU-s more (at a
 quarter core, 2 first visits in 5 kept none: issue 31, session 15).
+
+Before the runs it times tools/machine_speed.py's reference loops and prints them with the figures: the machine
+is a new virtual machine at each session, and the same page took 3.7 CPU-s on one and 5.0 on another (session
+16), so figures of two sessions compare only beside their machines' references.
 """
 from __future__ import annotations
 
@@ -71,6 +75,7 @@ sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "site-src"))
 
 import bench_click_latency as bench  # noqa: E402
+import machine_speed  # noqa: E402
 from cpu_cap import capped_chromium  # noqa: E402
 from tests.browser.helpers import click_latency_ms, latency_summary, write_notebook  # noqa: E402
 from tests.browser.site_fixtures import APP, FRIENDLY, KERNEL_IDLE, LESSON  # noqa: E402
@@ -627,6 +632,7 @@ def main(argv=None) -> int:
     if capped_name:
         runs[capped_name] = []
     loads = [machine_load()]
+    speed = machine_speed.reference()  # before the runs, the machine idle: a faster core makes faster figures
     server, url = serve(site, counter, plain=args.plain_http_server)
     lesson = None
     try:
@@ -670,8 +676,10 @@ def main(argv=None) -> int:
     for where, name, figure, value in summary(runs):
         print(f"  {where:>18s}, {name:>20s}: {figure:32s} {value}")
     print("\nThe machine while measuring (before, after each run):\n  " + "\n  ".join(loads))
+    print(f"  {speed}")
     if args.markdown:
         print("\n" + markdown(runs, args.runs))
+        print(f"The machine: {speed}.")
     if lesson is None:
         print(f"\nrequests to other hosts: {len(outside)}" + (f": {sorted(set(outside))[:10]}" if outside else ""))
         return 0
