@@ -97,24 +97,7 @@ def record(site: Path, quota: float | None, chromium: str, lesson: bool = False)
                   f"{first['cpu_seconds'] or 0:.1f} CPU-s", flush=True)
             page = context.new_page()
             page.set_default_timeout(600_000)
-            cdp = context.new_cdp_session(page)
-            chunks: list[str] = []
-            done: dict = {}
-            cdp.on("Tracing.tracingComplete", lambda ev: done.update(ev))
-            cdp.send("Tracing.start", {"transferMode": "ReturnAsStream",
-                                       "traceConfig": {"includedCategories": CATEGORIES,
-                                                       "recordMode": "recordContinuously"}})
-            second = visit(page, url, counter, cpu_seconds, 0)
-            cdp.send("Tracing.end")
-            deadline = time.time() + 300
-            while "stream" not in done and time.time() < deadline:
-                page.wait_for_timeout(200)
-            while True:
-                part = cdp.send("IO.read", {"handle": done["stream"], "size": 4 << 20})
-                chunks.append(part["data"])
-                if part.get("eof"):
-                    break
-            cdp.send("IO.close", {"handle": done["stream"]})
+            second, events = traced(context, page, CATEGORIES, lambda: visit(page, url, counter, cpu_seconds, 0))
             context.close()
             print(f"second visit (recorded): {second['seconds']:.1f} s to {what} "
                   f"({second['chooser_seconds']:.1f} s to the chooser), {second['cpu_seconds'] or 0:.1f} CPU-s",
@@ -123,9 +106,31 @@ def record(site: Path, quota: float | None, chromium: str, lesson: bool = False)
         cap.__exit__(None, None, None)
         server.shutdown()
         shutil.rmtree(profile, ignore_errors=True)
-    text = "".join(chunks)
-    data = json.loads(text)
-    return data["traceEvents"] if isinstance(data, dict) else data
+    return events
+
+
+def traced(context, page, categories: list[str], action):
+    """``action()`` while Chromium records a trace of ``categories`` (every thread of the browser, the kernel's
+    web worker too): returns what ``action`` returned and the trace's events."""
+    cdp = context.new_cdp_session(page)
+    done: dict = {}
+    cdp.on("Tracing.tracingComplete", lambda ev: done.update(ev))
+    cdp.send("Tracing.start", {"transferMode": "ReturnAsStream",
+                               "traceConfig": {"includedCategories": categories, "recordMode": "recordContinuously"}})
+    result = action()
+    cdp.send("Tracing.end")
+    deadline = time.time() + 300
+    while "stream" not in done and time.time() < deadline:
+        page.wait_for_timeout(200)
+    chunks: list[str] = []
+    while True:
+        part = cdp.send("IO.read", {"handle": done["stream"], "size": 4 << 20})
+        chunks.append(part["data"])
+        if part.get("eof"):
+            break
+    cdp.send("IO.close", {"handle": done["stream"]})
+    data = json.loads("".join(chunks))
+    return result, (data["traceEvents"] if isinstance(data, dict) else data)
 
 
 def thread_names(events: list[dict]) -> dict[tuple, str]:

@@ -13,11 +13,9 @@ the optimiser was still compiling (V8's 1 MB "hard threshold"), never by its 2-s
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,6 +23,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import measure_site  # noqa: E402
 from cpu_cap import capped_chromium  # noqa: E402
+from profile_site_page import traced  # noqa: E402
 
 CATEGORIES = ["disabled-by-default-devtools.timeline", "v8.wasm", "disabled-by-default-v8.wasm.detailed"]
 #: the trace events that say V8 had a module to write down, and that Blink wrote it
@@ -46,32 +45,20 @@ def traced_first_visit(url: str, counter, quota: float, linger: float, chromium:
             context.add_init_script(measure_site.PAGE_PROBE)
             page = context.new_page()
             page.set_default_timeout(600_000)
-            cdp = context.new_cdp_session(page)
-            done: dict = {}
-            cdp.on("Tracing.tracingComplete", lambda ev: done.update(ev))
-            cdp.send("Tracing.start", {"transferMode": "ReturnAsStream",
-                                       "traceConfig": {"includedCategories": CATEGORIES,
-                                                       "recordMode": "recordContinuously"}})
-            visit = measure_site.app_to_playable(page, url, counter, cpu_seconds, 0)
-            page.wait_for_timeout(linger * 1000)
-            cdp.send("Tracing.end")
-            deadline = time.time() + 300
-            while "stream" not in done and time.time() < deadline:
-                page.wait_for_timeout(200)
-            chunks = []
-            while True:
-                part = cdp.send("IO.read", {"handle": done["stream"], "size": 4 << 20})
-                chunks.append(part["data"])
-                if part.get("eof"):
-                    break
+
+            def visit_and_linger() -> dict:
+                visit = measure_site.app_to_playable(page, url, counter, cpu_seconds, 0)
+                page.wait_for_timeout(linger * 1000)
+                return visit
+
+            visit, events = traced(context, page, CATEGORIES, visit_and_linger)
             page.close()
             context.close()
         kept = measure_site.compiled_runtime_kb(profile)
     finally:
         cap.__exit__(None, None, None)
         shutil.rmtree(profile, ignore_errors=True)
-    data = json.loads("".join(chunks))
-    return visit, (data["traceEvents"] if isinstance(data, dict) else data), kept
+    return visit, events, kept
 
 
 def describe(visit: dict, events: list, kept: int) -> str:
