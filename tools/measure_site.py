@@ -324,6 +324,15 @@ def compiled_runtime_kb(profile: str) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) // 1024 if folder.is_dir() else 0
 
 
+def learner_browser(pw, exe: str, profile: str):
+    """A learner's browser: headless ``exe`` on the profile folder ``profile`` (its cache, storage and service
+    worker stay for the next visit), 1400x1000, the page probe put in every page."""
+    context = pw.chromium.launch_persistent_context(profile, executable_path=exe, headless=True,
+                                                    args=bench.CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000})
+    context.add_init_script(PAGE_PROBE)
+    return context
+
+
 def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None,
                landing: float | None = None, think: float = THINK, to: str = "app") -> list[dict]:
     """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
@@ -332,10 +341,7 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
     keeps no file as big as the 8.6 MB wasm runtime, nor its compiled code."""
     profile = tempfile.mkdtemp(prefix="measure-site-profile-")
     try:
-        context = pw.chromium.launch_persistent_context(profile, executable_path=exe, headless=True,
-                                                        args=bench.CHROMIUM_ARGS,
-                                                        viewport={"width": 1400, "height": 1000})
-        context.add_init_script(PAGE_PROBE)
+        context = learner_browser(pw, exe, profile)
         context.on("request", lambda r: outside.append(r.url)
                    if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:")) else None)
         visits = []

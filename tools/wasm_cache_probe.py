@@ -39,10 +39,7 @@ def traced_first_visit(url: str, counter, quota: float, linger: float, chromium:
     exe, cpu_seconds = cap.__enter__()
     try:
         with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                profile, executable_path=exe, headless=True, args=measure_site.bench.CHROMIUM_ARGS,
-                viewport={"width": 1400, "height": 1000})
-            context.add_init_script(measure_site.PAGE_PROBE)
+            context = measure_site.learner_browser(pw, exe, profile)
             page = context.new_page()
             page.set_default_timeout(600_000)
 
