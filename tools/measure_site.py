@@ -46,8 +46,10 @@ before and after each run: the machine is shared.
 listed (there should be none offline). tools/profile_site_kernel.py says where the start-up's time goes.
 
 After each app-page visit it also says how many KB of compiled WebAssembly Chrome kept in the profile (its
-``Code Cache/wasm``): a next visit that finds none compiles Python's runtime again, about 1 CPU-s more (at a
-quarter core, 2 first visits in 5 kept none: issue 31, session 15).
+``Code Cache/wasm``): a next visit that finds none compiles Python's runtime again, about 1 CPU-s more. Chrome
+writes it once it has made about 1 MB of fast code, at a quarter core near the moment the lab opens: so the
+learner stays on the first visit's lab ``--stay`` seconds (20; not counted) before leaving, as a learner who
+reads the lab does. With ``--stay 0`` (the protocol before session 17) 4 capped first visits in 7 kept none.
 
 Before the runs it times tools/machine_speed.py's reference loops and prints them with the figures: the machine
 is a new virtual machine at each session, and the same page took 3.7 CPU-s on one and 5.0 on another (session
@@ -195,6 +197,10 @@ PROBE_READ = """() => {
 
 #: seconds a learner reads the chooser before picking a lab (``--think``): not counted in the figures
 THINK = 2.0
+#: seconds a learner stays on the first visit's lab before leaving (``--stay``): not counted. A learner reads and
+#: plays a lab for minutes; 15-20 s was enough for Chrome to write down its compiled runtime at a quarter core (16
+#: of 16 first visits, against 3 of 7 that left the moment the lab was playable: session 17)
+STAY = 20.0
 
 
 def open_identification(root, think: float = THINK) -> dict:
@@ -334,18 +340,23 @@ def learner_browser(pw, exe: str, profile: str):
 
 
 def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu_seconds=lambda: None,
-               landing: float | None = None, think: float = THINK, to: str = "app") -> list[dict]:
+               landing: float | None = None, think: float = THINK, to: str = "app", stay: float = STAY) -> list[dict]:
     """A first visit (a new browser profile: empty cache) and a second one (the same profile: its disk cache,
     storage and service worker, as a learner who comes back); with ``landing``, a third one through the landing
     page, read for that many seconds. A profile on disk, not an incognito context: the in-memory cache of those
-    keeps no file as big as the 8.6 MB wasm runtime, nor its compiled code."""
+    keeps no file as big as the 8.6 MB wasm runtime, nor its compiled code.
+
+    The learner stays ``stay`` seconds on the first visit's lab before leaving (its CPU seconds are counted apart,
+    ``stay_cpu_seconds``): Chrome writes its compiled copy of Python's runtime only once it has made about 1 MB
+    of fast code, which at a quarter core is near the moment the lab opens, so a learner who leaves at that very
+    moment often leaves none, and the second visit compiles the runtime again (issue 31, session 17)."""
     profile = tempfile.mkdtemp(prefix="measure-site-profile-")
     try:
         context = learner_browser(pw, exe, profile)
         context.on("request", lambda r: outside.append(r.url)
                    if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:")) else None)
         visits = []
-        for _ in range(2):
+        for i in range(2):
             page = context.new_page()
             page.set_default_timeout(600_000)
             try:
@@ -353,6 +364,12 @@ def app_visits(pw, exe: str, url: str, counter: Counter, outside: list[str], cpu
             except Exception:
                 _what_the_page_showed(page)
                 raise
+            if i == 0 and stay > 0:
+                cpu0 = cpu_seconds()
+                page.wait_for_timeout(stay * 1000)
+                cpu = cpu_seconds()
+                visits[-1]["stay_seconds"] = stay
+                visits[-1]["stay_cpu_seconds"] = None if cpu is None or cpu0 is None else cpu - cpu0
             page.close()
             visits[-1]["wasm_cache_kb"] = compiled_runtime_kb(profile)
         if landing is not None:
@@ -383,7 +400,8 @@ UNCAPPED = 64.0
 
 
 def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Counter, outside: list[str],
-                       landing: float | None = None, think: float = THINK, to: str = "app") -> list[dict]:
+                       landing: float | None = None, think: float = THINK, to: str = "app",
+                       stay: float = STAY) -> list[dict]:
     """The visits in a browser capped at ``quota`` of one core (a cgroup: the worker is capped too); with
     ``quota`` None, uncapped, its CPU seconds counted where a cgroup can be made (root), else not counted."""
     from playwright.sync_api import sync_playwright
@@ -397,7 +415,7 @@ def counted_app_visits(chromium: str, quota: float | None, url: str, counter: Co
         cap, exe, cpu_seconds = None, chromium, (lambda: None)
     try:
         with sync_playwright() as pw:
-            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing, think, to)
+            return app_visits(pw, exe, url, counter, outside, cpu_seconds, landing, think, to, stay)
     finally:
         if cap is not None:
             cap.__exit__(None, None, None)
@@ -496,11 +514,14 @@ def visit_rows(visits: list[dict], where: str) -> str:
                + (f", first paint {probe['fcp'] / 1000:.1f} s" if probe.get("fcp") else "")) if probe else ""
         chooser = (f"chooser at {v['chooser_seconds']:.1f} s, start-up sentence at {shown}"
                    if v.get("chooser_seconds") is not None else "the seconds: from the click to the kernel's idle")
+        stayed = (f"; the learner stayed {v['stay_seconds']:g} s on the lab"
+                  + (f" ({v['stay_cpu_seconds']:.1f} CPU-s, not counted)" if v.get("stay_cpu_seconds") is not None
+                     else "") if v.get("stay_seconds") else "")
         kept = (f"; Chrome's compiled runtime after it: {v['wasm_cache_kb']} KB"
                 + (" (none kept: the next visit compiles it again)" if not v["wasm_cache_kb"] else "")
                 if "wasm_cache_kb" in v else "")
         lines.append(f"  {where:>18s}, {name}: {v['seconds']:5.1f} s to playable{cpu}, {v['bytes'] / 1e6:5.1f} MB in "
-                     f"{v['requests']:3d} requests {v['statuses']} ({chooser}{nav}{steps}{kept})")
+                     f"{v['requests']:3d} requests {v['statuses']} ({chooser}{nav}{steps}{stayed}{kept})")
     return "\n".join(lines)
 
 
@@ -601,6 +622,9 @@ def main(argv=None) -> int:
                          "seconds from the click to lesson 00's idle kernel, in the 'to a playable lab' column)")
     ap.add_argument("--think", type=float, default=THINK, metavar="SECONDS",
                     help="seconds a learner reads the chooser before picking a lab (not counted; 0: at once)")
+    ap.add_argument("--stay", type=float, default=STAY, metavar="SECONDS",
+                    help=f"seconds a learner stays on the first visit's lab before leaving (not counted; default "
+                         f"{STAY:g}: reads it; 0: leaves the moment it is playable, as before session 17)")
     ap.add_argument("--cpu-quota", type=float, default=None, metavar="CORES",
                     help="also measure the app page's visits with the browser capped at this share of one core "
                          "(0.25: a quarter; a cgroup, needs root)")
@@ -645,10 +669,11 @@ def main(argv=None) -> int:
         for i in range(args.runs):
             if not args.capped_only:
                 runs["uncapped"].append(counted_app_visits(chromium, None, url, counter, outside, args.landing,
-                                                           args.think, args.landing_to))
+                                                           args.think, args.landing_to, args.stay))
             if capped_name:
                 runs[capped_name].append(counted_app_visits(chromium, args.cpu_quota, url, counter, outside,
-                                                            args.landing, args.think, args.landing_to))
+                                                            args.landing, args.think, args.landing_to,
+                                                            args.stay))
             loads.append(machine_load())
             print(f"run {i + 1} of {args.runs} done", flush=True)
         if not args.app_only:
@@ -673,7 +698,8 @@ def main(argv=None) -> int:
     served = "python -m http.server (no Cache-Control)" if args.plain_http_server else "the site's serve.py"
     what = next(iter(runs.values()))[0][0]["what"]
     print(f"\nThe app page -> {what}, headless chromium on this machine, served by {served}; "
-          f"the chooser read {args.think:g} s before a lab is picked (not counted):")
+          f"the chooser read {args.think:g} s before a lab is picked (not counted), the first visit's lab "
+          f"{args.stay:g} s before the learner leaves (not counted):")
     for i in range(args.runs):
         print(f"run {i + 1}:")
         for where, visit_runs in runs.items():
