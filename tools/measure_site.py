@@ -198,8 +198,8 @@ PROBE_READ = """() => {
 #: seconds a learner reads the chooser before picking a lab (``--think``): not counted in the figures
 THINK = 2.0
 #: seconds a learner stays on the first visit's lab before leaving (``--stay``): not counted. A learner reads and
-#: plays a lab for minutes; 15-20 s was enough for Chrome to write down its compiled runtime at a quarter core (16
-#: of 16 first visits, against 3 of 7 that left the moment the lab was playable: session 17)
+#: plays a lab for minutes; 15-20 s was enough for Chrome to write down its compiled runtime at a quarter core (19
+#: of 19 first visits, against 3 of 7 that left the moment the lab was playable: session 17)
 STAY = 20.0
 
 
