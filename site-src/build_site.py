@@ -25,7 +25,8 @@ Run by the Makefile with the build venv (site-src/requirements.txt). What it doe
 6. makes the site work where schools put it (issue 18): every notebook carries the metadata the site's kernel
    writes on opening (kernelspec ``python``, its language_info), so opening a lesson changes nothing; a patch
    of JupyterLite's service-worker manager (SW_UNSUPPORTED) lets the app page start over plain http by a
-   network name, where browsers allow no service worker; and every page opened as a file (``file://``, where
+   network name, where browsers allow no service worker (and the app page starts none anywhere: SW_OFF_OPTION,
+   issue 31); and every page opened as a file (``file://``, where
    nothing can run) says in one sentence how to open the site (site-src/no-server.js); Voici's rendered
    lessons open the docs they link to in JupyterLite (every link of the site resolves:
    tests/browser/test_site_links.py); labextensions of the build venv that fail in the site are left out
@@ -104,6 +105,19 @@ SW_VERSION = re.compile(r'const (\w+)=`\$\{\w+\}-version`,(\w+)=localStorage\.ge
 #: the registration and the key written after it (``\3``: the worker's address; VERSION: the manager's variable)
 SW_REGISTERED_PATCH = (r'\1=await \2.register(\3),'
                        r'(()=>{try{localStorage.setItem(`${\3}-version`,VERSION)}catch(e){}})(),')
+#: the app page starts no service worker (issue 31, session 18). JupyterLite's worker serves a page's kernel the
+#: synced drive (the browser's copy of the site's files) and ``input()``; the app page uses neither (the kit reads
+#: its cards from its own files, no lab asks for typed input), and on a school's plain-http address it never has
+#: one. Where it did have one, every request of the page and of its kernel went through the worker, and the first
+#: visit installed it: at a quarter core a second visit took 14.1 s with it, 12.8 s without (medians of 6 runs
+#: in turn; 4.05 against 3.65 CPU-s; uncapped 2.2 against 1.9 s); first visits moved within the noise. The page's
+#: config says ``"safariServiceWorker": "off"`` (set_app_page_service_worker); the patched manager then registers
+#: no worker and says so in the console (not "not supported"). The lessons keep theirs (their kernels use the
+#: drive); a browser where a lesson registered it still sends the app page's requests through it, as before.
+SW_OFF_OPTION = "safariServiceWorker"
+SW_INITIALIZE = re.compile(r"async _initialize\((\w+)\)\{const\{serviceWorker:(\w+)\}=navigator;")
+SW_PAGE_CONFIG = re.compile(r'(\w+)\.PageConfig\.getOption\("enableServiceWorkerCache"\)')
+SW_OFF_SAID = "safari_kit: this page needs no service worker; it starts none"
 #: JupyterLite's heartbeat (0.7.6; upstream jupyterlite#2025, open) fetches ``/api/service-worker-heartbeat`` at the
 #: origin's root and its service worker answers only that root path. On a site under a sub-path (a school's
 #: ``/safari/``, a GitHub Pages project) the ping leaves the service worker's scope: the school's server gets a
@@ -691,6 +705,44 @@ def patch_service_worker(out: Path) -> None:
     log(f"service worker: `ready` settles without one in {patched} bundles")
 
 
+def patch_service_worker_off(out: Path) -> None:
+    """Let a page's config switch JupyterLite's service worker off (see SW_OFF_OPTION); after patch_service_worker,
+    whose settled ``ready`` it relies on. Stops the build, naming the file, where the manager's code moved."""
+    patched = 0
+    for js in out.rglob("*.js"):
+        text = js.read_text(errors="surrogateescape")
+        if "async _initialize(" not in text or SW_PATCH not in text:
+            continue
+        start, config = SW_INITIALIZE.search(text), SW_PAGE_CONFIG.search(text)
+        if not start or not config:
+            sys.exit(f"{js}: the service-worker manager's start or its PageConfig was not found (jupyterlite-core "
+                     "changed?): update SW_INITIALIZE or SW_PAGE_CONFIG in build_site.py")
+        arg, worker = start.groups()
+        off = f'"off"==={config.group(1)}.PageConfig.getOption("{SW_OFF_OPTION}")'
+        text = (text[:start.start()] + f"async _initialize({arg}){{const{{serviceWorker:{worker}}}={off}?"
+                f"{{serviceWorker:null}}:navigator;" + text[start.end():])
+        # null: switched off by the page (said as such); undefined: the browser has none (JupyterLite's warning)
+        said = SW_PATCH.replace('else console.warn(', f'else null==={worker}?console.info("{SW_OFF_SAID}"):'
+                                                     'console.warn(')
+        js.write_text(text.replace(SW_PATCH, said, 1), errors="surrogateescape")
+        patched += 1
+    if not patched:
+        sys.exit("the service-worker manager's code was not found (jupyterlite-core changed?): the app page would "
+                 "start a service worker again; update patch_service_worker_off in build_site.py")
+    log(f"service worker: a page's config can switch it off in {patched} bundles")
+
+
+def set_app_page_service_worker(page: Path) -> None:
+    """The app page's config switches the service worker off (see SW_OFF_OPTION)."""
+    html = page.read_text()
+    m = CONFIG_DATA.search(html)
+    if not m:
+        sys.exit(f"{page}: no jupyter-config-data script to switch the service worker off in")
+    config = json.loads(m.group(2))
+    config[SW_OFF_OPTION] = "off"
+    page.write_text(html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):])
+
+
 def patch_service_worker_version(out: Path) -> None:
     """Keep the version that registered the service worker from the first visit on (see SW_REGISTERED)."""
     patched = 0
@@ -948,6 +1000,7 @@ def main(argv=None) -> int:
     patch_config(out, settings)
     patch_kernel_startup(out)
     kernel_startup.set_page_packages(out / kernel_startup.APP_PAGE, kernel_startup.APP_STARTUP)
+    set_app_page_service_worker(out / kernel_startup.APP_PAGE)
     kernel_startup.add_starting_note(out / kernel_startup.APP_PAGE, None if args.offline else CDN + "pyodide.js")
     try:  # what the app page does not need (site-src/app_page_trim.py)
         log("app page: " + "; ".join(trim_app_page(out / kernel_startup.APP_PAGE)))
@@ -962,6 +1015,7 @@ def main(argv=None) -> int:
     log(f"{link_favicon(out)} pages link the site's favicon.ico (none asks the server's root for one)")
     shutil.copy(SRC / "serve_site.py", out / "serve.py")  # `python3 site/serve.py`: served with cache headers
     patch_service_worker(out)
+    patch_service_worker_off(out)
     patch_service_worker_version(out)
     patch_heartbeat(out)
     patch_open_path(out)

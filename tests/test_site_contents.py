@@ -161,6 +161,42 @@ def test_the_service_worker_patch_settles_ready_and_fails_the_build_when_its_cod
         build_site.patch_service_worker(tmp_path)      # already patched: nothing left to patch
 
 
+def test_a_page_can_switch_the_service_worker_off_and_a_changed_bundle_stops_the_build(build_site, tmp_path):
+    """The app page starts no service worker (issue 31, session 18): its config says "off", the manager's start
+    then takes the browser for one without (its ``ready`` settled by patch_service_worker) and says why in the
+    console; other pages (the lessons) register theirs as before. The app page's config carries the option."""
+    manager = ('class I{constructor(e){const n=a.PageConfig.getOption("enableServiceWorkerCache")||"false"}'
+               'async _initialize(e){const{serviceWorker:t}=navigator;let s=null;if(t){s=1}'
+               + build_site.SW_UNSUPPORTED + "async _ping(){}}")
+    kernel = f'const n="{build_site.NOT_SYNCED}";'
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "1650.js").write_text(manager)
+    (tmp_path / "build" / "154.js").write_text(kernel)
+    build_site.patch_service_worker(tmp_path)
+    build_site.patch_service_worker_off(tmp_path)
+    text = (tmp_path / "build" / "1650.js").read_text()
+    assert ('async _initialize(e){const{serviceWorker:t}="off"===a.PageConfig.getOption("safariServiceWorker")?'
+            '{serviceWorker:null}:navigator;let s=null;if(t){s=1}else null===t?console.info("'
+            + build_site.SW_OFF_SAID + '"):console.warn("ServiceWorkers not supported in this browser"),'
+            'this._ready.resolve(void 0)}') in text, text
+    assert (tmp_path / "build" / "154.js").read_text() == kernel.replace(build_site.NOT_SYNCED,
+                                                                          build_site.NOT_SYNCED_PATCH)
+    with pytest.raises(SystemExit, match="would start a service worker again"):
+        build_site.patch_service_worker_off(tmp_path)      # already patched: nothing left to patch
+    (tmp_path / "build" / "1650.js").write_text(manager.replace("enableServiceWorkerCache", "cache"))
+    (tmp_path / "build" / "154.js").write_text(kernel)
+    build_site.patch_service_worker(tmp_path)
+    with pytest.raises(SystemExit, match="1650.js: the service-worker manager's start or its PageConfig"):
+        build_site.patch_service_worker_off(tmp_path)
+
+    page = tmp_path / "app.html"
+    page.write_text('<html><script id="jupyter-config-data" type="application/json">{"appName": "Voici"}</script>'
+                    "</html>")
+    build_site.set_app_page_service_worker(page)
+    config = json.loads(build_site.CONFIG_DATA.search(page.read_text()).group(2))
+    assert config == {"appName": "Voici", "safariServiceWorker": "off"}
+
+
 def test_the_service_worker_keeps_its_version_from_the_first_visit_and_a_changed_bundle_stops_the_build(
         build_site, tmp_path):
     """JupyterLite's manager (0.7.6, minified; Voici's copy says "sucessfully", JupyterLite's "successfully") wrote

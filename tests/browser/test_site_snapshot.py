@@ -194,23 +194,26 @@ SCRIPTS_LOADED = ("() => performance.getEntriesByType('resource').filter(r => r.
                   ".map(r => r.name.split('?')[0].split('/').pop())")
 
 
-def watched_page(browser):
+def watched_page(browser, context=None):
     """A new page at 1400x900 and what it saw: its page errors, the kit's console lines and every request that
     left the site (``seen``: errors, console, outside_requests). It asks for reduced motion
     (tests/browser/conftest.py's ``QUIET_MOTION``: the selectable cards' glow is drawn 60 times a second; no test
-    here looks at motion)."""
+    here looks at motion). ``context``: a page in that browser context (a learner's next visit), else in a new
+    one."""
     from tests.browser.conftest import QUIET_MOTION
     from tests.browser.site_fixtures import LOCAL
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion=QUIET_MOTION)
-    context.add_init_script("performance.setResourceTimingBufferSize(5000)")  # all its scripts (SCRIPTS_LOADED)
+    if context is None:
+        context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion=QUIET_MOTION)
+        context.add_init_script("performance.setResourceTimingBufferSize(5000)")  # all its scripts (SCRIPTS_LOADED)
     seen: dict = {"errors": [], "console": [], "outside_requests": []}
     context.on("request", lambda req: seen["outside_requests"].append(req.url)
                if not req.url.startswith(LOCAL) else None)
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.on("pageerror", lambda exc: seen["errors"].append(f"pageerror: {exc}"))
-    page.on("console", lambda m: seen["console"].append(m.text) if "safari_kit" in m.text else None)
+    page.on("console", lambda m: seen["console"].append(m.text)
+            if "safari_kit" in m.text or "ServiceWorker" in m.text or "service worker" in m.text else None)
     # the kernel's worker too: its loader's lines and its errors (what a start that never ends said, issue 31)
     page.on("worker", lambda worker: worker.on("console", lambda m: seen["console"].append(f"worker: {m.text}")
                                                if "safari_kit" in m.text or m.type == "error" else None))
@@ -319,12 +322,15 @@ def test_the_app_page_starts_no_mathjax(restored_visit, offline_site):
     assert not set(mathjax) & set(loaded), f"MathJax's scripts loaded: {sorted(set(mathjax) & set(loaded))}"
 
 
+#: what the app page's console says as it starts no service worker (site-src/build_site.py, SW_OFF_SAID)
+NO_SERVICE_WORKER = "this page needs no service worker"
+
+
 def test_two_visits_never_deal_alike(restored_visit):
     """Every restore starts from the same memory: the deals still differ (fresh seeds, random reseeded). The second
-    visit is the same learner's, in the same browser (its cache, storage and service worker): the service worker
-    the first visit registered is kept, not unregistered and registered again. JupyterLite (0.7.6) kept the
-    version of its worker only from a second visit on, so that visit took the worker for an old site's and waited
-    on the unregistering: 4.1-4.6 s to the chooser instead of 2.1-2.6 (site-src/build_site.py, SW_REGISTERED)."""
+    visit is the same learner's, in the same browser (its cache and storage). Neither visit starts a service
+    worker (issue 31, session 18: the app page needs none, and every request went through it; site-src/
+    build_site.py, SW_OFF_OPTION): the console says so, and the browser has none registered after both."""
     from safari_kit.widgets.app import LABS
 
     page = restored_visit["context"].new_page()
@@ -336,13 +342,17 @@ def test_two_visits_never_deal_alike(restored_visit):
         root = open_any_lab(page, next(e for e in LABS if e.cls == "KnockoutLab"))
         second = page.locator(f"{root} .safari-table").inner_text()
         state = snapshot_state(page)
+        workers = page.evaluate("async () => [(await navigator.serviceWorker.getRegistrations()).length, "
+                                "navigator.serviceWorker.controller]")
     finally:
         page.close()
     states = [restored_visit["state"], state]
     assert [(s["restored"], s["reason"]) for s in states] == [(True, None)] * 2, states
     assert restored_visit["deal"] != second, (restored_visit["deal"], second)
-    assert "JupyterLite ServiceWorker was already registered" in said, said
-    assert not [line for line in said if "unregistering" in line or "Registering new" in line], said
+    for lines in (restored_visit["console"], said):
+        assert any(NO_SERVICE_WORKER in line for line in lines), lines
+        assert not [line for line in lines if "egister" in line or "not supported" in line], lines
+    assert workers == [0, None], workers
 
 
 def test_a_damaged_snapshot_starts_python_the_usual_way_with_the_same_words(browser, restored_visit, damaged_site):
@@ -389,14 +399,18 @@ LESSON_WORDS = """() => ({
 })"""
 
 
-def lesson_visit(browser, url: str, tools: bool) -> dict:
+def lesson_visit(browser, url: str, tools: bool, context=None) -> dict:
     """One visit of lesson 02 in a fresh browser context until its kernel is idle: what the loader says, what
     the page shows besides the lesson, a draw of random numbers; with ``tools``, ``%pip install`` of a package the
     site serves (piplite, micropip and Pyodide's install, which the snapshot holds by name) and a completion
-    that needs jedi's inference (a name assigned in the same, unrun code)."""
+    that needs jedi's inference (a name assigned in the same, unrun code). ``context``: the visit is a page of
+    that browser context (the learner's next visit: its cache, storage and service worker), left open; else a
+    new context, closed after (``seen["context"]`` either way)."""
     from tests.browser.site_fixtures import KERNEL_IDLE, LESSON
 
-    context, page, seen = watched_page(browser)
+    keep = context is not None
+    context, page, seen = watched_page(browser, context)
+    seen["context"] = context
     try:
         t0 = time.perf_counter()
         page.goto(f"{url}lab/index.html?path={LESSON}", wait_until="domcontentloaded")
@@ -413,15 +427,23 @@ def lesson_visit(browser, url: str, tools: bool) -> dict:
             seen["import"] = page.evaluate(RUN, "import widgetsnbextension\nprint(widgetsnbextension.__name__)")
             seen["complete"] = page.evaluate(COMPLETE, "word = 'safari'\nword.upp")
     finally:
-        context.close()
+        page.close() if keep else context.close()
     return seen
 
 
 @pytest.fixture(scope="module")
 def restored_lesson(browser, served_site) -> dict:
-    visit = lesson_visit(browser, served_site, tools=True)
-    print(f"\nlesson from the snapshot: kernel idle in {visit['idle_seconds']:.1f} s")
-    return visit
+    """Lesson 02 from the snapshot; its browser context stays open for the learner's second visit
+    (test_two_lesson_visits_never_draw_alike)."""
+    from tests.browser.conftest import QUIET_MOTION
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion=QUIET_MOTION)
+    try:
+        visit = lesson_visit(browser, served_site, tools=True, context=context)
+        print(f"\nlesson from the snapshot: kernel idle in {visit['idle_seconds']:.1f} s")
+        yield visit
+    finally:
+        context.close()
 
 
 def test_a_lesson_starts_from_the_snapshot_with_pip_and_completion(restored_lesson):
@@ -440,8 +462,17 @@ def test_a_lesson_starts_from_the_snapshot_with_pip_and_completion(restored_less
 
 def test_two_lesson_visits_never_draw_alike(browser, served_site, restored_lesson):
     """The same memory on every visit: random's generator is reseeded after the restore (without it, both visits
-    would draw the same numbers: the node control below shows it)."""
-    second = lesson_visit(browser, served_site, tools=False)
+    would draw the same numbers: the node control below shows it). The second visit is the same learner's, in the
+    same browser: the service worker the first visit registered is kept, not unregistered and registered again.
+    JupyterLite (0.7.6) kept the version of its worker only from a second visit on, so that visit took the worker
+    for an old site's and waited on the unregistering: 4.1-4.6 s instead of 2.1-2.6 on the app page, before it
+    started none (site-src/build_site.py, SW_REGISTERED)."""
+    second = lesson_visit(browser, served_site, tools=False, context=restored_lesson["context"])
+    assert any("Registering new JupyterLite ServiceWorker" in line for line in restored_lesson["console"]), \
+        restored_lesson["console"]
+    assert "JupyterLite ServiceWorker was already registered" in second["console"], second["console"]
+    assert not [line for line in second["console"] if "unregistering" in line or "Registering new" in line], \
+        second["console"]
     assert second["state"]["restored"] is True, second["state"]
     first = restored_lesson["draw"]
     for key in ("random", "hand", "seed"):
