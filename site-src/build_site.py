@@ -110,7 +110,7 @@ SW_REGISTERED_PATCH = (r'\1=await \2.register(\3),'
 #: its cards from its own files, no lab asks for typed input), and on a school's plain-http address it never has
 #: one. Where it did have one, every request of the page and of its kernel went through the worker, and the first
 #: visit installed it: at a quarter core a second visit took 14.1 s with it, 12.8 s without (medians of 6 runs
-#: in turn; 4.05 against 3.65 CPU-s; uncapped 2.2 against 1.9 s); first visits moved within the noise. The page's
+#: in turn; 4.1 against 3.7 CPU-s; uncapped 2.2 against 1.9 s); first visits moved within the noise. The page's
 #: config says ``"safariServiceWorker": "off"`` (set_app_page_service_worker); the patched manager then registers
 #: no worker and says so in the console (not "not supported"). The lessons keep theirs (their kernels use the
 #: drive); a browser where a lesson registered it still sends the app page's requests through it, as before.

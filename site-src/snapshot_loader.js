@@ -20,7 +20,9 @@
    A lesson's settings also name `bundle` ({bytes, checksum, loaded, packages}) and `safariFilesURL`: every
    package's files in one gzip file (site-src/make_snapshot.mjs), fetched with the snapshot, inflated here and
    written with FS.writeFile in place of step 2's unpacking of the wheels (some 2 CPU-s of Python on every
-   visit); the app page's name a bundle of its first packages' files only (the kit, safari_site: session 13).
+   visit); the app page's name a bundle of its first packages' files only (the kit, safari_site: session 13),
+   and `laterBundle` with `safariLaterFilesURL`: its other packages' files, fetched and written the same way when
+   their time comes (step 2's `later`; session 18).
    Pyodide's `loadedPackages` get the build's entries, as its loadPackage would have set them. Where the
    bundle cannot be used (no DecompressionStream, missing, damaged) the wheels are unpacked as before.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
@@ -61,9 +63,11 @@ function safariLoadPyodide(loadPyodide, options) {
   var settings = options.safariSnapshot;
   var url = options.safariSnapshotURL;
   var filesURL = options.safariFilesURL;
+  var laterURL = options.safariLaterFilesURL;
   delete options.safariSnapshot;
   delete options.safariSnapshotURL;
   delete options.safariFilesURL;
+  delete options.safariLaterFilesURL;
   var state = { restored: false, reason: "no snapshot for this page", later: null, files: null };
   self.safariSnapshot = state;
   if (!settings || !url) return loadPyodide(options);
@@ -90,11 +94,12 @@ function safariLoadPyodide(loadPyodide, options) {
     });
   }
 
-  /* the packages' files in one bundle (a lesson's, or the app page's first packages'): its bytes, inflated here (any server sends the .gz as it
-     is; one that says Content-Encoding: gzip has the browser inflate it first) and checked */
-  function fetchFiles() {
-    return fetch(filesURL).then(function (response) {
-      if (!response.ok) throw new Error("the files " + filesURL + ": HTTP " + response.status);
+  /* the packages' files in one bundle (a lesson's, the app page's first packages' or its later ones'; `bundle`:
+     its settings): its bytes, inflated here (any server sends the .gz as it is; one that says Content-Encoding:
+     gzip has the browser inflate it first) and checked */
+  function fetchFiles(fileURL, bundle) {
+    return fetch(fileURL).then(function (response) {
+      if (!response.ok) throw new Error("the files " + fileURL + ": HTTP " + response.status);
       return response.arrayBuffer();
     }).then(function (buffer) {
       var head = new Uint8Array(buffer, 0, Math.min(2, buffer.byteLength));
@@ -103,17 +108,17 @@ function safariLoadPyodide(loadPyodide, options) {
       return new Response(new Blob([buffer]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
     }).then(function (buffer) {
       var bytes = new Uint8Array(buffer);
-      if (bytes.length !== settings.bundle.bytes) {
-        throw new Error("the files have " + bytes.length + " bytes, expected " + settings.bundle.bytes);
+      if (bytes.length !== bundle.bytes) {
+        throw new Error("the files have " + bytes.length + " bytes, expected " + bundle.bytes);
       }
-      if (checksum(bytes) !== settings.bundle.checksum) throw new Error("the files' checksum differs");
+      if (checksum(bytes) !== bundle.checksum) throw new Error("the files' checksum differs");
       return bytes;
     });
   }
 
   /* write the bundle's folders and files (make_snapshot.mjs wrote them in this order: a folder before what it
      holds); the files keep the bundle's memory (canOwn: no copy) */
-  function writeFiles(pyodide, bytes) {
+  function writeFiles(pyodide, bytes, bundle) {
     var length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
     var header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
     var at = 4 + length;
@@ -123,8 +128,11 @@ function safariLoadPyodide(loadPyodide, options) {
       at += entry[1];
     });
     if (at !== bytes.length) throw new Error("the files' bundle ends at " + at + " of " + bytes.length + " bytes");
-    var loaded = settings.bundle.loaded;
+    var loaded = bundle.loaded;
     Object.keys(loaded).forEach(function (name) { pyodide.loadedPackages[name] = loaded[name]; });
+    var namespace = pyodide.globals.get("dict")();  // Python's import system looks again at the folders
+    pyodide.runPython("import importlib\nimportlib.invalidate_caches()", { globals: namespace });
+    namespace.destroy();
     return header.files.length;
   }
 
@@ -165,7 +173,7 @@ function safariLoadPyodide(loadPyodide, options) {
 
   var snapshot = fetchSnapshot();
   snapshot.catch(function () {});  // read below; a failure means a cold start, not an unhandled rejection
-  var files = settings.bundle && filesURL ? fetchFiles() : null;
+  var files = settings.bundle && filesURL ? fetchFiles(filesURL, settings.bundle) : null;
   if (files) files.catch(function () {});  // read after the restore; a failure means the wheels
   var restoring = Object.assign({}, options, {
     packages: settings.first,
@@ -187,10 +195,7 @@ function safariLoadPyodide(loadPyodide, options) {
     if (!settings.bundle) return Promise.resolve();
     if (!files) return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });
     return files.then(function (bytes) {
-      state.files = writeFiles(pyodide, bytes);
-      var namespace = pyodide.globals.get("dict")();
-      pyodide.runPython("import importlib\nimportlib.invalidate_caches()", { globals: namespace });
-      namespace.destroy();
+      state.files = writeFiles(pyodide, bytes, settings.bundle);
     }, function (e) {
       state.files = "wheels (" + String(e && e.message || e) + ")";
       return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });
@@ -214,9 +219,23 @@ function safariLoadPyodide(loadPyodide, options) {
       var t = setTimeout(state.loadLater, AFTER_CELL_MS);
       if (t && t.unref) t.unref();
     };
+    // from the page's second bundle where it has one (state.laterFiles: how many files, or why the wheels)
+    state.laterFiles = null;
+    function wheels() {
+      return pyodide.loadPackage(settings.later, { messageCallback: function () {} });
+    }
+    function laterFiles() {
+      if (!settings.laterBundle || !laterURL) return wheels();
+      return fetchFiles(laterURL, settings.laterBundle).then(function (bytes) {
+        state.laterFiles = writeFiles(pyodide, bytes, settings.laterBundle);
+      }, function (e) {
+        state.laterFiles = "wheels (" + String(e && e.message || e) + ")";
+        return wheels();
+      });
+    }
     state.loadLater = function () {
       if (!state.later) {
-        state.later = pyodide.loadPackage(settings.later, { messageCallback: function () {} }).then(
+        state.later = laterFiles().then(
           function () { return true; },
           function (e) { console.warn("safari_kit: " + e); return false; });
       }
