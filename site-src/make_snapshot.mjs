@@ -4,11 +4,8 @@
 // prelude (optional: Python run first; tests/browser/test_site_snapshot.py makes Python hold a JS object with it),
 // filesOut (optional: where to write the packages' files as one bundle, see below),
 // firstOut, firstTops, firstPackages (optional: the app page's bundle, only the files under these top folders of
-// site-packages, for these packages),
-// laterOut, laterTops, laterPackages (optional: the app page's second bundle, the same for the packages it loads
-// after its first cell)}
-// Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files, bundle, firstBundle,
-// laterBundle}); exits 1 with one line
+// site-packages, for these packages)}
+// Writes <out> (the snapshot) and <out>.json ({bytes, checksum, buildId, files, bundle}); exits 1 with one line
 // naming what failed (an object Python holds that cannot be saved, an import that fails, ...).
 //
 // The bundle (``filesOut``, the lessons': issue 31, session 9): every file and folder the packages' install wrote
@@ -40,8 +37,7 @@ try {
 // loadPackage would have unpacked them, and Python runs nothing before)
 let bundle = null;
 let firstBundle = null;
-let laterBundle = null;
-if (job.filesOut || job.firstOut || job.laterOut) {
+if (job.filesOut || job.firstOut) {
   const FS = pyodide.FS;
   const top = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   const dirs = [top];
@@ -84,19 +80,15 @@ if (job.filesOut || job.firstOut || job.laterOut) {
     return { bytes: size, checksum: loader.checksum(out), count: kept.length, loaded: mine };
   };
   if (job.filesOut) bundle = write(job.filesOut, () => true, null);
-  // the app page's own bundles: only the files of some packages (``tops``: their wheels' top folders), written
-  // by the page's kernel instead of Pyodide unpacking the wheels: its first packages' (the kit and safari_site:
-  // by the restore, session 13) and the others' (after its first cell, session 18)
-  const part = (out, topNames, names, what) => {
-    const tops = new Set(topNames);
-    const inside = (p) => p === top || tops.has(p.slice(top.length + 1).split("/")[0]);
-    const made = write(out, inside, names);
-    const missing = names.filter((name) => !(name in made.loaded));
-    if (missing.length) fail(`the app page's ${what} files bundle: ${missing.join(", ")} not loaded in node`);
-    return made;
-  };
-  if (job.firstOut) firstBundle = part(job.firstOut, job.firstTops, job.firstPackages, "first");
-  if (job.laterOut) laterBundle = part(job.laterOut, job.laterTops, job.laterPackages, "later");
+  if (job.firstOut) {
+    // the app page's own bundle (session 13): only the files of its first packages (the kit and safari_site,
+    // job.firstTops: their wheels' top folders), written by its restore instead of Pyodide unpacking the wheels
+    const tops = new Set(job.firstTops);
+    const inFirst = (p) => p === top || tops.has(p.slice(top.length + 1).split("/")[0]);
+    firstBundle = write(job.firstOut, inFirst, job.firstPackages);
+    const missing = job.firstPackages.filter((name) => !(name in firstBundle.loaded));
+    if (missing.length) fail(`the app page's files bundle: ${missing.join(", ")} not loaded in node`);
+  }
 }
 
 if (job.prelude) pyodide.runPython(job.prelude);
@@ -172,5 +164,5 @@ try {
   fail(`${job.afterRestore} failed: ${e.message}`);
 }
 writeFileSync(job.out + ".json", JSON.stringify({ bytes: bytes.length, checksum: loader.checksum(bytes), buildId,
-                                                  files, bundle, firstBundle, laterBundle,
+                                                  files, bundle, firstBundle,
                                                   seconds: (Date.now() - started) / 1000 }));

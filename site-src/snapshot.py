@@ -31,12 +31,7 @@ What it takes (Pyodide 0.29.0: the options are private, tied to the exact runtim
 * **the app page's first files in a bundle of their own** (session 13): ``files-app.bin.gz``, only the kit's and
   safari_site's files (cut from the same walk of site-packages), written the same way instead of unpacking
   their two wheels in Python at each visit (in node: Pyodide's ``loadPackage`` of the two 0.8 CPU-s, writing the
-  bundle 0.1);
-* **the app page's other files in a second bundle** (session 18): ``files-app-later.bin.gz``, the files of the
-  packages the page loads some seconds after its first cell (IPython, ipywidgets, anywidget, the kernel, and what
-  they depend on). Unpacked from their wheels that was 0.75 CPU-s (uncapped) while a learner played the first
-  lab, some 3 s of the whole CPU at a quarter core; written from the bundle, like the first one. Where the
-  bundle cannot be used, the wheels as before;
+  bundle 0.1); the app page's other packages still come later from their wheels;
 * **JS objects Python holds** (``pyodide_js``, ``loadPackagesFromImports``; micropip's ``install`` and
   ``loadBinaryFile`` of ``pyodide._api``): saved by their path on the Pyodide API, looked up on the new one at
   the restore; any other object stops the build, naming it;
@@ -90,8 +85,6 @@ PYODIDE_OPTIONS = ("_loadSnapshot", "_snapshotDeserializer", "BUILD_ID")
 FOLDER, FILE, BUNDLE = "static/snapshot", "kernel.bin", "files.bin.gz"
 #: the app page's own files bundle: only its first packages' files (the kit and safari_site), session 13
 APP_BUNDLE = "files-app.bin.gz"
-#: the app page's second bundle: the files of the packages it loads after its first cell (session 18)
-APP_LATER_BUNDLE = "files-app-later.bin.gz"
 #: imported by the first lab built (tools: tests/browser/snapshot_restore_probe.mjs with sys.modules before/after)
 FIRST_LAB_IMPORTS = ["csv", "difflib", "encodings.utf_8_sig", "importlib.readers", "importlib.resources.readers",
                      "importlib.resources._adapters", "safari_kit.cards.load",
@@ -193,10 +186,9 @@ def _plugin(config: dict) -> dict:
     return config["litePluginSettings"][KERNEL_PLUGIN]
 
 
-def set_page_snapshot(page: Path, url: str, settings: dict, files_url: str | None = None,
-                      later_url: str | None = None) -> None:
-    """Name the snapshot (and ``files_url``, its bundle of the first packages' files; ``later_url``, the others')
-    in the app page's kernel settings (only that page restores it)."""
+def set_page_snapshot(page: Path, url: str, settings: dict, files_url: str | None = None) -> None:
+    """Name the snapshot (and ``files_url``, its bundle of the first packages' files) in the app page's kernel
+    settings (only that page restores it)."""
     html = page.read_text()
     m = CONFIG.search(html)
     if not m:
@@ -207,8 +199,6 @@ def set_page_snapshot(page: Path, url: str, settings: dict, files_url: str | Non
     options["safariSnapshot"] = settings
     if files_url:
         options["safariFilesURL"] = files_url  # a ...URL key: the kernel makes it absolute
-    if later_url:
-        options["safariLaterFilesURL"] = later_url
     page.write_text(html[:m.start(2)] + json.dumps(config).replace("</", "<\\/") + html[m.end(2):])
 
 
@@ -286,11 +276,6 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
         first = [p for p in FIRST if p in app]
         job.update(firstOut=str(work / "files-app.bin"), firstTops=wheel_tops(runtime, lock, first),
                    firstPackages=first)
-        # the second bundle: every package the page's later loadPackage would unpack (its dependencies too), but
-        # those of the first bundle
-        later = later_packages(lock, app, first)
-        job.update(laterOut=str(work / "files-app-later.bin"), laterTops=wheel_tops(runtime, lock, later),
-                   laterPackages=later)
         info = run_node(job, work)
         folder = work / "folder"
         folder.mkdir()
@@ -299,7 +284,6 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
         if lessons:
             gzip_copy(work / "files.bin", folder / BUNDLE)
         gzip_copy(work / "files-app.bin", folder / APP_BUNDLE)
-        gzip_copy(work / "files-app-later.bin", folder / APP_LATER_BUNDLE)
         name = f"{FOLDER}-{folder_digest(folder)}"
         shutil.rmtree(out / name, ignore_errors=True)
         shutil.move(str(folder), out / name)
@@ -309,8 +293,7 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
               "files": info["files"], "afterRestore": AFTER_RESTORE.read_text()}
     url = f"./{name}/{FILE}"  # relative to the site's root, as lockFileURL
     set_page_snapshot(app_page, url, {**common, **app_files(first, [p for p in app if p not in FIRST],
-                                                            info.get("firstBundle"), info.get("laterBundle"))},
-                      f"./{name}/{APP_BUNDLE}", f"./{name}/{APP_LATER_BUNDLE}")
+                                                            info.get("firstBundle"))}, f"./{name}/{APP_BUNDLE}")
     pages = "the app page"
     if lessons:
         # every package's files with the restore, none later: jedi reads its typeshed at the first completion,
@@ -322,9 +305,7 @@ def build(out: Path, runtime: Path, pyodide_npm: Path, app_page: Path, lessons: 
     calls = patch_workers(out)
     gz = (out / name / f"{FILE}.gz").stat().st_size
     files = (f"; the app page's {info['firstBundle']['count']} first package files in {APP_BUNDLE} "
-             f"({(out / name / APP_BUNDLE).stat().st_size / 1e6:.1f} MB), its "
-             f"{info['laterBundle']['count']} others in {APP_LATER_BUNDLE} "
-             f"({(out / name / APP_LATER_BUNDLE).stat().st_size / 1e6:.1f} MB)")
+             f"({(out / name / APP_BUNDLE).stat().st_size / 1e6:.1f} MB)")
     if lessons:
         files += (f"; the lessons' {info['bundle']['count']} package files in {BUNDLE} "
                  f"({(out / name / BUNDLE).stat().st_size / 1e6:.1f} MB)")
@@ -348,36 +329,15 @@ def wheel_tops(runtime: Path, lock: dict, packages: list[str]) -> list[str]:
     return sorted(tops)
 
 
-def app_files(first: list[str], later: list[str], bundle: dict | None, later_bundle: dict | None = None) -> dict:
+def app_files(first: list[str], later: list[str], bundle: dict | None) -> dict:
     """How the app page's restore gets the files of its first packages (the kit, safari_site): from its own bundle,
     written by the worker, not unpacked from the wheels in Python (session 13: in node 0.8 -> 0.1 CPU-s); the
-    wheels (``bundle["packages"]``) remain for a browser that cannot read it. The other packages come after the
-    page's first cell: from the second bundle (``laterBundle``, session 18), else their wheels."""
+    wheels (``bundle["packages"]``) remain for a browser that cannot read it. The other packages come later from
+    their wheels, as before."""
     if not bundle:
         return {"first": first, "later": later}
-    files = {"first": [], "later": later, "bundle": {"bytes": bundle["bytes"], "checksum": bundle["checksum"],
-                                                     "loaded": bundle["loaded"], "packages": first}}
-    if later_bundle:
-        files["laterBundle"] = {"bytes": later_bundle["bytes"], "checksum": later_bundle["checksum"],
-                                "loaded": later_bundle["loaded"], "packages": later}
-    return files
-
-
-def later_packages(lock: dict, app: list[str], first: list[str]) -> list[str]:
-    """The packages whose files the app page's second bundle holds: what ``loadPackage`` of the page's other
-    packages would unpack (they and their dependencies, by the lock's names), but the first bundle's. Raises
-    SnapshotFailed where one of them carries a shared library (a bundle only writes files; Pyodide's install
-    would also load the library)."""
-    done = set(closure(lock, first))
-    later = [n for n in closure(lock, [p for p in app if p not in first]) if n not in done]
-    odd = [n for n in later if lock["packages"][n].get("shared_library")
-           or lock["packages"][n].get("package_type") == "shared_library"
-           or lock["packages"][n].get("install_dir", "site") != "site"]
-    if odd:
-        raise SnapshotFailed(f"the app page's later packages {', '.join(odd)} hold a shared library or install "
-                             "outside site-packages: its second files bundle cannot hold them (make_snapshot.mjs "
-                             "walks site-packages and loads no library); leave them to the wheels")
-    return later
+    return {"first": [], "later": later, "bundle": {"bytes": bundle["bytes"], "checksum": bundle["checksum"],
+                                                    "loaded": bundle["loaded"], "packages": first}}
 
 
 def lesson_files(lesson: list[str], bundle: dict | None) -> dict:

@@ -20,9 +20,7 @@
    A lesson's settings also name `bundle` ({bytes, checksum, loaded, packages}) and `safariFilesURL`: every
    package's files in one gzip file (site-src/make_snapshot.mjs), fetched with the snapshot, inflated here and
    written with FS.writeFile in place of step 2's unpacking of the wheels (some 2 CPU-s of Python on every
-   visit); the app page's name a bundle of its first packages' files only (the kit, safari_site: session 13),
-   and `laterBundle` with `safariLaterFilesURL`: its other packages' files, fetched and written the same way when
-   their time comes (step 2's `later`; session 18).
+   visit); the app page's name a bundle of its first packages' files only (the kit, safari_site: session 13).
    Pyodide's `loadedPackages` get the build's entries, as its loadPackage would have set them. Where the
    bundle cannot be used (no DecompressionStream, missing, damaged) the wheels are unpacked as before.
    Whatever fails (no file, a bad one, another build, an error while restoring), Python starts the usual way:
@@ -55,7 +53,12 @@ var AFTER_FIRST_CELL = [
 /* the other packages' files are unpacked this long after the page's first cell (the chooser drawn, the learner
    picking a lab: unpacked at once they slowed opening the first lab by a second at a quarter core), or after
    LATER_MS at the latest. Python needs them only for what the snapshot did not import (rare: a traceback's
-   source lines, a lexer, package metadata) */
+   source lines, a lexer, package metadata). Unpacking them in Python also does the learner's next visit a service:
+   it runs enough of Python's runtime hot for Chrome to optimise it past its 1 MB mark and keep the compiled copy
+   (docs/teachers.md, session 17). Written from a bundle instead (tried in session 18: 0.4 CPU-s less while the
+   learner reads the first lab), 1 first visit of 6 left a copy (6 of 6 with the unpacking), and the second visits
+   took 15.1, 17.3 and 12.9 s at a quarter core against 12.8, 12.7 and 11.4 s: keep the unpacking, or bring a
+   warm-up with the bundle */
 var AFTER_CELL_MS = 15000;
 var LATER_MS = 30000;
 
@@ -63,11 +66,9 @@ function safariLoadPyodide(loadPyodide, options) {
   var settings = options.safariSnapshot;
   var url = options.safariSnapshotURL;
   var filesURL = options.safariFilesURL;
-  var laterURL = options.safariLaterFilesURL;
   delete options.safariSnapshot;
   delete options.safariSnapshotURL;
   delete options.safariFilesURL;
-  delete options.safariLaterFilesURL;
   var state = { restored: false, reason: "no snapshot for this page", later: null, files: null };
   self.safariSnapshot = state;
   if (!settings || !url) return loadPyodide(options);
@@ -94,12 +95,11 @@ function safariLoadPyodide(loadPyodide, options) {
     });
   }
 
-  /* the packages' files in one bundle (a lesson's, the app page's first packages' or its later ones'; `bundle`:
-     its settings): its bytes, inflated here (any server sends the .gz as it is; one that says Content-Encoding:
-     gzip has the browser inflate it first) and checked */
-  function fetchFiles(fileURL, bundle) {
-    return fetch(fileURL).then(function (response) {
-      if (!response.ok) throw new Error("the files " + fileURL + ": HTTP " + response.status);
+  /* the packages' files in one bundle (a lesson's, or the app page's first packages'): its bytes, inflated here (any server sends the .gz as it
+     is; one that says Content-Encoding: gzip has the browser inflate it first) and checked */
+  function fetchFiles() {
+    return fetch(filesURL).then(function (response) {
+      if (!response.ok) throw new Error("the files " + filesURL + ": HTTP " + response.status);
       return response.arrayBuffer();
     }).then(function (buffer) {
       var head = new Uint8Array(buffer, 0, Math.min(2, buffer.byteLength));
@@ -108,17 +108,17 @@ function safariLoadPyodide(loadPyodide, options) {
       return new Response(new Blob([buffer]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
     }).then(function (buffer) {
       var bytes = new Uint8Array(buffer);
-      if (bytes.length !== bundle.bytes) {
-        throw new Error("the files have " + bytes.length + " bytes, expected " + bundle.bytes);
+      if (bytes.length !== settings.bundle.bytes) {
+        throw new Error("the files have " + bytes.length + " bytes, expected " + settings.bundle.bytes);
       }
-      if (checksum(bytes) !== bundle.checksum) throw new Error("the files' checksum differs");
+      if (checksum(bytes) !== settings.bundle.checksum) throw new Error("the files' checksum differs");
       return bytes;
     });
   }
 
   /* write the bundle's folders and files (make_snapshot.mjs wrote them in this order: a folder before what it
      holds); the files keep the bundle's memory (canOwn: no copy) */
-  function writeFiles(pyodide, bytes, bundle) {
+  function writeFiles(pyodide, bytes) {
     var length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
     var header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
     var at = 4 + length;
@@ -128,11 +128,8 @@ function safariLoadPyodide(loadPyodide, options) {
       at += entry[1];
     });
     if (at !== bytes.length) throw new Error("the files' bundle ends at " + at + " of " + bytes.length + " bytes");
-    var loaded = bundle.loaded;
+    var loaded = settings.bundle.loaded;
     Object.keys(loaded).forEach(function (name) { pyodide.loadedPackages[name] = loaded[name]; });
-    var namespace = pyodide.globals.get("dict")();  // Python's import system looks again at the folders
-    pyodide.runPython("import importlib\nimportlib.invalidate_caches()", { globals: namespace });
-    namespace.destroy();
     return header.files.length;
   }
 
@@ -173,7 +170,7 @@ function safariLoadPyodide(loadPyodide, options) {
 
   var snapshot = fetchSnapshot();
   snapshot.catch(function () {});  // read below; a failure means a cold start, not an unhandled rejection
-  var files = settings.bundle && filesURL ? fetchFiles(filesURL, settings.bundle) : null;
+  var files = settings.bundle && filesURL ? fetchFiles() : null;
   if (files) files.catch(function () {});  // read after the restore; a failure means the wheels
   var restoring = Object.assign({}, options, {
     packages: settings.first,
@@ -195,7 +192,10 @@ function safariLoadPyodide(loadPyodide, options) {
     if (!settings.bundle) return Promise.resolve();
     if (!files) return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });
     return files.then(function (bytes) {
-      state.files = writeFiles(pyodide, bytes, settings.bundle);
+      state.files = writeFiles(pyodide, bytes);
+      var namespace = pyodide.globals.get("dict")();
+      pyodide.runPython("import importlib\nimportlib.invalidate_caches()", { globals: namespace });
+      namespace.destroy();
     }, function (e) {
       state.files = "wheels (" + String(e && e.message || e) + ")";
       return pyodide.loadPackage(settings.bundle.packages, { messageCallback: function () {} });
@@ -219,23 +219,9 @@ function safariLoadPyodide(loadPyodide, options) {
       var t = setTimeout(state.loadLater, AFTER_CELL_MS);
       if (t && t.unref) t.unref();
     };
-    // from the page's second bundle where it has one (state.laterFiles: how many files, or why the wheels)
-    state.laterFiles = null;
-    function wheels() {
-      return pyodide.loadPackage(settings.later, { messageCallback: function () {} });
-    }
-    function laterFiles() {
-      if (!settings.laterBundle || !laterURL) return wheels();
-      return fetchFiles(laterURL, settings.laterBundle).then(function (bytes) {
-        state.laterFiles = writeFiles(pyodide, bytes, settings.laterBundle);
-      }, function (e) {
-        state.laterFiles = "wheels (" + String(e && e.message || e) + ")";
-        return wheels();
-      });
-    }
     state.loadLater = function () {
       if (!state.later) {
-        state.later = laterFiles().then(
+        state.later = pyodide.loadPackage(settings.later, { messageCallback: function () {} }).then(
           function () { return true; },
           function (e) { console.warn("safari_kit: " + e); return false; });
       }

@@ -1,11 +1,10 @@
 // Restore the app page's kernel snapshot in node through site-src/snapshot_loader.js, as the browser's kernel
 // worker does, and print what Python then holds (tests/browser/test_site_snapshot.py).
 // node restore_probe.mjs <jobs.json>; jobs.json: a list of jobs, each {pyodideMjs, indexURL, options, snapshotFile,
-// filesFile, laterFile, loader, probe}, run one after another in this one process (issue 28: a node start and Pyodide's module
+// filesFile, loader, probe}, run one after another in this one process (issue 28: a node start and Pyodide's module
 // per job cost more than the restores), one line of JSON printed per job, in order.
 // ``options``: the page's loadPyodideOptions (safariSnapshot included); the snapshot's URL is answered from
-// ``snapshotFile`` (a fetch of it, as the worker makes; "" answers 404), a page's files bundle from ``filesFile``,
-// the app page's second bundle (the packages it loads after its first cell) from ``laterFile``.
+// ``snapshotFile`` (a fetch of it, as the worker makes; "" answers 404), a lesson's files bundle from ``filesFile``.
 // Each restore is a Pyodide of its own (loadPyodide afresh): nothing of one job's Python is seen by the next.
 import { readFileSync } from "node:fs";
 
@@ -18,13 +17,9 @@ globalThis.fetch = async (url, init) => {
     if (!job.snapshotFile) return new Response("not found", { status: 404 });
     return new Response(readFileSync(job.snapshotFile));
   }
-  if (job.options.safariFilesURL && String(url) === job.options.safariFilesURL) {  // a page's files bundle
+  if (job.options.safariFilesURL && String(url) === job.options.safariFilesURL) {  // a lesson's files bundle
     if (!job.filesFile) return new Response("not found", { status: 404 });
     return new Response(readFileSync(job.filesFile));
-  }
-  if (job.options.safariLaterFilesURL && String(url) === job.options.safariLaterFilesURL) {
-    if (!job.laterFile) return new Response("not found", { status: 404 });
-    return new Response(readFileSync(job.laterFile));
   }
   return realFetch(url, init);
 };
@@ -48,6 +43,6 @@ for (job of jobs) {
   const later = state.loadLater ? await state.loadLater() : null;  // the browser: after the first cell
   const probe = pyodide.runPython(job.probe, { globals: pyodide.globals.get("dict")() });
   console.log(JSON.stringify({ restored: state.restored, reason: state.reason, later, files: state.files,
-                                laterFiles: state.laterFiles, warnings: [...warnings], probe }));
+                                warnings: [...warnings], probe }));
 }
 process.exit(failed ? 3 : 0);

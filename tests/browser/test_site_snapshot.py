@@ -120,23 +120,6 @@ def snapshot_state(page) -> dict | None:
     return None
 
 
-#: the app page's other packages (loaded some seconds after its first cell; asked for now if not yet): whether they
-#: loaded, and how many files came from the page's second bundle (or why the wheels did)
-LATER = ("async () => self.safariSnapshot && self.safariSnapshot.loadLater ? {loaded: await "
-         "self.safariSnapshot.loadLater(), files: self.safariSnapshot.laterFiles} : null")
-
-
-def later_state(page) -> dict | None:
-    for worker in page.workers:
-        try:
-            state = worker.evaluate(LATER)
-        except Exception:  # noqa: BLE001 - a worker that went away
-            continue
-        if state is not None:
-            return state
-    return None
-
-
 def open_app(page, url: str) -> str:
     page.goto(url + APP, wait_until="domcontentloaded")
     page.locator(".safari-app .safari-lab-list select").wait_for(timeout=120_000)
@@ -273,7 +256,6 @@ def app_visit(browser, url: str, play: bool, keep: bool = False) -> dict:
         seen["scripts"] = page.evaluate(SCRIPTS_LOADED)
         if play:
             _play_identification_turn(page)
-            seen["later"] = later_state(page)
         seen["app_errors"] = app_errors(page)
         seen["seconds"] = time.perf_counter() - t0
     except Exception:
@@ -312,10 +294,6 @@ def test_every_lab_opens_and_plays_from_the_restored_kernel(restored_visit):
     assert state["firstCell"] is True, state
     # the kit's and safari_site's files written from the app page's own bundle, not unpacked from their wheels
     assert isinstance(state["files"], int) and state["files"] > 400, state
-    # the other packages' files, later, from the page's second bundle (session 18), not unpacked from the wheels
-    later = visit["later"]
-    assert later is not None and later["loaded"] is True and isinstance(later["files"], int), later
-    assert later["files"] > 500, later
     assert set(visit["labs"]) == {(e.game, e.title) for e in LABS}
     assert not visit["app_errors"], visit["app_errors"]
     assert not visit["outside_requests"], f"requests to other hosts: {visit['outside_requests']}"
@@ -533,11 +511,11 @@ def _lesson_options(root: Path) -> dict:
 
 
 def probe_job(root: Path, snapshot_file: str | None, page: str = "app", files_file: str | None = "site",
-              code: str = PROBE_PY, later_file: str | None = "site", **settings) -> dict:
+              code: str = PROBE_PY, **settings) -> dict:
     """A job for the probe: start the app page's kernel (``page="lesson"``: a lesson's) in node through
-    site-src/snapshot_loader.js, then run ``code``. ``files_file``: the page's files bundle answered ("site":
-    the site's own, None: 404); ``later_file``: the app page's second bundle, the same way."""
-    from snapshot import APP_BUNDLE, APP_LATER_BUNDLE
+    site-src/snapshot_loader.js, then run ``code``. ``files_file``: the lessons' files bundle answered ("site":
+    the site's own, None: 404)."""
+    from snapshot import APP_BUNDLE
     from versioned_runtime import runtime_folder
 
     runtime = runtime_folder(root)
@@ -549,13 +527,9 @@ def probe_job(root: Path, snapshot_file: str | None, page: str = "app", files_fi
         options["safariFilesURL"] = "http://127.0.0.1:9/files.bin.gz"
         if files_file == "site":  # the page's own bundle: the lessons' packages, or the app page's first ones
             files_file = str(_snapshot_file(root).parent / ("files.bin.gz" if page == "lesson" else APP_BUNDLE))
-    if "safariLaterFilesURL" in options:
-        options["safariLaterFilesURL"] = "http://127.0.0.1:9/files-app-later.bin.gz"
-        if later_file == "site":
-            later_file = str(_snapshot_file(root).parent / APP_LATER_BUNDLE)
     npm = REPO / ".site-build" / "npm" / "pyodide-0.29.0" / "package"
     return {"pyodideMjs": str(npm / "pyodide.mjs"), "indexURL": f"{runtime}/", "options": options,
-            "snapshotFile": snapshot_file or "", "filesFile": files_file or "", "laterFile": later_file or "",
+            "snapshotFile": snapshot_file or "", "filesFile": files_file or "",
             "loader": str(SITE_SRC / "snapshot_loader.js"), "probe": code}
 
 
@@ -667,44 +641,6 @@ def test_in_node_a_lesson_gets_its_packages_files_from_the_bundle_or_else_the_wh
         assert run["probe"]["app"] is True and run["probe"]["stub"] > 10_000, run
         assert "jedi" in run["probe"]["loaded"] and "safari-kit" in run["probe"]["loaded"], run
     assert runs["bundle"]["probe"] == runs["missing"]["probe"] == runs["damaged"]["probe"]
-
-
-LATER_PY = """
-import json, os, sysconfig
-from importlib.metadata import version
-import pyodide_js
-top = sysconfig.get_path("purelib")
-tree = sorted(os.path.relpath(os.path.join(folder, name), top) for folder, _dirs, names in os.walk(top)
-              for name in names if "/PYODIDE_" not in os.path.join(folder, name))
-json.dumps({"versions": [version(p) for p in ("ipywidgets", "anywidget", "traitlets")], "tree": tree,
-            "loaded": sorted(pyodide_js.loadedPackages.object_keys())})
-"""
-
-
-def test_in_node_the_app_pages_later_packages_come_from_its_second_bundle_or_else_the_wheels(
-        offline_site, tmp_path, site_src_path):
-    """Session 18: the packages the app page loads after its first cell (IPython, ipywidgets, anywidget, the
-    kernel, and what they depend on) are written from the page's second bundle, not unpacked from their wheels in
-    Python: the same files in site-packages (by name; Pyodide's own PYODIDE_* notes of where a wheel came from
-    aside), the same packages counted as loaded. A missing or damaged bundle: the wheels, as before."""
-    snap = str(_snapshot_file(offline_site.root))
-    bundle = (_snapshot_file(offline_site.root).parent / "files-app-later.bin.gz").read_bytes()
-    damaged = tmp_path / "damaged.bin.gz"
-    damaged.write_bytes(gzip.compress(gzip.decompress(bundle)[:-10] + bytes(10)))
-    runs = dict(zip(("bundle", "missing", "damaged"), run_probes(tmp_path, [
-        probe_job(offline_site.root, snap, code=LATER_PY),
-        probe_job(offline_site.root, snap, code=LATER_PY, later_file=None),
-        probe_job(offline_site.root, snap, code=LATER_PY, later_file=str(damaged))])))
-    assert isinstance(runs["bundle"]["laterFiles"], int) and runs["bundle"]["laterFiles"] > 500, runs["bundle"]
-    assert "404" in runs["missing"]["laterFiles"] and "checksum" in runs["damaged"]["laterFiles"], runs
-    for run in runs.values():
-        assert run["restored"] is True and run["reason"] is None and run["later"] is True, run
-        assert not run["warnings"], run["warnings"]
-    wheels = runs["missing"]["probe"]
-    assert any(path.startswith("ipywidgets/") for path in wheels["tree"]), wheels["tree"][:20]
-    for run in (runs["bundle"], runs["damaged"]):
-        assert run["probe"] == wheels, (set(run["probe"]["tree"]) ^ set(wheels["tree"]),
-                                        set(run["probe"]["loaded"]) ^ set(wheels["loaded"]))
 
 
 def test_a_js_object_python_cannot_save_stops_the_build(offline_site, tmp_path, site_src_path):
