@@ -55,6 +55,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import app_chunks
 import kernel_startup
 import site_languages
 import snapshot
@@ -1026,6 +1027,10 @@ def main(argv=None) -> int:
     for m in out.rglob("*.map"):
         m.unlink()
     runtime = version_runtime(out)
+    try:  # the app page's pieces of Voici's scripts in one file, once every patch of them is done (issue 31)
+        log("app page: " + app_chunks.bundle(out / VOICI_BUILD, out / kernel_startup.APP_PAGE))
+    except app_chunks.AppPiecesError as exc:
+        sys.exit(f"the app page's scripts: {exc}")
     log(f"runtime in {runtime}/, Voici's scripts in {version_voici_build(out)}/: named by their "
         "content, kept by browsers without asking")
     try:  # the app page's Python from a memory snapshot (site-src/snapshot.py)

@@ -197,6 +197,42 @@ def test_a_page_can_switch_the_service_worker_off_and_a_changed_bundle_stops_the
     assert config == {"appName": "Voici", "safariServiceWorker": "off"}
 
 
+def test_the_app_pages_pieces_of_voici_go_in_one_file_before_voici_js_and_a_missing_one_stops_the_build(
+        build_site, tmp_path):
+    """Session 18 (site-src/app_chunks.py): the pieces are wrapped one by one (a piece's "use strict" stays its
+    own), registered before voici.js runs; a missing or foreign piece, or a page without voici.js, stops it."""
+    import subprocess
+
+    import app_chunks
+
+    build = tmp_path / "voici" / "build"
+    build.mkdir(parents=True)
+    glob = "self.webpackChunk_JUPYTERLAB_CORE_OUTPUT"
+    (build / "12.js").write_text(f'"use strict";({glob}={glob}||[]).push([[12],{{1:()=>{{}}}}]);')
+    (build / "34.js").write_text(f'/*! For license information please see 34.js.LICENSE.txt */\n'
+                                 f'({glob}={glob}||[]).push([[34,56],{{2:()=>{{}}}}]);undeclared = 1;')
+    page = tmp_path / "app.html"
+    page.write_text('<body><script src="../../build/voici.js"></script></body>')
+    line = app_chunks.bundle(build, page, (12, 34))
+    assert line.startswith("2 pieces of Voici's scripts in app-pieces.js")
+    assert page.read_text() == ('<body><script src="../../build/app-pieces.js"></script>\n'
+                                '<script src="../../build/voici.js"></script></body>')
+    # run as the browser would: both pieces registered, and the second (not strict) may assign an undeclared name
+    script = (build / "app-pieces.js").read_text()
+    check = (f"globalThis.self = globalThis;\n{script}\n"
+             f"console.log(JSON.stringify([{glob}.map(p => p[0]), globalThis.undeclared]))")
+    out = subprocess.run(["node", "-e", check], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == [[[12], [34, 56]], 1]
+    with pytest.raises(app_chunks.AppPiecesError, match="78.js: no such piece"):
+        app_chunks.bundle(build, page, (12, 78))
+    (build / "78.js").write_text("console.log('not a piece')")
+    with pytest.raises(app_chunks.AppPiecesError, match="78.js: not a webpack piece that registers piece 78"):
+        app_chunks.bundle(build, page, (78,))
+    page.write_text("<body></body>")
+    with pytest.raises(app_chunks.AppPiecesError, match="0 script tags for voici.js"):
+        app_chunks.bundle(build, page, (12,))
+
+
 def test_the_service_worker_keeps_its_version_from_the_first_visit_and_a_changed_bundle_stops_the_build(
         build_site, tmp_path):
     """JupyterLite's manager (0.7.6, minified; Voici's copy says "sucessfully", JupyterLite's "successfully") wrote

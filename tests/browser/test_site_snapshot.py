@@ -318,8 +318,22 @@ def test_the_app_page_starts_no_mathjax(restored_visit, offline_site):
                      if any(m in f.read_text(errors="replace") for m in ("MathJax.loader", "mathjax.asyncLoad")))
     assert mathjax, f"{build}: no MathJax loader among Voici's scripts (Voici changed? the check sees nothing)"
     loaded = restored_visit["scripts"]
-    assert sum(name.endswith(".js") for name in loaded) > 20, loaded
+    assert "voici.js" in loaded and sum(name.endswith(".js") for name in loaded) > 5, loaded
     assert not set(mathjax) & set(loaded), f"MathJax's scripts loaded: {sorted(set(mathjax) & set(loaded))}"
+
+
+def test_the_app_page_gets_voicis_pieces_in_one_file(restored_visit, site_src_path):
+    """Session 18 (site-src/app_chunks.py): the pieces of Voici's scripts the app page needs come in one file
+    before voici.js; a visit that opens and plays every lab asks for no piece on its own (one that does is
+    missing from PIECES: its number is named here)."""
+    import re
+
+    import app_chunks
+
+    loaded = restored_visit["scripts"]
+    alone = sorted(int(name[:-3]) for name in loaded if re.fullmatch(r"\d+\.js", name))
+    assert not alone, f"pieces of Voici's scripts asked for on their own: {alone}: add them to PIECES"
+    assert app_chunks.FILE in loaded and loaded.index(app_chunks.FILE) < loaded.index("voici.js"), loaded
 
 
 #: what the app page's console says as it starts no service worker (site-src/build_site.py, SW_OFF_SAID)
